@@ -1,0 +1,43 @@
+// Lint, plus the architecture rule: imports go domain <- application <- adapters <- main, never back.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const layer = (files, forbidden, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', __dirname: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  layer(
+    ['src/domain/**/*.ts'],
+    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', 'node:*', 'zod'],
+    'src/domain is pure: it imports nothing outside src/domain (no Node APIs, no frameworks).',
+  ),
+  layer(
+    ['src/application/**/*.ts'],
+    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'pino'],
+    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis).',
+  ),
+  layer(['src/adapters/**/*.ts'], ['**/main/**'], 'src/adapters must not import the composition roots (src/main).'),
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/main/**'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Container']", message: 'Only src/main creates the inversify container.' }],
+    },
+  },
+  { files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' } },
+);

@@ -1,0 +1,70 @@
+/**
+ * The client's address: the socket peer, unless the peer is a trusted proxy; then
+ * X-Forwarded-For is walked right to left, skipping trusted proxies, and the first
+ * untrusted hop is the client. A forged X-Forwarded-For from an untrusted peer changes nothing.
+ */
+import ipaddr from 'ipaddr.js';
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+export interface TrustedProxies {
+  contains(ip: string): boolean;
+}
+
+function normalise(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const trimmed = ip.trim().replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(trimmed)) return null;
+  const addr = ipaddr.parse(trimmed);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) return (addr as ipaddr.IPv6).toIPv4Address();
+  return addr;
+}
+
+/** Parses addresses and CIDRs; throws naming the first bad entry. */
+export function parseCidrList(entries: readonly string[]): TrustedProxies {
+  const ranges: Range[] = entries.map((e) => {
+    const s = e.trim();
+    if (s.includes('/')) {
+      try {
+        const [addr, bits] = ipaddr.parseCIDR(s);
+        const v4 = addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
+        return v4 ? [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96] : [addr, bits];
+      } catch {
+        throw new Error(`"${s}" is not an IP address or CIDR range`);
+      }
+    }
+    const addr = normalise(s);
+    if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
+    return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+  });
+  return {
+    contains(ip: string): boolean {
+      const addr = normalise(ip);
+      if (addr === null) return false;
+      return ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
+    },
+  };
+}
+
+export function canonicalIp(ip: string): string {
+  const addr = normalise(ip);
+  return addr === null ? ip : addr.toString();
+}
+
+export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {
+  const peerIp = canonicalIp(peer ?? '');
+  if (!trusted.contains(peerIp) || forwardedFor === undefined) return peerIp || 'unknown';
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i] as string;
+    const addr = normalise(hop);
+    if (addr === null) return peerIp; // garbage in the chain: trust nothing beyond the proxy we know
+    const ip = addr.toString();
+    if (!trusted.contains(ip)) return ip;
+  }
+  // every hop is a trusted proxy: the left-most one is the best we know
+  const first = hops[0] !== undefined ? normalise(hops[0]) : null;
+  return first ? first.toString() : peerIp;
+}

@@ -1,0 +1,21 @@
+/**
+ * Small atomic key-value primitives the protection features are built from
+ * (captcha answers, nonces, refresh tokens, idempotency locks, failure counters).
+ * TTLs are in ms and owned by the store. Every method is atomic under concurrency.
+ */
+export interface KeyValueStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs: number | null): Promise<void>;
+  /** Set only if absent; true when this call created the key (the lock / nonce was free). */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Read and remove in one step; of concurrent callers at most one gets the value. */
+  getAndDelete(key: string): Promise<string | null>;
+  delete(key: string): Promise<boolean>;
+  /** Delete only while the key still holds `expected` (release a lock we own). */
+  deleteIfEquals(key: string, expected: string): Promise<boolean>;
+  /**
+   * Increment a counter; the TTL is set when the counter is created and not extended.
+   * Returns the new count and the ms left before it expires.
+   */
+  increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }>;
+}

@@ -1,0 +1,47 @@
+import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
+
+/** A live session as listed from the per-user or per-type index. */
+export interface ListedSession {
+  readonly tokenHash: string;
+  readonly record: SessionRecord;
+  readonly lastActiveAt: number;
+}
+
+export interface CreateSessionInput {
+  readonly loginType: string;
+  /** SHA-256 (hex) of the token: the only form of the token the store ever sees. */
+  readonly tokenHash: string;
+  readonly record: SessionRecord;
+  /** How long the store keeps the record (expiry plus grace), null = no expiry. */
+  readonly retentionMs: number | null;
+  /** is-concurrent=false: mark every other active session of this user and type as "replaced". */
+  readonly replaceOthers: boolean;
+  readonly now: number;
+}
+
+/**
+ * Sessions keyed by token hash, with a per-user index and a per-type index (never KEYS).
+ * Every method is atomic (Redis: one Lua script, one round trip). "Not found" is a value.
+ */
+export interface SessionStore {
+  /** Stores a new session and indexes it; returns how many older sessions were replaced. */
+  create(input: CreateSessionInput): Promise<{ replaced: number }>;
+  /**
+   * Reads one session. When `idleLimitMs` is a number the session's last-active time is
+   * moved to `now`, but only if it has not already been idle longer than that (a frozen
+   * session stays frozen). With `idleLimitMs` null this is a single read.
+   */
+  getSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null>;
+  /** Replaces the record of an active session (renew, permission resync); false if not active. */
+  update(loginType: string, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean>;
+  /** Removes a session and its index entries; true if something was removed. */
+  deleteSession(loginType: string, tokenHash: string): Promise<boolean>;
+  /** Turns active sessions into tombstones that keep their TTL; returns how many changed. */
+  mark(loginType: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number>;
+  /** The user's active (not expired, not tombstoned) sessions; prunes dead index entries. */
+  listByUser(loginType: string, userId: string, now: number): Promise<ListedSession[]>;
+  /** Active sessions of a login type, oldest first, at most `limit`. */
+  listAll(loginType: string, now: number, limit: number): Promise<ListedSession[]>;
+  /** The token hash of the session whose short token id is `tokenId`, if it exists. */
+  findByTokenId(loginType: string, tokenId: string): Promise<string | null>;
+}

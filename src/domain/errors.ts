@@ -1,0 +1,90 @@
+/**
+ * The error catalogue's domain half: every failure the service can report has a stable
+ * reason string. HTTP status, admin numeric code and problem titles live at the edge
+ * (src/adapters/koa/error-catalogue.ts); nothing here knows about HTTP.
+ */
+export const REASONS = [
+  // generic request problems
+  'validation-failed',
+  'malformed-json',
+  'not-found',
+  'method-not-allowed',
+  'payload-too-large',
+  'unsupported-media-type',
+  'internal-error',
+  'store-unavailable',
+  // session resolution (Sa-Token's NotLoginException reasons)
+  'token-missing',
+  'token-bad-prefix',
+  'token-invalid',
+  'token-expired',
+  'token-frozen',
+  'token-kicked-out',
+  'token-replaced',
+  // authorization
+  'permission-denied',
+  'role-denied',
+  // login and accounts
+  'bad-credentials',
+  'captcha-missing',
+  'captcha-expired',
+  'captcha-wrong',
+  'account-locked',
+  'rate-limited',
+  'refresh-token-invalid',
+  'refresh-token-reused',
+  'username-taken',
+  'user-not-found',
+  // request signing
+  'sign-headers-missing',
+  'sign-nonce-invalid',
+  'sign-app-unknown',
+  'sign-timestamp-invalid',
+  'sign-invalid',
+  'sign-nonce-replayed',
+  // duplicate-submission protection
+  'duplicate-submission',
+  'idempotency-token-missing',
+  'idempotency-token-invalid',
+  'idempotency-key-missing',
+  'idempotency-key-mismatch',
+  'idempotency-in-progress',
+] as const;
+
+export type Reason = (typeof REASONS)[number];
+
+/** One invalid field of a request: RFC 9457 style `{pointer, detail}` (pointer is a JSON Pointer). */
+export interface FieldError {
+  readonly pointer: string;
+  readonly detail: string;
+}
+
+export interface DomainErrorExtras {
+  /** Field-level validation problems. */
+  readonly errors?: readonly FieldError[];
+  /** Seconds the client should wait before retrying (429, 409 in-progress, 503). */
+  readonly retryAfterSeconds?: number;
+  /** Login type concerned (realm of WWW-Authenticate on 401s). */
+  readonly loginType?: string;
+  /** Whether a credential was presented (RFC 6750: error="invalid_token" only then). */
+  readonly tokenPresented?: boolean;
+  /** Extra response headers computed by the use case (e.g. rate-limit headers). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Underlying cause, for the log only. */
+  readonly cause?: unknown;
+}
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  constructor(
+    readonly reason: Reason,
+    message: string,
+    readonly extras: DomainErrorExtras = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isDomainError(e: unknown): e is DomainError {
+  return e instanceof DomainError;
+}

@@ -1,0 +1,142 @@
+/**
+ * Session policy and session values: the rules Sa-Token's `session.*` settings express,
+ * as pure data and functions (no store, no clock, no HTTP).
+ */
+import type { Reason } from './errors';
+
+export type TokenStyle = 'uuid' | 'simple-uuid' | 'random-64';
+
+/** The `session.*` settings, in the units of the spec (seconds; -1 means "never"/"off"). */
+export interface SessionPolicy {
+  readonly tokenName: string;
+  readonly tokenPrefix: string;
+  readonly timeout: number;
+  readonly activeTimeout: number;
+  readonly isConcurrent: boolean;
+  readonly isShare: boolean;
+  readonly isReadCookie: boolean;
+  readonly tokenStyle: TokenStyle;
+  readonly isLog: boolean;
+  readonly isPrint: boolean;
+}
+
+export const DEFAULT_SESSION_POLICY: SessionPolicy = {
+  tokenName: 'Authorization',
+  tokenPrefix: 'Bearer',
+  timeout: 604800,
+  activeTimeout: -1,
+  isConcurrent: true,
+  isShare: false,
+  isReadCookie: false,
+  tokenStyle: 'uuid',
+  isLog: false,
+  isPrint: false,
+};
+
+/**
+ * How long a record is kept past its expiry so that a late request is told "expired"
+ * rather than "invalid". Tombstones (kicked out / replaced) keep the session's own TTL.
+ */
+export const EXPIRED_GRACE_MS = 60 * 60 * 1000;
+
+/** Who is logged in and what they may do: the snapshot carried by every session. */
+export interface Principal {
+  readonly userId: string;
+  readonly username: string;
+  readonly nickname?: string;
+  readonly avatar?: string;
+  readonly roles: readonly string[];
+  readonly permissions: readonly string[];
+}
+
+export interface ClientInfo {
+  readonly ip?: string;
+  readonly userAgent?: string;
+  readonly device?: string;
+}
+
+/** What the store keeps for one live token (keyed by the SHA-256 of the token, never the token). */
+export interface SessionRecord {
+  readonly v: 1;
+  readonly loginType: string;
+  readonly tokenId: string;
+  readonly createdAt: number;
+  /** Absolute expiry in ms since epoch; null = never (timeout -1). */
+  readonly expiresAt: number | null;
+  readonly principal: Principal;
+  readonly client: ClientInfo;
+  /** Free-form string attributes (e.g. the refresh-token family of an admin login). */
+  readonly attrs: Readonly<Record<string, string>>;
+}
+
+export type TombstoneState = 'kicked-out' | 'replaced';
+
+export type StoredSession =
+  | { readonly state: 'active'; readonly record: SessionRecord; readonly lastActiveAt: number }
+  | { readonly state: TombstoneState };
+
+export type ResolveFailure = Extract<
+  Reason,
+  'token-missing' | 'token-bad-prefix' | 'token-invalid' | 'token-expired' | 'token-frozen' | 'token-kicked-out' | 'token-replaced'
+>;
+
+export type ReadTokenResult = { ok: true; token: string } | { ok: false; reason: ResolveFailure };
+
+const TOKEN_PATTERNS: Record<TokenStyle, RegExp> = {
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  'simple-uuid': /^[0-9a-f]{32}$/,
+  'random-64': /^[A-Za-z0-9]{64}$/,
+};
+
+export function tokenLooksValid(style: TokenStyle, token: string): boolean {
+  return TOKEN_PATTERNS[style].test(token);
+}
+
+/**
+ * Extracts the token from the configured header value (`<prefix> <token>`; the scheme is
+ * case-insensitive, RFC 7235). A token that cannot be one of ours is "invalid" without a store lookup.
+ */
+export function readTokenFromHeader(policy: SessionPolicy, headerValue: string | undefined): ReadTokenResult {
+  if (headerValue === undefined) return { ok: false, reason: 'token-missing' };
+  const value = headerValue.trim();
+  if (value === '') return { ok: false, reason: 'token-missing' };
+  let token = value;
+  if (policy.tokenPrefix !== '') {
+    const sp = value.indexOf(' ');
+    const scheme = sp === -1 ? value : value.slice(0, sp);
+    if (scheme.toLowerCase() !== policy.tokenPrefix.toLowerCase()) return { ok: false, reason: 'token-bad-prefix' };
+    token = sp === -1 ? '' : value.slice(sp + 1).trim();
+    if (token === '') return { ok: false, reason: 'token-missing' };
+  }
+  if (!tokenLooksValid(policy.tokenStyle, token)) return { ok: false, reason: 'token-invalid' };
+  return { ok: true, token };
+}
+
+/** Milliseconds the store should keep a record created now, or null for no expiry. */
+export function retentionMs(policy: SessionPolicy): number | null {
+  return policy.timeout < 0 ? null : policy.timeout * 1000 + EXPIRED_GRACE_MS;
+}
+
+export function expiresAtFor(policy: Pick<SessionPolicy, 'timeout'>, now: number): number | null {
+  return policy.timeout < 0 ? null : now + policy.timeout * 1000;
+}
+
+/** Idle limit in ms, or null when `active-timeout` is -1 (off). */
+export function idleLimitMs(policy: SessionPolicy): number | null {
+  return policy.activeTimeout < 0 ? null : policy.activeTimeout * 1000;
+}
+
+/** Decides what a stored value means at time `now`. */
+export function judgeSession(
+  policy: SessionPolicy,
+  stored: StoredSession | null,
+  now: number,
+): { ok: true; record: SessionRecord } | { ok: false; reason: ResolveFailure } {
+  if (stored === null) return { ok: false, reason: 'token-invalid' };
+  if (stored.state !== 'active') return { ok: false, reason: stored.state === 'kicked-out' ? 'token-kicked-out' : 'token-replaced' };
+  const { record, lastActiveAt } = stored;
+  if (record.expiresAt !== null && now >= record.expiresAt) return { ok: false, reason: 'token-expired' };
+  const idle = idleLimitMs(policy);
+  if (idle !== null && now - lastActiveAt > idle) return { ok: false, reason: 'token-frozen' };
+  return { ok: true, record };
+}

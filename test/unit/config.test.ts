@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, envNameOf, loadConfig } from '../../src/main/config';
+
+const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-'));
+const PROD_SECRETS = {
+  SVC_RSA_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMII...\n-----END PRIVATE KEY-----',
+  SVC_REDIS_URL: 'redis://:s3cret@127.0.0.1:6379/0',
+  SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
+};
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
+    return [...e.problems];
+  }
+  assert.fail('expected the configuration to be refused');
+}
+
+describe('configuration', () => {
+  it('maps keys to environment variable names', () => {
+    assert.equal(envNameOf('svc.captcha.enabled'), 'SVC_CAPTCHA_ENABLED');
+    assert.equal(envNameOf('session.timeout'), 'SESSION_TIMEOUT');
+    assert.equal(envNameOf('svc.rsa-private-key'), 'SVC_RSA_PRIVATE_KEY');
+    assert.equal(envNameOf('svc.security.sign.apps'), 'SVC_SECURITY_SIGN_APPS');
+  });
+
+  it('defaults every session.* key to the spec table', () => {
+    const c = loadConfig({ env: {}, configDir: emptyDir() });
+    assert.equal(c.profile, 'dev');
+    assert.deepEqual(
+      { ...c.session, shareSecret: undefined },
+      { tokenName: 'Authorization', tokenPrefix: 'Bearer', timeout: 604800, activeTimeout: -1, isConcurrent: true, isShare: false, isReadCookie: false, tokenStyle: 'uuid', isLog: false, isPrint: false, shareSecret: undefined },
+    );
+    assert.equal(c.sign.enabled, true);
+    assert.equal(c.sign.timeoutSeconds, 300);
+    assert.equal(c.sign.nonceTtlSeconds, 600);
+    assert.equal(c.adminPort, 8080);
+    assert.equal(c.webPort, 8081);
+    assert.equal(c.store, 'memory');
+    assert.equal(c.rsaPrivateKey, '', 'no default secret');
+    assert.deepEqual(c.sign.apps, {});
+  });
+
+  it('layers defaults < application.yml < application-<profile>.yml < environment', () => {
+    const dir = emptyDir();
+    writeFileSync(path.join(dir, 'application.yml'), 'session:\n  timeout: 100\n  active-timeout: 50\nsvc:\n  captcha:\n    captcha-type: text\n');
+    writeFileSync(path.join(dir, 'application-test.yml'), 'session:\n  timeout: 200\n');
+    const c = loadConfig({ env: { APP_PROFILE: 'test', SESSION_ACTIVE_TIMEOUT: '60' }, configDir: dir });
+    assert.equal(c.session.timeout, 200);
+    assert.equal(c.session.activeTimeout, 60);
+    assert.equal(c.captcha.type, 'text');
+  });
+
+  it('parses lists, booleans and JSON maps from the environment', () => {
+    const c = loadConfig({
+      env: { SVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_APPS: '{"app1":"0123456789abcdef"}' },
+      configDir: emptyDir(),
+    });
+    assert.deepEqual(c.trustedProxies, ['127.0.0.1', '10.0.0.0/8']);
+    assert.equal(c.captcha.enabled, false);
+    assert.deepEqual(c.sign.apps, { app1: '0123456789abcdef' });
+  });
+
+  it('accepts REDIS_URL, and SVC_REDIS_URL wins over it', () => {
+    assert.equal(loadConfig({ env: { REDIS_URL: 'redis://a:6379' }, configDir: emptyDir() }).redis.url, 'redis://a:6379');
+    assert.equal(loadConfig({ env: { REDIS_URL: 'redis://a:6379', SVC_REDIS_URL: 'redis://b:6379' }, configDir: emptyDir() }).redis.url, 'redis://b:6379');
+  });
+
+  it('names the key of every wrong value at once', () => {
+    const problems = problemsOf(() =>
+      loadConfig({ env: { SESSION_TIMEOUT: 'soon', SVC_CAPTCHA_CAPTCHA_TYPE: 'audio', SVC_ADMIN_PORT: '70000', SVC_TRUSTED_PROXIES: 'not-an-ip' }, configDir: emptyDir() }),
+    );
+    assert.ok(problems.some((p) => p.startsWith('session.timeout (SESSION_TIMEOUT)')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('svc.captcha.captcha-type')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('svc.admin.port')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('svc.trusted-proxies')), problems.join('\n'));
+  });
+
+  it('rejects unknown keys in YAML (typos do not pass silently)', () => {
+    const dir = emptyDir();
+    writeFileSync(path.join(dir, 'application.yml'), 'session:\n  timout: 5\n');
+    const problems = problemsOf(() => loadConfig({ env: {}, configDir: dir }));
+    assert.ok(problems.some((p) => p.includes('session.timout')));
+  });
+
+  it('rejects an unknown profile', () => {
+    const problems = problemsOf(() => loadConfig({ env: { APP_PROFILE: 'staging' }, configDir: emptyDir() }));
+    assert.match(problems[0] ?? '', /APP_PROFILE/);
+  });
+
+  describe('production has no default secrets', () => {
+    it('lists every missing secret at once and refuses the memory store', () => {
+      const problems = problemsOf(() => loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'memory' }, configDir: emptyDir() }));
+      const joined = problems.join('\n');
+      assert.match(joined, /svc\.store/);
+      assert.match(joined, /svc\.rsa-private-key/);
+      assert.match(joined, /svc\.redis\.url/);
+      assert.match(joined, /svc\.security\.sign\.apps/);
+    });
+
+    for (const missing of Object.keys(PROD_SECRETS)) {
+      it(`refuses to start when only ${missing} is missing`, () => {
+        const env: Record<string, string> = { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS };
+        delete env[missing];
+        const problems = problemsOf(() => loadConfig({ env, configDir: emptyDir() }));
+        assert.equal(problems.length, 1, problems.join('\n'));
+        assert.match(problems[0] ?? '', new RegExp(missing));
+      });
+    }
+
+    it('requires a password in the Redis URL', () => {
+      const problems = problemsOf(() =>
+        loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS, SVC_REDIS_URL: 'redis://127.0.0.1:6379' }, configDir: emptyDir() }),
+      );
+      assert.match(problems.join('\n'), /password/);
+    });
+
+    it('does not require app secrets when signing is off', () => {
+      const env: Record<string, string> = { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS, SVC_SECURITY_SIGN_ENABLED: 'false' };
+      delete env.SVC_SECURITY_SIGN_APPS;
+      assert.equal(loadConfig({ env, configDir: emptyDir() }).profile, 'prod');
+    });
+
+    it('starts with every secret supplied', () => {
+      const c = loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS }, configDir: emptyDir() });
+      assert.equal(c.store, 'redis');
+    });
+  });
+
+  it('requires a share secret when is-share is on', () => {
+    const problems = problemsOf(() => loadConfig({ env: { SESSION_IS_SHARE: 'true' }, configDir: emptyDir() }));
+    assert.match(problems.join('\n'), /session\.share-secret/);
+  });
+
+  it('the repository config files load for every profile without secrets (dev, test)', () => {
+    assert.equal(loadConfig({ env: { APP_PROFILE: 'dev' } }).store, 'memory');
+    assert.equal(loadConfig({ env: { APP_PROFILE: 'test' } }).store, 'memory');
+  });
+});
