@@ -1,0 +1,128 @@
+/** The KeyValueStore contract, written once and run against every adapter (see stores.test.ts). */
+import assert from 'node:assert/strict';
+import type { KeyValueStore } from '../../src/application/ports/key-value-store';
+import { type MakeFixture, useFixture } from './fixture';
+
+export function describeKeyValueStoreContract(name: string, makeFixture: MakeFixture<KeyValueStore>): void {
+  describe(`KeyValueStore contract: ${name}`, () => {
+    const fx = useFixture(makeFixture);
+
+    describe('get / set / delete', () => {
+      it('reads null for a missing key, then what was set, last write wins', async () => {
+        const { store } = fx();
+        assert.equal(await store.get('k'), null);
+        await store.set('k', 'v1', null);
+        assert.equal(await store.get('k'), 'v1');
+        await store.set('k', 'v2', 60_000);
+        assert.equal(await store.get('k'), 'v2');
+      });
+
+      it('expires a value after its TTL; a null TTL never expires', async () => {
+        const { store, elapse } = fx();
+        await store.set('short', 'x', 40);
+        await store.set('forever', 'y', null);
+        await elapse(80);
+        assert.equal(await store.get('short'), null);
+        assert.equal(await store.get('forever'), 'y');
+      });
+
+      it('delete reports whether a key was removed', async () => {
+        const { store } = fx();
+        await store.set('k', 'v', null);
+        assert.equal(await store.delete('k'), true);
+        assert.equal(await store.get('k'), null);
+        assert.equal(await store.delete('k'), false);
+      });
+    });
+
+    describe('setIfAbsent', () => {
+      it('creates only when absent and never overwrites', async () => {
+        const { store } = fx();
+        assert.equal(await store.setIfAbsent('lock', 'a', 60_000), true);
+        assert.equal(await store.setIfAbsent('lock', 'b', 60_000), false);
+        assert.equal(await store.get('lock'), 'a');
+      });
+
+      it('is free again once the TTL has passed', async () => {
+        const { store, elapse } = fx();
+        assert.equal(await store.setIfAbsent('nonce', 'a', 40), true);
+        await elapse(80);
+        assert.equal(await store.setIfAbsent('nonce', 'b', 40), true);
+        assert.equal(await store.get('nonce'), 'b');
+      });
+
+      it('of 50 concurrent callers exactly one wins', async () => {
+        const { store } = fx();
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.setIfAbsent('race', `v${i}`, 60_000)));
+        assert.equal(results.filter(Boolean).length, 1);
+        const winner = results.indexOf(true);
+        assert.equal(await store.get('race'), `v${winner}`);
+      });
+    });
+
+    describe('getAndDelete', () => {
+      it('returns the value once, then null', async () => {
+        const { store } = fx();
+        await store.set('captcha', '42', 60_000);
+        assert.equal(await store.getAndDelete('captcha'), '42');
+        assert.equal(await store.getAndDelete('captcha'), null);
+        assert.equal(await store.get('captcha'), null);
+      });
+
+      it('of 20 concurrent callers exactly one gets the value', async () => {
+        const { store } = fx();
+        await store.set('refresh', 'token-family-1', 60_000);
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.getAndDelete('refresh')));
+        assert.deepEqual(
+          results.filter((r) => r !== null),
+          ['token-family-1'],
+        );
+      });
+    });
+
+    describe('deleteIfEquals', () => {
+      it('deletes only while the key holds the expected value', async () => {
+        const { store } = fx();
+        await store.set('lock', 'owner-a', 60_000);
+        assert.equal(await store.deleteIfEquals('lock', 'owner-b'), false);
+        assert.equal(await store.get('lock'), 'owner-a');
+        assert.equal(await store.deleteIfEquals('lock', 'owner-a'), true);
+        assert.equal(await store.get('lock'), null);
+        assert.equal(await store.deleteIfEquals('lock', 'owner-a'), false);
+      });
+    });
+
+    describe('increment', () => {
+      it('counts from 1 and reports the TTL set at creation', async () => {
+        const { store } = fx();
+        const first = await store.increment('fails', 60_000);
+        assert.equal(first.count, 1);
+        assert.ok(first.ttlMs > 59_000 && first.ttlMs <= 60_000, `ttl ${first.ttlMs}`);
+        assert.equal((await store.increment('fails', 60_000)).count, 2);
+        assert.equal((await store.increment('fails', 60_000)).count, 3);
+      });
+
+      it('does not extend the TTL on later increments; a new counter starts after expiry', async () => {
+        const { store, elapse } = fx();
+        await store.increment('c', 100);
+        await elapse(25);
+        const second = await store.increment('c', 100);
+        assert.equal(second.count, 2);
+        assert.ok(second.ttlMs > 0 && second.ttlMs <= 76, `ttl must not be extended, got ${second.ttlMs}`);
+        await elapse(90);
+        const fresh = await store.increment('c', 100);
+        assert.equal(fresh.count, 1);
+        assert.ok(fresh.ttlMs > 75, `fresh counter ttl ${fresh.ttlMs}`);
+      });
+
+      it('gives every concurrent caller a distinct count', async () => {
+        const { store } = fx();
+        const results = await Promise.all(Array.from({ length: 30 }, () => store.increment('n', 60_000)));
+        assert.deepEqual(
+          results.map((r) => r.count).sort((a, b) => a - b),
+          Array.from({ length: 30 }, (_, i) => i + 1),
+        );
+      });
+    });
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * RedisStore specifics the shared contracts cannot see: the key layout, TTLs as Redis holds
+ * them, corrupt data, index pruning, and health when the server is unreachable.
+ */
+import assert from 'node:assert/strict';
+import type Redis from 'ioredis';
+import { createRedisClient } from '../../src/adapters/redis/redis-client';
+import { RedisStore } from '../../src/adapters/redis/redis-store';
+import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
+import { sleep } from './fixture';
+import { makeRecord, newHash } from './session-store.contract';
+
+const HOUR = 3_600_000;
+
+describe('RedisStore specifics', function () {
+  let client: Redis | undefined;
+  let prefix = '';
+  let store: RedisStore;
+
+  before(async function () {
+    await requireRedis(this);
+    client = createRedisClient(REDIS_URL);
+  });
+  after(async () => {
+    await client?.quit();
+  });
+  beforeEach(() => {
+    if (client === undefined) throw new Error('redis client not ready');
+    prefix = testKeyPrefix('redis-store');
+    store = new RedisStore(client, prefix);
+  });
+  afterEach(async () => {
+    if (client !== undefined) await deleteByPrefix(client, prefix);
+  });
+
+  const redis = (): Redis => {
+    if (client === undefined) throw new Error('redis client not ready');
+    return client;
+  };
+
+  async function login(userId = 'u1', retentionMs: number | null = HOUR): Promise<{ hash: string; tokenId: string }> {
+    const now = Date.now();
+    const hash = newHash();
+    const record = makeRecord({ userId, createdAt: now });
+    await store.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, replaceOthers: false, now });
+    return { hash, tokenId: record.tokenId };
+  }
+
+  it('uses the documented key layout with PX TTLs', async () => {
+    const { hash, tokenId } = await login();
+    const c = redis();
+    assert.equal(await c.type(`${prefix}s:admin:${hash}`), 'string');
+    assert.equal(await c.type(`${prefix}a:admin:${hash}`), 'string');
+    assert.equal(await c.get(`${prefix}t:admin:${tokenId}`), hash);
+    assert.ok((await c.zscore(`${prefix}u:admin:u1`, hash)) !== null);
+    assert.ok((await c.zscore(`${prefix}all:admin`, hash)) !== null);
+    for (const key of [`s:admin:${hash}`, `a:admin:${hash}`, `t:admin:${tokenId}`, 'u:admin:u1']) {
+      const ttl = await c.pttl(prefix + key);
+      assert.ok(ttl > HOUR - 5_000 && ttl <= HOUR, `${key} ttl ${ttl}`);
+    }
+    await store.set('k', 'v', null);
+    assert.equal(await c.get(`${prefix}kv:k`), 'v');
+    await store.hit('ip', 5, 60_000, Date.now());
+    assert.equal(await c.zcard(`${prefix}rl:ip`), 1);
+    assert.ok((await c.pttl(`${prefix}rl:ip`)) > 59_000);
+  });
+
+  it('a tombstone keeps the remaining TTL (SET KEEPTTL) and drops the index entries', async () => {
+    const { hash, tokenId } = await login('u1', 10_000);
+    await sleep(20);
+    assert.equal(await store.mark('admin', [hash], 'kicked-out'), 1);
+    const c = redis();
+    assert.equal(await c.get(`${prefix}s:admin:${hash}`), 'kicked-out');
+    const ttl = await c.pttl(`${prefix}s:admin:${hash}`);
+    assert.ok(ttl > 0 && ttl <= 10_000 - 20, `ttl ${ttl}`);
+    assert.equal(await c.exists(`${prefix}a:admin:${hash}`, `${prefix}t:admin:${tokenId}`), 0);
+    assert.equal(await c.zscore(`${prefix}u:admin:u1`, hash), null);
+    assert.equal(await c.zscore(`${prefix}all:admin`, hash), null);
+  });
+
+  it('a session without retention and its user index have no TTL', async () => {
+    const { hash } = await login('u1', null);
+    assert.equal(await redis().pttl(`${prefix}s:admin:${hash}`), -1);
+    assert.equal(await redis().pttl(`${prefix}u:admin:u1`), -1);
+  });
+
+  it('reads corrupt session data as absent and never throws on it', async () => {
+    const { hash } = await login();
+    await redis().set(`${prefix}s:admin:${hash}`, '{not json');
+    assert.equal(await store.getSession('admin', hash, Date.now(), null), null);
+    assert.equal(await store.getSession('admin', hash, Date.now(), 60_000), null);
+    assert.equal(await store.update('admin', hash, makeRecord({ createdAt: Date.now() }), HOUR), false);
+    assert.equal(await store.mark('admin', [hash], 'kicked-out'), 0);
+    assert.deepEqual(await store.listByUser('admin', 'u1', Date.now()), []);
+    assert.deepEqual(await store.listAll('admin', Date.now(), 10), []);
+    await redis().set(`${prefix}s:admin:${hash}`, '[1,2]');
+    assert.equal(await store.getSession('admin', hash, Date.now(), null), null);
+  });
+
+  it('listByUser and listAll prune entries whose session expired by TTL', async () => {
+    const a = await login('u1', 30);
+    const b = await login('u1', HOUR);
+    await sleep(60);
+    const now = Date.now();
+    assert.deepEqual(
+      (await store.listByUser('admin', 'u1', now)).map((s) => s.tokenHash),
+      [b.hash],
+    );
+    assert.equal(await redis().zscore(`${prefix}u:admin:u1`, a.hash), null);
+    assert.deepEqual(
+      (await store.listAll('admin', now, 10)).map((s) => s.tokenHash),
+      [b.hash],
+    );
+    assert.equal(await redis().zcard(`${prefix}all:admin`), 1);
+  });
+
+  it('create garbage-collects user-index entries whose retention deadline passed', async () => {
+    const a = await login('u1', 30);
+    await sleep(60);
+    await login('u1', HOUR);
+    assert.equal(await redis().zscore(`${prefix}u:admin:u1`, a.hash), null);
+    assert.equal(await redis().zcard(`${prefix}u:admin:u1`), 1);
+  });
+
+  it('ping reports down (never throws) when the server is unreachable, and close() still resolves', async () => {
+    let errors = 0;
+    const dead = createRedisClient('redis://127.0.0.1:1', { connectTimeoutMs: 200, commandTimeoutMs: 300, onError: () => errors++ });
+    const deadStore = new RedisStore(dead, 'x:');
+    const started = Date.now();
+    const health = await deadStore.ping();
+    assert.equal(health.up, false);
+    assert.ok(health.detail !== undefined && health.detail.length > 0);
+    assert.ok(Date.now() - started < 2_000, 'ping must not hang');
+    await assert.rejects(deadStore.get('k'), 'commands fail (fail closed) rather than hang');
+    assert.ok(errors > 0, 'connection errors reach onError instead of crashing the process');
+    await deadStore.close();
+    // ioredis leaves the status at 'reconnecting' when closed mid-backoff, but stops trying.
+    const errorsAtClose = errors;
+    await sleep(1_200);
+    assert.equal(errors, errorsAtClose, 'no reconnect attempts after close()');
+  });
+});

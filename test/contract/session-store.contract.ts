@@ -1,0 +1,393 @@
+/**
+ * The SessionStore contract, written once and run against every adapter (see stores.test.ts).
+ * Store-owned TTLs (retention) are tested with short TTLs and `elapse`; logical time
+ * (expiresAt, idle) by passing a later `now`, which needs no waiting.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { SessionStore } from '../../src/application/ports/session-store';
+import type { SessionRecord, StoredSession } from '../../src/domain/session';
+import { type MakeFixture, useFixture } from './fixture';
+
+const HOUR = 3_600_000;
+
+export const newHash = (): string => randomBytes(32).toString('hex');
+
+export function makeRecord(opts: {
+  loginType?: string;
+  userId?: string;
+  createdAt: number;
+  expiresAt?: number | null;
+  tokenId?: string;
+}): SessionRecord {
+  return {
+    v: 1,
+    loginType: opts.loginType ?? 'admin',
+    tokenId: opts.tokenId ?? randomBytes(8).toString('hex'),
+    createdAt: opts.createdAt,
+    expiresAt: opts.expiresAt === undefined ? opts.createdAt + HOUR : opts.expiresAt,
+    principal: { userId: opts.userId ?? 'u1', username: 'alice', roles: ['admin'], permissions: ['system:user:list'] },
+    client: { ip: '203.0.113.7', userAgent: 'test' },
+    attrs: { family: 'f1' },
+  };
+}
+
+/** Asserts that `got` is an active session and returns it. */
+function active(got: StoredSession | null): Extract<StoredSession, { state: 'active' }> {
+  assert.ok(got !== null && got.state === 'active', `expected an active session, got ${JSON.stringify(got)}`);
+  return got;
+}
+
+export function describeSessionStoreContract(name: string, makeFixture: MakeFixture<SessionStore>): void {
+  describe(`SessionStore contract: ${name}`, () => {
+    const fx = useFixture(makeFixture);
+
+    /** Creates a session of `userId` at the clock's now (retention 1 h unless given). */
+    async function login(opts: {
+      userId?: string;
+      loginType?: string;
+      retentionMs?: number | null;
+      expiresAt?: number | null;
+      replaceOthers?: boolean;
+      createdAt?: number;
+    } = {}): Promise<{ hash: string; record: SessionRecord; replaced: number }> {
+      const { store, clock } = fx();
+      const loginType = opts.loginType ?? 'admin';
+      const now = clock.now();
+      const hash = newHash();
+      const record = makeRecord({
+        loginType,
+        userId: opts.userId ?? 'u1',
+        createdAt: opts.createdAt ?? now,
+        ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}),
+      });
+      const { replaced } = await store.create({
+        loginType,
+        tokenHash: hash,
+        record,
+        retentionMs: opts.retentionMs === undefined ? 2 * HOUR : opts.retentionMs,
+        replaceOthers: opts.replaceOthers ?? false,
+        now,
+      });
+      return { hash, record, replaced };
+    }
+
+    describe('create / get', () => {
+      it('returns the stored record with lastActiveAt = creation time', async () => {
+        const { store, clock } = fx();
+        const { hash, record } = await login();
+        const got = await store.getSession('admin', hash, clock.now(), null);
+        assert.deepEqual(got, { state: 'active', record, lastActiveAt: clock.now() });
+      });
+
+      it('returns null for an unknown hash and for another login type', async () => {
+        const { store, clock } = fx();
+        const { hash } = await login();
+        assert.equal(await store.getSession('admin', newHash(), clock.now(), null), null);
+        assert.equal(await store.getSession('web', hash, clock.now(), null), null);
+      });
+
+      it('keeps a session without retention (no expiry)', async () => {
+        const { store, clock } = fx();
+        const { hash, record } = await login({ retentionMs: null, expiresAt: null });
+        await fx().elapse(40);
+        assert.deepEqual(active(await store.getSession('admin', hash, clock.now(), null)).record, record);
+      });
+
+      it('forgets a session once its retention has passed, with its index entries', async () => {
+        const { store, clock } = fx();
+        const { hash, record } = await login({ retentionMs: 40 });
+        assert.equal((await store.getSession('admin', hash, clock.now(), null))?.state, 'active');
+        await fx().elapse(80);
+        assert.equal(await store.getSession('admin', hash, clock.now(), null), null);
+        assert.deepEqual(await store.listByUser('admin', 'u1', clock.now()), []);
+        assert.deepEqual(await store.listAll('admin', clock.now(), 10), []);
+        assert.equal(await store.findByTokenId('admin', record.tokenId), null);
+      });
+    });
+
+    describe('idle tracking (get with idleLimitMs)', () => {
+      it('moves lastActiveAt to now while fresh and returns the value before the touch', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const { hash } = await login();
+        const first = await store.getSession('admin', hash, t0 + 1_000, 5_000);
+        assert.equal(active(first).lastActiveAt, t0);
+        const second = await store.getSession('admin', hash, t0 + 4_000, 5_000);
+        assert.equal(active(second).lastActiveAt, t0 + 1_000);
+        const plain = await store.getSession('admin', hash, t0 + 4_000, null);
+        assert.equal(active(plain).lastActiveAt, t0 + 4_000);
+      });
+
+      it('does not touch a frozen session (idle longer than the limit): it stays frozen', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const { hash } = await login();
+        const late = await store.getSession('admin', hash, t0 + 6_000, 5_000);
+        assert.equal(active(late).lastActiveAt, t0);
+        const again = await store.getSession('admin', hash, t0 + 6_001, 5_000);
+        assert.equal(active(again).lastActiveAt, t0, 'a frozen session must not be revived');
+      });
+
+      it('touches at exactly the limit, but not with idleLimitMs null', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const { hash } = await login();
+        await store.getSession('admin', hash, t0 + 3_000, null);
+        const noTouch = await store.getSession('admin', hash, t0 + 5_000, 5_000);
+        assert.equal(active(noTouch).lastActiveAt, t0, 'a null idle limit must not touch');
+        const after = await store.getSession('admin', hash, t0 + 5_000, null);
+        assert.equal(active(after).lastActiveAt, t0 + 5_000);
+      });
+
+      it('lists sessions with their current lastActiveAt', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const { hash } = await login();
+        await store.getSession('admin', hash, t0 + 2_000, 5_000);
+        const [listed] = await store.listByUser('admin', 'u1', t0 + 2_000);
+        assert.equal(listed?.lastActiveAt, t0 + 2_000);
+      });
+    });
+
+    describe('update', () => {
+      it('replaces the record of an active session', async () => {
+        const { store, clock } = fx();
+        const { hash, record } = await login();
+        const renewed: SessionRecord = { ...record, expiresAt: record.createdAt + 2 * HOUR, attrs: { family: 'f2' } };
+        assert.equal(await store.update('admin', hash, renewed, 3 * HOUR), true);
+        const got = await store.getSession('admin', hash, clock.now(), null);
+        assert.deepEqual(active(got).record, renewed);
+        assert.equal(active(got).lastActiveAt, clock.now(), 'update keeps lastActiveAt');
+      });
+
+      it('fails for unknown sessions and tombstones', async () => {
+        const { store } = fx();
+        const { hash, record } = await login();
+        assert.equal(await store.update('admin', newHash(), record, HOUR), false);
+        await store.mark('admin', [hash], 'kicked-out');
+        assert.equal(await store.update('admin', hash, record, HOUR), false);
+        assert.deepEqual(await store.getSession('admin', hash, fx().clock.now(), null), { state: 'kicked-out' });
+      });
+
+      it('resets the retention', async () => {
+        const { store, clock } = fx();
+        const { hash, record } = await login({ retentionMs: 100 });
+        await fx().elapse(30);
+        assert.equal(await store.update('admin', hash, record, HOUR), true);
+        await fx().elapse(110);
+        assert.equal((await store.getSession('admin', hash, clock.now(), null))?.state, 'active');
+      });
+    });
+
+    describe('delete', () => {
+      it('removes the session and its index entries; true only when something was removed', async () => {
+        const { store, clock } = fx();
+        const { hash, record } = await login();
+        assert.equal(await store.deleteSession('admin', hash), true);
+        assert.equal(await store.getSession('admin', hash, clock.now(), null), null);
+        assert.equal(await store.deleteSession('admin', hash), false);
+        assert.deepEqual(await store.listByUser('admin', 'u1', clock.now()), []);
+        assert.deepEqual(await store.listAll('admin', clock.now(), 10), []);
+        assert.equal(await store.findByTokenId('admin', record.tokenId), null);
+      });
+
+      it('removes a tombstone', async () => {
+        const { store, clock } = fx();
+        const { hash } = await login();
+        await store.mark('admin', [hash], 'replaced');
+        assert.equal(await store.deleteSession('admin', hash), true);
+        assert.equal(await store.getSession('admin', hash, clock.now(), null), null);
+      });
+    });
+
+    describe('mark (tombstones)', () => {
+      it('turns active sessions into tombstones that report their state', async () => {
+        const { store, clock } = fx();
+        const a = await login();
+        const b = await login();
+        assert.equal(await store.mark('admin', [a.hash, b.hash, newHash()], 'kicked-out'), 2);
+        assert.deepEqual(await store.getSession('admin', a.hash, clock.now(), 1_000), { state: 'kicked-out' });
+        assert.deepEqual(await store.getSession('admin', b.hash, clock.now(), null), { state: 'kicked-out' });
+      });
+
+      it('counts only active sessions and never changes a tombstone', async () => {
+        const { store, clock } = fx();
+        const { hash } = await login();
+        assert.equal(await store.mark('admin', [hash], 'replaced'), 1);
+        assert.equal(await store.mark('admin', [hash], 'kicked-out'), 0);
+        assert.deepEqual(await store.getSession('admin', hash, clock.now(), null), { state: 'replaced' });
+        assert.equal(await store.mark('admin', [], 'kicked-out'), 0);
+      });
+
+      it('keeps the original retention: the tombstone disappears when the session would have', async () => {
+        const { store, clock } = fx();
+        const { hash } = await login({ retentionMs: 100 });
+        await fx().elapse(20);
+        assert.equal(await store.mark('admin', [hash], 'kicked-out'), 1);
+        assert.deepEqual(await store.getSession('admin', hash, clock.now(), null), { state: 'kicked-out' });
+        await fx().elapse(100);
+        assert.equal(await store.getSession('admin', hash, clock.now(), null), null);
+      });
+
+      it('removes tombstoned sessions from listings and token-id lookup', async () => {
+        const { store, clock } = fx();
+        const a = await login();
+        const b = await login();
+        await store.mark('admin', [a.hash], 'kicked-out');
+        assert.deepEqual(
+          (await store.listByUser('admin', 'u1', clock.now())).map((s) => s.tokenHash),
+          [b.hash],
+        );
+        assert.deepEqual(
+          (await store.listAll('admin', clock.now(), 10)).map((s) => s.tokenHash),
+          [b.hash],
+        );
+        assert.equal(await store.findByTokenId('admin', a.record.tokenId), null);
+        assert.equal(await store.findByTokenId('admin', b.record.tokenId), b.hash);
+      });
+    });
+
+    describe('create with replaceOthers', () => {
+      it("marks the user's other active sessions of that type as replaced and counts them", async () => {
+        const { store, clock } = fx();
+        const a = await login();
+        const b = await login();
+        const otherType = await login({ loginType: 'web' });
+        const otherUser = await login({ userId: 'u2' });
+        const c = await login({ replaceOthers: true });
+        assert.equal(c.replaced, 2);
+        assert.deepEqual(await store.getSession('admin', a.hash, clock.now(), null), { state: 'replaced' });
+        assert.deepEqual(await store.getSession('admin', b.hash, clock.now(), null), { state: 'replaced' });
+        assert.equal((await store.getSession('web', otherType.hash, clock.now(), null))?.state, 'active');
+        assert.equal((await store.getSession('admin', otherUser.hash, clock.now(), null))?.state, 'active');
+        assert.equal((await store.getSession('admin', c.hash, clock.now(), null))?.state, 'active');
+        assert.deepEqual(
+          (await store.listByUser('admin', 'u1', clock.now())).map((s) => s.tokenHash),
+          [c.hash],
+        );
+      });
+
+      it('replaces nothing without replaceOthers', async () => {
+        const { store, clock } = fx();
+        const a = await login();
+        const b = await login();
+        assert.equal(b.replaced, 0);
+        assert.equal((await store.getSession('admin', a.hash, clock.now(), null))?.state, 'active');
+        assert.equal((await store.listByUser('admin', 'u1', clock.now())).length, 2);
+      });
+
+      it('leaves sessions already past expiresAt alone (they still read as expired), and tombstones too', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const expired = await login({ expiresAt: t0 + 1_000 });
+        const kicked = await login();
+        await store.mark('admin', [kicked.hash], 'kicked-out');
+        clock.advance(2_000); // logical time only
+        const c = await login({ replaceOthers: true });
+        assert.equal(c.replaced, 0);
+        const got = await store.getSession('admin', expired.hash, clock.now(), null);
+        assert.equal(got?.state, 'active');
+        assert.deepEqual(await store.getSession('admin', kicked.hash, clock.now(), null), { state: 'kicked-out' });
+      });
+    });
+
+    describe('listByUser', () => {
+      it("returns the user's active sessions of that type, oldest first", async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const second = await login({ createdAt: t0 + 10 });
+        const first = await login({ createdAt: t0 });
+        await login({ userId: 'u2' });
+        await login({ loginType: 'web' });
+        const listed = await store.listByUser('admin', 'u1', t0 + 20);
+        assert.deepEqual(
+          listed.map((s) => s.tokenHash),
+          [first.hash, second.hash],
+        );
+        assert.deepEqual(listed[0]?.record, first.record);
+        assert.deepEqual(await store.listByUser('admin', 'nobody', t0), []);
+      });
+
+      it('excludes sessions past expiresAt at `now`, and includes sessions without expiry', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const short = await login({ expiresAt: t0 + 1_000 });
+        const forever = await login({ expiresAt: null, retentionMs: null });
+        const hashes = async (now: number): Promise<string[]> =>
+          (await store.listByUser('admin', 'u1', now)).map((s) => s.tokenHash).sort();
+        assert.deepEqual(await hashes(t0 + 999), [short.hash, forever.hash].sort());
+        assert.deepEqual(await hashes(t0 + 1_000), [forever.hash]);
+        assert.deepEqual(await hashes(t0 + 10 * HOUR), [forever.hash]);
+      });
+
+      it('excludes deleted and tombstoned sessions and keeps working after pruning them', async () => {
+        const { store, clock } = fx();
+        const a = await login();
+        const b = await login();
+        const c = await login();
+        await store.deleteSession('admin', a.hash);
+        await store.mark('admin', [b.hash], 'replaced');
+        assert.deepEqual(
+          (await store.listByUser('admin', 'u1', clock.now())).map((s) => s.tokenHash),
+          [c.hash],
+        );
+        // A second listing (after pruning) is the same, and new sessions are indexed again.
+        const d = await login();
+        assert.deepEqual(
+          (await store.listByUser('admin', 'u1', clock.now())).map((s) => s.tokenHash).sort(),
+          [c.hash, d.hash].sort(),
+        );
+      });
+    });
+
+    describe('listAll', () => {
+      it('lists active sessions of a login type, oldest first, at most `limit`', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const made = [];
+        for (let i = 0; i < 5; i++) made.push(await login({ userId: `u${i}`, createdAt: t0 + (5 - i) * 10 }));
+        await login({ loginType: 'web' });
+        const expected = made.slice().reverse().map((m) => m.hash);
+        assert.deepEqual(
+          (await store.listAll('admin', t0 + 100, 10)).map((s) => s.tokenHash),
+          expected,
+        );
+        assert.deepEqual(
+          (await store.listAll('admin', t0 + 100, 2)).map((s) => s.tokenHash),
+          expected.slice(0, 2),
+        );
+        assert.deepEqual(await store.listAll('admin', t0 + 100, 0), []);
+        assert.equal((await store.listAll('web', t0 + 100, 10)).length, 1);
+      });
+
+      it('skips expired, deleted and tombstoned sessions, and still fills the limit', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const expired = await login({ createdAt: t0, expiresAt: t0 + 1_000 });
+        const deleted = await login({ createdAt: t0 + 1 });
+        const kicked = await login({ createdAt: t0 + 2 });
+        const live1 = await login({ createdAt: t0 + 3 });
+        const live2 = await login({ createdAt: t0 + 4 });
+        await store.deleteSession('admin', deleted.hash);
+        await store.mark('admin', [kicked.hash], 'kicked-out');
+        const listed = await store.listAll('admin', t0 + 2_000, 2);
+        assert.deepEqual(
+          listed.map((s) => s.tokenHash),
+          [live1.hash, live2.hash],
+        );
+        assert.ok(!listed.some((s) => s.tokenHash === expired.hash));
+      });
+    });
+
+    describe('findByTokenId', () => {
+      it('finds the hash of an active session by its token id, per login type', async () => {
+        const { store } = fx();
+        const { hash, record } = await login();
+        assert.equal(await store.findByTokenId('admin', record.tokenId), hash);
+        assert.equal(await store.findByTokenId('web', record.tokenId), null);
+        assert.equal(await store.findByTokenId('admin', 'no-such-id'), null);
+      });
+    });
+  });
+}

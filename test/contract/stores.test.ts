@@ -1,0 +1,86 @@
+/**
+ * Runs every store contract against both adapters: the in-memory store (FakeClock, no
+ * waiting) and the Redis store (real server at REDIS_URL, a fresh key prefix per test,
+ * deleted afterwards). Without Redis the Redis half is skipped loudly (fails under CI=true).
+ */
+import type Redis from 'ioredis';
+import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { createRedisClient } from '../../src/adapters/redis/redis-client';
+import { RedisStore } from '../../src/adapters/redis/redis-store';
+import { FakeClock } from '../support/fake-clock';
+import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
+import { sleep, type StoreFixture } from './fixture';
+import { describeKeyValueStoreContract } from './key-value-store.contract';
+import { describeRateLimitStoreContract } from './rate-limit-store.contract';
+import { describeSessionStoreContract } from './session-store.contract';
+import { describeStoreHealthContract } from './store-health.contract';
+
+describe('store adapters: memory', () => {
+  /** A fresh store on a FakeClock; its TTLs run on that clock, so elapse() never waits. */
+  async function memoryFixture(): Promise<StoreFixture<InMemoryStore>> {
+    const clock = new FakeClock();
+    const store = new InMemoryStore(clock, { sweepIntervalMs: 0 });
+    return {
+      store,
+      clock,
+      elapse: async (ms) => clock.advance(ms),
+      cleanup: () => store.close(),
+    };
+  }
+
+  describeSessionStoreContract('InMemoryStore', memoryFixture);
+  describeKeyValueStoreContract('InMemoryStore', memoryFixture);
+  describeRateLimitStoreContract('InMemoryStore', memoryFixture);
+  describeStoreHealthContract('InMemoryStore', memoryFixture);
+});
+
+describe('store adapters: redis', function () {
+  let client: Redis | undefined;
+
+  before(async function () {
+    await requireRedis(this);
+    // The production factory (auto-pipelining on), so the contract covers that configuration too.
+    client = createRedisClient(REDIS_URL);
+  });
+
+  after(async () => {
+    await client?.quit();
+  });
+
+  /**
+   * A store under a fresh prefix. Redis TTLs run on real time, so elapse() also sleeps;
+   * the FakeClock starts at the real time and only drives the `now` arguments.
+   */
+  async function redisFixture(): Promise<StoreFixture<RedisStore>> {
+    if (client === undefined) throw new Error('redis client not ready');
+    const shared = client;
+    const prefix = testKeyPrefix('contract');
+    const clock = new FakeClock(Date.now());
+    return {
+      store: new RedisStore(shared, prefix),
+      clock,
+      elapse: async (ms) => {
+        clock.advance(ms);
+        await sleep(ms);
+      },
+      cleanup: () => deleteByPrefix(shared, prefix),
+    };
+  }
+
+  describeSessionStoreContract('RedisStore', redisFixture);
+  describeKeyValueStoreContract('RedisStore', redisFixture);
+  describeRateLimitStoreContract('RedisStore', redisFixture);
+  // close() quits the client, so the health contract gets a client of its own.
+  describeStoreHealthContract('RedisStore', async () => {
+    const own = createRedisClient(REDIS_URL);
+    const store = new RedisStore(own, testKeyPrefix('health'));
+    return {
+      store,
+      clock: new FakeClock(Date.now()),
+      elapse: sleep,
+      cleanup: async () => {
+        if (own.status !== 'end') own.disconnect();
+      },
+    };
+  });
+});
