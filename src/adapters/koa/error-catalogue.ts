@@ -1,0 +1,55 @@
+/**
+ * The edge half of the error catalogue: each domain reason's HTTP status, stable admin
+ * `code` and problem title. The README's error table is generated from this (npm run docs:errors).
+ */
+import type { Reason } from '../../domain/errors';
+
+export interface CatalogueEntry {
+  readonly status: number;
+  /** Stable numeric code of the admin envelope (never 0: 0 is success). */
+  readonly code: number;
+  /** RFC 9457 title: the same for every occurrence of the reason. */
+  readonly title: string;
+}
+
+export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
+  'validation-failed': { status: 400, code: 40000, title: 'The request is not valid' },
+  'malformed-json': { status: 400, code: 40001, title: 'The request body is not valid JSON' },
+  'captcha-missing': { status: 400, code: 40010, title: 'A captcha answer is required' },
+  'captcha-expired': { status: 400, code: 40011, title: 'The captcha has expired' },
+  'captcha-wrong': { status: 400, code: 40012, title: 'The captcha answer is wrong' },
+  'sign-headers-missing': { status: 400, code: 40020, title: 'Signing headers are missing' },
+  'sign-nonce-invalid': { status: 400, code: 40021, title: 'The nonce is not well formed' },
+  'idempotency-token-missing': { status: 400, code: 40030, title: 'An idempotency token is required' },
+  'idempotency-key-missing': { status: 400, code: 40031, title: 'An Idempotency-Key header is required' },
+  'token-missing': { status: 401, code: 40100, title: 'Authentication is required' },
+  'token-bad-prefix': { status: 401, code: 40101, title: 'The authorization scheme is not supported' },
+  'token-invalid': { status: 401, code: 40102, title: 'The access token is not valid' },
+  'token-expired': { status: 401, code: 40103, title: 'The access token has expired' },
+  'token-frozen': { status: 401, code: 40104, title: 'The session was idle for too long' },
+  'token-kicked-out': { status: 401, code: 40105, title: 'The session was ended by an administrator' },
+  'token-replaced': { status: 401, code: 40106, title: 'The session was replaced by a newer login' },
+  'bad-credentials': { status: 401, code: 40110, title: 'Wrong username or password' },
+  'refresh-token-invalid': { status: 401, code: 40111, title: 'The refresh token is not valid' },
+  'refresh-token-reused': { status: 401, code: 40112, title: 'The refresh token was already used' },
+  'sign-app-unknown': { status: 401, code: 40120, title: 'The application key is not registered' },
+  'sign-timestamp-invalid': { status: 401, code: 40121, title: 'The request timestamp is outside the allowed window' },
+  'sign-invalid': { status: 401, code: 40122, title: 'The request signature does not match' },
+  'sign-nonce-replayed': { status: 401, code: 40123, title: 'The nonce was already used' },
+  'permission-denied': { status: 403, code: 40300, title: 'A required permission is missing' },
+  'role-denied': { status: 403, code: 40301, title: 'A required role is missing' },
+  'not-found': { status: 404, code: 40400, title: 'No such resource' },
+  'user-not-found': { status: 404, code: 40401, title: 'No such user' },
+  'method-not-allowed': { status: 405, code: 40500, title: 'The method is not allowed on this resource' },
+  'username-taken': { status: 409, code: 40900, title: 'The username is already taken' },
+  'duplicate-submission': { status: 409, code: 40910, title: 'The same request is already being processed' },
+  'idempotency-token-invalid': { status: 409, code: 40911, title: 'The idempotency token is unknown, used or expired' },
+  'idempotency-in-progress': { status: 409, code: 40912, title: 'A request with this Idempotency-Key is still in progress' },
+  'payload-too-large': { status: 413, code: 41300, title: 'The request body is too large' },
+  'unsupported-media-type': { status: 415, code: 41500, title: 'The content type is not supported' },
+  'idempotency-key-mismatch': { status: 422, code: 42200, title: 'The Idempotency-Key was used with a different request' },
+  'rate-limited': { status: 429, code: 42900, title: 'Too many requests' },
+  'account-locked': { status: 429, code: 42901, title: 'Too many failed logins for this account' },
+  'internal-error': { status: 500, code: 50000, title: 'Internal server error' },
+  'store-unavailable': { status: 503, code: 50300, title: 'The session store is unavailable' },
+};

@@ -1,0 +1,40 @@
+/** Builds one Koa application from a route table: the shared edge for admin and web. */
+import Koa from 'koa';
+import { DomainError } from '../../domain/errors';
+import type { Logger } from '../../application/ports/logger';
+import type { TrustedProxies } from './client-ip';
+import { errorEdge, jsonBody, requestContext } from './middleware';
+import { buildRouter, type RouteDef } from './routes';
+import type { AppMiddleware, AppState, Responder } from './state';
+
+export interface HttpAppOptions {
+  readonly realm: string;
+  readonly responder: Responder;
+  readonly routes: readonly RouteDef[];
+  readonly trustedProxies: TrustedProxies;
+  readonly bodyLimitBytes: number;
+  readonly log: Logger;
+  /** Middleware that runs for every request after the error edge, before routing (filters, access log). */
+  readonly pre?: readonly AppMiddleware[];
+}
+
+export function createHttpApp(opts: HttpAppOptions): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = false; // client IPs come from our own trusted-proxy walk, never from Koa's
+  app.silent = true; // the error edge logs; Koa must not print stack traces
+  const router = buildRouter(opts.routes);
+  app.use(requestContext({ responder: opts.responder, trustedProxies: opts.trustedProxies, realm: opts.realm }));
+  app.use(errorEdge({ log: opts.log }));
+  for (const mw of opts.pre ?? []) app.use(mw);
+  app.use(jsonBody({ limitBytes: opts.bodyLimitBytes }));
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new DomainError('method-not-allowed', 'This method is not allowed on this path.'),
+      notImplemented: () => new DomainError('method-not-allowed', 'This method is not supported.'),
+    }),
+  );
+  app.on('error', (err: unknown) => opts.log.error({ err }, 'koa error'));
+  return app;
+}

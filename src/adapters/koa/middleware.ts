@@ -1,0 +1,104 @@
+/** Edge middleware shared by both apps, as named factories. */
+import { randomUUID } from 'node:crypto';
+import bodyParser from 'koa-bodyparser';
+import { DomainError, isDomainError, type Reason } from '../../domain/errors';
+import type { Logger } from '../../application/ports/logger';
+import { resolveClientIp, type TrustedProxies } from './client-ip';
+import type { AppMiddleware, Responder } from './state';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Request id (honours a well-formed incoming X-Request-Id), client IP and the app's responder. */
+export function requestContext(opts: { responder: Responder; trustedProxies: TrustedProxies; realm: string }): AppMiddleware {
+  return async function requestContext(ctx, next) {
+    const incoming = ctx.get('X-Request-Id');
+    ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    ctx.state.clientIp = resolveClientIp(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], opts.trustedProxies);
+    ctx.state.responder = opts.responder;
+    (ctx.state as { realm?: string }).realm = opts.realm;
+    await next();
+  };
+}
+
+/** Errors thrown by the body parser (co-body / raw-body) carry an HTTP status; map it to a reason. */
+function reasonOfHttpError(err: { status?: unknown; statusCode?: unknown; type?: unknown }): Reason | null {
+  const status = typeof err.status === 'number' ? err.status : typeof err.statusCode === 'number' ? err.statusCode : 0;
+  if (status === 413) return 'payload-too-large';
+  if (status === 415) return 'unsupported-media-type';
+  // co-body marks JSON syntax errors only with status 400; the body parser is the only source of raw 400s.
+  if (status === 400) return 'malformed-json';
+  if (status === 404) return 'not-found';
+  if (status === 405) return 'method-not-allowed';
+  return null;
+}
+
+const MESSAGES: Partial<Record<Reason, string>> = {
+  'payload-too-large': 'The request body exceeds the size limit.',
+  'unsupported-media-type': 'Send the request body as application/json.',
+  'malformed-json': 'The request body could not be parsed as a JSON object or array.',
+  'validation-failed': 'The request could not be read.',
+  'not-found': 'No resource matches this path.',
+  'method-not-allowed': 'This method is not allowed on this path.',
+};
+
+/**
+ * The one error edge, first in the chain: every failure leaves in the app's own format.
+ * Unknown errors become a generic 500; the detail goes to the log only.
+ */
+export function errorEdge(opts: { log: Logger }): AppMiddleware {
+  return async function errorEdge(ctx, next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new DomainError('not-found', MESSAGES['not-found'] as string);
+    } catch (e) {
+      let err: DomainError;
+      if (isDomainError(e)) {
+        err = e;
+        if (e.reason === 'internal-error' || e.reason === 'store-unavailable') {
+          opts.log.error({ requestId: ctx.state.requestId, reason: e.reason, err: e.extras.cause ?? e }, e.message);
+        }
+      } else {
+        const reason = reasonOfHttpError((e ?? {}) as Record<string, unknown>);
+        if (reason !== null) {
+          err = new DomainError(reason, MESSAGES[reason] as string);
+        } else {
+          opts.log.error({ requestId: ctx.state.requestId, err: e }, 'unhandled error');
+          err = new DomainError('internal-error', 'An unexpected error occurred.');
+        }
+      }
+      // Headers set by handlers before the failure (except those the error sets) are dropped.
+      const keep = ['x-request-id', 'ratelimit', 'ratelimit-policy'];
+      for (const h of Object.keys(ctx.response.headers)) if (!keep.includes(h.toLowerCase())) ctx.remove(h);
+      ctx.state.responder.error(ctx, err);
+    }
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(ctx: { get(name: string): string }): boolean {
+  const len = ctx.get('Content-Length');
+  if (len !== '') return len !== '0';
+  return ctx.get('Transfer-Encoding') !== '';
+}
+
+/**
+ * JSON bodies only, size-limited; the raw bytes are kept (`ctx.request.rawBody`) for signatures.
+ * A body of any other content type answers 415; an over-long body 413; bad JSON 400.
+ */
+export function jsonBody(opts: { limitBytes: number }): AppMiddleware {
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${opts.limitBytes}b`, strict: true, onerror: (err) => { throw err; } });
+  return async function jsonBody(ctx, next) {
+    if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
+      if (!ctx.is('application/json', '+json')) {
+        throw new DomainError('unsupported-media-type', MESSAGES['unsupported-media-type'] as string);
+      }
+      const declared = Number(ctx.get('Content-Length'));
+      if (Number.isFinite(declared) && declared > opts.limitBytes) {
+        throw new DomainError('payload-too-large', MESSAGES['payload-too-large'] as string);
+      }
+    }
+    await (parse as unknown as AppMiddleware)(ctx, next);
+  };
+}

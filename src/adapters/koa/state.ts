@@ -1,0 +1,36 @@
+/** Typed `ctx.state` shared by the middleware and handlers of both apps. */
+import type { Context, Middleware, ParameterizedContext } from 'koa';
+import type { Principal, SessionRecord } from '../../domain/session';
+import type { DomainError } from '../../domain/errors';
+
+export interface Responder {
+  /** Writes a success body in the app's format. */
+  success(ctx: Context, data: unknown, status: number): void;
+  /** Writes an error in the app's format (status, headers and body). */
+  error(ctx: Context, err: DomainError): void;
+}
+
+/** The logged-in caller (the spec's SystemLoginUser from `LoginContext.getAdminUser()`). */
+export interface LoginUser extends Principal {
+  readonly loginType: string;
+  readonly tokenId: string;
+}
+
+export interface AuthState {
+  readonly loginType: string;
+  readonly tokenHash: string;
+  readonly record: SessionRecord;
+  readonly user: LoginUser;
+}
+
+export interface AppState {
+  requestId: string;
+  clientIp: string;
+  responder: Responder;
+  auth?: AuthState;
+  /** The validated request body (set by validateBody). */
+  body?: unknown;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppMiddleware = Middleware<AppState>;

@@ -1,0 +1,86 @@
+/**
+ * Process entry: `npm start` runs both apps in one process (sharing one store);
+ * `npm run start:admin` / `start:web` run one each. Graceful shutdown on SIGTERM/SIGINT.
+ */
+import 'reflect-metadata';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPinoLogger } from '../adapters/logging/pino-logger';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { buildAdminApp } from './admin';
+import { buildWebApp } from './web';
+import { createInfrastructure } from './infrastructure';
+
+type Which = 'admin' | 'web';
+
+function parseArgs(argv: readonly string[]): Which[] {
+  const arg = argv[0];
+  if (arg === undefined || arg === 'all') return ['admin', 'web'];
+  if (arg === 'admin' || arg === 'web') return [arg];
+  process.stderr.write(`usage: start.ts [admin|web|all]\n`);
+  process.exit(2);
+}
+
+function loadOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`Refusing to start. ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}
+
+async function main(): Promise<void> {
+  const which = parseArgs(process.argv.slice(2));
+  const config = loadOrExit();
+  const log = createPinoLogger({ level: process.env.LOG_LEVEL ?? (config.profile === 'test' ? 'warn' : 'info') });
+  const infra = createInfrastructure(config, { log });
+
+  const servers: http.Server[] = [];
+  for (const name of which) {
+    const built = name === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
+    const server = http.createServer(built.app.callback());
+    server.headersTimeout = 15_000; // slow-client protection
+    server.requestTimeout = 30_000;
+    server.keepAliveTimeout = 5_000;
+    const port = name === 'admin' ? config.adminPort : config.webPort;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, () => resolve());
+    });
+    servers.push(server);
+    log.info({ app: name, port: (server.address() as AddressInfo).port, profile: config.profile, store: config.store }, `${name} app listening`);
+  }
+  if (config.session.isPrint) process.stdout.write(`authguard ${which.join(' + ')} — profile ${config.profile}, store ${config.store}\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), config.shutdownGraceMs);
+    force.unref();
+    await Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeIdleConnections();
+          }),
+      ),
+    );
+    await infra.close().catch(() => undefined);
+    log.info({}, 'stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`Failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});
