@@ -1,0 +1,162 @@
+/**
+ * npm run bench: starts each server as its own process, drives it with autocannon in alternating
+ * rounds (A B C ... A B C ...), and prints medians and ratios against the bare-Koa baseline of the
+ * same run. Writes bench/results/latest.json. Never asserts absolute times: these machines are noisy.
+ *
+ * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per round (default 4), BENCH_CONNECTIONS (default 50),
+ * REDIS_URL (default redis://127.0.0.1:6379), BENCH_ONLY (comma-separated scenario names).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Redis from 'ioredis';
+
+const ROOT = path.join(__dirname, '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/auth/me';
+
+interface Ready {
+  port: number;
+  token?: string;
+  cookie?: string;
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly script: string;
+  readonly args?: string[];
+  readonly usesRedis: boolean;
+  request(ready: Ready): { path: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'baseline', description: 'bare Koa, one JSON route', script: 'bench/servers/bare-koa.ts', usesRedis: false, request: () => ({ path: '/hello' }) },
+  {
+    name: 'admin-memory', description: `admin ${AUTH_PATH}, full stack, in-memory store`, script: 'bench/servers/authguard.ts', args: ['memory'], usesRedis: false,
+    request: (r) => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
+    name: 'admin-redis', description: `admin ${AUTH_PATH}, full stack, Redis store`, script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    request: (r) => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
+    name: 'express-passport', description: 'Express + Passport + express-session + connect-redis, same check', script: 'bench/peers/express-passport.ts', usesRedis: true,
+    request: (r) => ({ path: '/system/user/list', headers: { cookie: r.cookie ?? '' } }),
+  },
+];
+
+function start(s: Scenario): Promise<{ child: ChildProcess; ready: Ready }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(ROOT, s.script), s.args ?? [], {
+      cwd: ROOT,
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, REDIS_URL, NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const timer = setTimeout(() => reject(new Error(`${s.name} did not start`)), 30_000);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve({ child, ready: m as Ready });
+    });
+    child.once('exit', (code) => reject(new Error(`${s.name} exited with ${code}`)));
+  });
+}
+
+async function redisCalls(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  let total = 0;
+  for (const line of info.split('\n')) {
+    const m = /^cmdstat_([a-z|_-]+):calls=(\d+)/.exec(line.trim());
+    if (m && m[1] !== 'info') total += Number(m[2]);
+  }
+  return total;
+}
+
+async function drive(s: Scenario, ready: Ready, redis: Redis | null): Promise<{ rps: number; p99: number; requests: number; non2xx: number; redisPerRequest: number | null }> {
+  const req = s.request(ready);
+  const before = redis ? await redisCalls(redis) : 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${ready.port}${req.path}`,
+    method: req.method ?? 'GET',
+    headers: req.headers,
+    body: req.body,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  const after = redis ? await redisCalls(redis) : 0;
+  const requests = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    requests,
+    non2xx: result.non2xx + result.errors,
+    redisPerRequest: redis && requests > 0 ? (after - before - 1) / requests : null,
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',');
+  const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name) || s.name === 'baseline');
+  const redis = new Redis(REDIS_URL, { lazyConnect: true });
+  await redis.connect();
+  const running = new Map<string, { child: ChildProcess; ready: Ready }>();
+  for (const s of scenarios) running.set(s.name, await start(s));
+  const samples = new Map<string, Array<Awaited<ReturnType<typeof drive>>>>();
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const s of scenarios) {
+        const r = running.get(s.name) as { ready: Ready };
+        const sample = await drive(s, r.ready, s.usesRedis ? redis : null);
+        if (sample.non2xx > 0) throw new Error(`${s.name}: ${sample.non2xx} non-2xx responses or errors`);
+        samples.set(s.name, [...(samples.get(s.name) ?? []), sample]);
+        process.stderr.write(`round ${round} ${s.name}: ${sample.rps.toFixed(0)} req/s p99 ${sample.p99} ms\n`);
+      }
+    }
+  } finally {
+    for (const { child } of running.values()) child.kill();
+    redis.disconnect();
+  }
+  const base = median((samples.get('baseline') ?? []).map((x) => x.rps));
+  const rows = scenarios.map((s) => {
+    const xs = samples.get(s.name) ?? [];
+    const rps = median(xs.map((x) => x.rps));
+    const rpr = xs[0]?.redisPerRequest === null ? null : median(xs.map((x) => x.redisPerRequest ?? 0));
+    return { scenario: s.name, description: s.description, medianRps: Math.round(rps), ratioToBaseline: +(rps / base).toFixed(3), p99Ms: median(xs.map((x) => x.p99)), redisCommandsPerRequest: rpr === null ? null : +rpr.toFixed(3) };
+  });
+  const peer = rows.find((r) => r.scenario === 'express-passport');
+  const table = [
+    '| scenario | median req/s | × baseline | p99 ms | Redis cmds/req |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.scenario} | ${r.medianRps} | ${r.ratioToBaseline.toFixed(2)} | ${r.p99Ms} | ${r.redisCommandsPerRequest ?? '-'} |`),
+  ].join('\n');
+  console.log(`\n${table}\n`);
+  const targets: string[] = [];
+  const mem = rows.find((r) => r.scenario === 'admin-memory');
+  const red = rows.find((r) => r.scenario === 'admin-redis');
+  if (mem) targets.push(`authenticated GET, in-memory: ${mem.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.60)`);
+  if (red) targets.push(`authenticated GET, Redis: ${red.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.40)`);
+  if (red && peer) targets.push(`Redis stack vs Express/Passport peer: ${(red.medianRps / peer.medianRps).toFixed(1)}× (target ≥ 5)`);
+  if (red) targets.push(`Redis commands per authenticated request: ${red.redisCommandsPerRequest} (target 1)`);
+  console.log(targets.map((t) => `- ${t}`).join('\n'));
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, 'bench/results/latest.json'),
+    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, rows, targets }, null, 2),
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+/**
+ * The admin app with its full production middleware stack, on the in-memory store or Redis.
+ * Logs a bench user in and reports {port, token} to the parent over IPC.
+ * Usage: tsx bench/servers/authguard.ts <memory|redis> [loginType]
+ */
+import 'reflect-metadata';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createPinoLogger } from '../../src/adapters/logging/pino-logger';
+import { TOKENS } from '../../src/application/tokens';
+import { buildAdminApp } from '../../src/main/admin';
+import { loadConfig } from '../../src/main/config';
+import { createInfrastructure } from '../../src/main/infrastructure';
+import { buildWebApp } from '../../src/main/web';
+
+const store = (process.argv[2] ?? 'memory') as 'memory' | 'redis';
+const which = process.argv[3] === 'web' ? 'web' : 'admin';
+
+async function main(): Promise<void> {
+  const config = loadConfig({
+    env: { ...process.env, APP_PROFILE: 'test' },
+    overrides: { 'svc.store': store, 'svc.captcha.enabled': false, ...(store === 'redis' ? { 'svc.redis.url': process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'svc.redis.key-prefix': `agbench:${process.pid}:` } : {}) },
+  });
+  // Production-like logging: info level, asynchronous, to a sink (the bench reads no logs).
+  const log = createPinoLogger({ level: 'info', destination: fs.createWriteStream('/dev/null') });
+  const infra = createInfrastructure(config, { log });
+  const built = which === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
+  const managers = built.container.get(TOKENS.SessionManagers);
+  const { token } = await managers.get(which).login(
+    { userId: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
+    { ip: '127.0.0.1', userAgent: 'autocannon' },
+  );
+  const server = built.app.listen(0, '127.0.0.1', () => {
+    process.send?.({ ready: true, port: (server.address() as AddressInfo).port, token });
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
