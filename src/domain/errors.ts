@@ -7,6 +7,9 @@ export const REASONS = [
   // generic request problems
   'validation-failed',
   'malformed-json',
+  'malformed-request',
+  'headers-too-large',
+  'request-timeout',
   'not-found',
   'method-not-allowed',
   'payload-too-large',

@@ -15,6 +15,8 @@ import type { Infrastructure } from './infrastructure';
 export interface BuiltApp {
   readonly app: Koa<AppState>;
   readonly container: Container;
+  /** The route table the app was built from (documentation, fuzzing). */
+  readonly routes: readonly RouteDef[];
 }
 
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
@@ -29,5 +31,5 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
   });
-  return { app, container };
+  return { app, container, routes };
 }

@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '../adapters/koa/http-server';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { buildAdminApp } from './admin';
@@ -42,10 +43,10 @@ async function main(): Promise<void> {
   const servers: http.Server[] = [];
   for (const name of which) {
     const built = name === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
-    const server = http.createServer(built.app.callback());
-    server.headersTimeout = 15_000; // slow-client protection
-    server.requestTimeout = 30_000;
-    server.keepAliveTimeout = 5_000;
+    const server = createHttpServer(built.app.callback(), {
+      format: name === 'admin' ? 'envelope' : 'problem',
+      problemBaseUri: config.problemBaseUri,
+    });
     const port = name === 'admin' ? config.adminPort : config.webPort;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

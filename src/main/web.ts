@@ -22,5 +22,5 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
   });
-  return { app, container };
+  return { app, container, routes };
 }

@@ -15,6 +15,7 @@ export interface CatalogueEntry {
 export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'validation-failed': { status: 400, code: 40000, title: 'The request is not valid' },
   'malformed-json': { status: 400, code: 40001, title: 'The request body is not valid JSON' },
+  'malformed-request': { status: 400, code: 40002, title: 'The HTTP request could not be parsed' },
   'captcha-missing': { status: 400, code: 40010, title: 'A captcha answer is required' },
   'captcha-expired': { status: 400, code: 40011, title: 'The captcha has expired' },
   'captcha-wrong': { status: 400, code: 40012, title: 'The captcha answer is wrong' },
@@ -41,6 +42,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'not-found': { status: 404, code: 40400, title: 'No such resource' },
   'user-not-found': { status: 404, code: 40401, title: 'No such user' },
   'method-not-allowed': { status: 405, code: 40500, title: 'The method is not allowed on this resource' },
+  'request-timeout': { status: 408, code: 40800, title: 'The request took too long to arrive' },
   'username-taken': { status: 409, code: 40900, title: 'The username is already taken' },
   'duplicate-submission': { status: 409, code: 40910, title: 'The same request is already being processed' },
   'idempotency-token-invalid': { status: 409, code: 40911, title: 'The idempotency token is unknown, used or expired' },
@@ -48,6 +50,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'payload-too-large': { status: 413, code: 41300, title: 'The request body is too large' },
   'unsupported-media-type': { status: 415, code: 41500, title: 'The content type is not supported' },
   'idempotency-key-mismatch': { status: 422, code: 42200, title: 'The Idempotency-Key was used with a different request' },
+  'headers-too-large': { status: 431, code: 43100, title: 'The request headers are too large' },
   'rate-limited': { status: 429, code: 42900, title: 'Too many requests' },
   'account-locked': { status: 429, code: 42901, title: 'Too many failed logins for this account' },
   'internal-error': { status: 500, code: 50000, title: 'Internal server error' },
