@@ -5,6 +5,7 @@
 import type { interfaces } from 'inversify';
 import type { Clock } from './ports/clock';
 import type { KeyValueStore } from './ports/key-value-store';
+import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { SessionStore } from './ports/session-store';
@@ -18,6 +19,7 @@ export const TOKENS = {
   Logger: id<Logger>('Logger'),
   SessionStore: id<SessionStore>('SessionStore'),
   KeyValueStore: id<KeyValueStore>('KeyValueStore'),
+  ListStore: id<ListStore>('ListStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
   SessionManagers: id<SessionManagers>('SessionManagers'),

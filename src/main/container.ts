@@ -16,6 +16,7 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
   c.bind(TOKENS.SessionStore).toConstantValue(infra.sessions);
   c.bind(TOKENS.KeyValueStore).toConstantValue(infra.kv);
+  c.bind(TOKENS.ListStore).toConstantValue(infra.lists);
   c.bind(TOKENS.RateLimitStore).toConstantValue(infra.rateLimits);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
   // Both login types are registered at start-up: a guard naming either never fails lazily.
