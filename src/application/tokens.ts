@@ -11,6 +11,7 @@ import type { RateLimitStore } from './ports/rate-limit-store';
 import type { SessionStore } from './ports/session-store';
 import type { StoreHealth } from './ports/store-health';
 import type { SessionManagers } from './session/session-manager';
+import type { SignSettings, VerifySignature } from './signing/verify-signature';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
@@ -23,4 +24,7 @@ export const TOKENS = {
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
   SessionManagers: id<SessionManagers>('SessionManagers'),
+  // request protection (settings from the configuration, use cases)
+  SignSettings: id<SignSettings>('SignSettings'),
+  VerifySignature: id<VerifySignature>('VerifySignature'),
 } as const;

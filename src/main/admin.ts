@@ -8,6 +8,7 @@ import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteDef } from '../adapters/koa/routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import type { AppState } from '../adapters/koa/state';
+import { signedEchoRoutes } from '../adapters/koa/routes/example-routes';
 import type { AppConfig } from './config';
 import { createBaseContainer, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
@@ -21,6 +22,9 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const container = createBaseContainer(config, infra);
   const managers = container.get(TOKENS.SessionManagers);
   const routes: RouteDef[] = [...adminMeRoutes(managers)];
+  if (config.examplesEnabled) {
+    routes.push(...signedEchoRoutes({ verifySignature: container.get(TOKENS.VerifySignature) }));
+  }
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,
     responder: new EnvelopeResponder(),

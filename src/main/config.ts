@@ -95,6 +95,7 @@ const KEYS = {
   'svc.security.sign.timeoutSeconds': { schema: int(1, 86400), default: 300 },
   'svc.security.sign.nonceTtlSeconds': { schema: int(1, 7 * 86400), default: 600 },
   'svc.security.sign.apps': { schema: stringMap, default: {}, secret: true },
+  'svc.examples.enabled': { schema: bool, default: false },
   'svc.store': { schema: z.enum(['memory', 'redis']), default: 'memory' },
   'svc.redis.url': { schema: str, default: '', secret: true },
   'svc.redis.key-prefix': { schema: str, default: 'ag:' },
@@ -133,6 +134,8 @@ export interface AppConfig {
     readonly nonceTtlSeconds: number;
     readonly apps: Readonly<Record<string, string>>;
   };
+  /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
+  readonly examplesEnabled: boolean;
   readonly store: 'memory' | 'redis';
   readonly redis: { readonly url: string; readonly keyPrefix: string; readonly commandTimeoutMs: number };
   readonly adminPort: number;
@@ -246,6 +249,7 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       nonceTtlSeconds: s<number>('svc.security.sign.nonceTtlSeconds'),
       apps: s<Record<string, string>>('svc.security.sign.apps'),
     },
+    examplesEnabled: s<boolean>('svc.examples.enabled'),
     store: s<'memory' | 'redis'>('svc.store'),
     redis: {
       url: s<string>('svc.redis.url').trim(),

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { SessionManager, SessionManagers } from '../application/session/session-manager';
+import { VerifySignature } from '../application/signing/verify-signature';
 import { TOKENS } from '../application/tokens';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
@@ -25,5 +26,7 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
       Object.values(LOGIN_TYPES).map((type) => new SessionManager(type, config.session, infra.sessions, infra.clock, infra.log)),
     ),
   );
+  c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
+  c.bind(TOKENS.VerifySignature).to(VerifySignature);
   return c;
 }
