@@ -95,6 +95,11 @@ const KEYS = {
   'svc.security.sign.timeoutSeconds': { schema: int(1, 86400), default: 300 },
   'svc.security.sign.nonceTtlSeconds': { schema: int(1, 7 * 86400), default: 600 },
   'svc.security.sign.apps': { schema: stringMap, default: {}, secret: true },
+  'svc.idempotency.param-ttl-seconds': { schema: int(1, 3600), default: 5 },
+  'svc.idempotency.token-ttl-seconds': { schema: int(1, 86400), default: 600 },
+  'svc.idempotency.header-name': { schema: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'expected an HTTP header name'), default: 'Idempotency-Key' },
+  'svc.idempotency.header-ttl-seconds': { schema: int(60, 30 * 86400), default: 86400 },
+  'svc.idempotency.header-lock-seconds': { schema: int(1, 3600), default: 60 },
   'svc.examples.enabled': { schema: bool, default: false },
   'svc.store': { schema: z.enum(['memory', 'redis']), default: 'memory' },
   'svc.redis.url': { schema: str, default: '', secret: true },
@@ -133,6 +138,13 @@ export interface AppConfig {
     readonly timeoutSeconds: number;
     readonly nonceTtlSeconds: number;
     readonly apps: Readonly<Record<string, string>>;
+  };
+  readonly idempotency: {
+    readonly paramTtlSeconds: number;
+    readonly tokenTtlSeconds: number;
+    readonly headerName: string;
+    readonly headerTtlSeconds: number;
+    readonly headerLockSeconds: number;
   };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
@@ -248,6 +260,13 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       timeoutSeconds: s<number>('svc.security.sign.timeoutSeconds'),
       nonceTtlSeconds: s<number>('svc.security.sign.nonceTtlSeconds'),
       apps: s<Record<string, string>>('svc.security.sign.apps'),
+    },
+    idempotency: {
+      paramTtlSeconds: s<number>('svc.idempotency.param-ttl-seconds'),
+      tokenTtlSeconds: s<number>('svc.idempotency.token-ttl-seconds'),
+      headerName: s<string>('svc.idempotency.header-name'),
+      headerTtlSeconds: s<number>('svc.idempotency.header-ttl-seconds'),
+      headerLockSeconds: s<number>('svc.idempotency.header-lock-seconds'),
     },
     examplesEnabled: s<boolean>('svc.examples.enabled'),
     store: s<'memory' | 'redis'>('svc.store'),
