@@ -12,7 +12,7 @@ import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import type { AppConfig } from './config';
-import { createBaseContainer, idempotencyGuardDeps, LOGIN_TYPES } from './container';
+import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
 
 export interface BuiltApp {
@@ -44,6 +44,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
+    pre: [inputFilter(config)],
   });
   return { app, container };
 }

@@ -100,6 +100,11 @@ const KEYS = {
   'svc.idempotency.header-name': { schema: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'expected an HTTP header name'), default: 'Idempotency-Key' },
   'svc.idempotency.header-ttl-seconds': { schema: int(60, 30 * 86400), default: 86400 },
   'svc.idempotency.header-lock-seconds': { schema: int(1, 3600), default: 60 },
+  'svc.xss.enabled': { schema: bool, default: true },
+  'svc.xss.exclude-paths': {
+    schema: list.refine((ps) => (ps as string[]).every((p) => /^\/[^*]*(\/\*\*)?$/.test(p)), 'expected paths like /exact or /prefix/**'),
+    default: [],
+  },
   'svc.examples.enabled': { schema: bool, default: false },
   'svc.store': { schema: z.enum(['memory', 'redis']), default: 'memory' },
   'svc.redis.url': { schema: str, default: '', secret: true },
@@ -146,6 +151,7 @@ export interface AppConfig {
     readonly headerTtlSeconds: number;
     readonly headerLockSeconds: number;
   };
+  readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
   readonly store: 'memory' | 'redis';
@@ -268,6 +274,7 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       headerTtlSeconds: s<number>('svc.idempotency.header-ttl-seconds'),
       headerLockSeconds: s<number>('svc.idempotency.header-lock-seconds'),
     },
+    xss: { enabled: s<boolean>('svc.xss.enabled'), excludePaths: s<string[]>('svc.xss.exclude-paths') },
     examplesEnabled: s<boolean>('svc.examples.enabled'),
     store: s<'memory' | 'redis'>('svc.store'),
     redis: {

@@ -9,6 +9,8 @@ import { AbandonIdempotentRequest, BeginIdempotentRequest, CompleteIdempotentReq
 import { CreateExampleRecord, ListExampleRecords } from '../application/examples/example-records';
 import { TOKENS } from '../application/tokens';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
+import type { AppMiddleware } from '../adapters/koa/state';
+import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
@@ -28,6 +30,15 @@ export function idempotencyGuardDeps(c: Container, config: AppConfig, infra: Inf
     headerName: config.idempotency.headerName,
     log: infra.log,
   };
+}
+
+/** The input filter of both apps; the credential, signing and idempotency headers keep their exact bytes. */
+export function inputFilter(config: AppConfig): AppMiddleware {
+  return xssFilter({
+    enabled: config.xss.enabled,
+    excludePaths: config.xss.excludePaths,
+    exemptHeaders: [...EXACT_BYTES_HEADERS, config.session.tokenName, config.idempotency.headerName],
+  });
 }
 
 export function createBaseContainer(config: AppConfig, infra: Infrastructure): Container {

@@ -10,7 +10,7 @@ import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import type { AppConfig } from './config';
-import { createBaseContainer, idempotencyGuardDeps, LOGIN_TYPES } from './container';
+import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
@@ -37,6 +37,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
+    pre: [inputFilter(config)],
   });
   return { app, container };
 }

@@ -41,6 +41,19 @@ export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): Ro
   ];
 }
 
+/** `GET /examples/echo`: the query parameters and the X-Echo header as the handler sees them (after the input filter). */
+export function filteredEchoRoutes(): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/examples/echo',
+      summary: 'Echoes the query parameters and the X-Echo header as the handler saw them',
+      tags: ['examples'],
+      handler: async (ctx) => ({ query: { ...ctx.query }, echo: ctx.get('X-Echo') === '' ? null : ctx.get('X-Echo') }),
+    },
+  ];
+}
+
 const orderBody = z.object({ item: z.string().min(1).max(100), quantity: z.number().int().min(1).max(1000) }).strict();
 const paymentBody = z.object({ amount: z.number().int().min(1).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code') }).strict();
 const noticeBody = z.object({ title: z.string().min(1).max(200) }).strict();
@@ -75,6 +88,7 @@ function collection(deps: ExampleDeps, o: { loginType: string; path: string; col
 export function webExampleRoutes(deps: ExampleDeps): RouteDef[] {
   return [
     ...signedEchoRoutes(deps),
+    ...filteredEchoRoutes(),
     ...collection(deps, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, guard: deps.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
     ...collection(deps, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, guard: deps.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
   ];
@@ -84,6 +98,7 @@ export function webExampleRoutes(deps: ExampleDeps): RouteDef[] {
 export function adminExampleRoutes(deps: ExampleDeps): RouteDef[] {
   return [
     ...signedEchoRoutes(deps),
+    ...filteredEchoRoutes(),
     ...collection(deps, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, guard: deps.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
   ];
 }
