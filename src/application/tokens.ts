@@ -5,11 +5,18 @@
 import type { interfaces } from 'inversify';
 import type { Clock } from './ports/clock';
 import type { KeyValueStore } from './ports/key-value-store';
+import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { SessionStore } from './ports/session-store';
 import type { StoreHealth } from './ports/store-health';
 import type { SessionManagers } from './session/session-manager';
+import type { SignSettings, VerifySignature } from './signing/verify-signature';
+import type { IdempotencySettings } from './idempotency/settings';
+import type { AcquireIdempotencyLock, ReleaseIdempotencyLock } from './idempotency/param-lock';
+import type { ConsumeIdempotencyToken, IssueIdempotencyToken, RestoreIdempotencyToken } from './idempotency/one-time-token';
+import type { AbandonIdempotentRequest, BeginIdempotentRequest, CompleteIdempotentRequest } from './idempotency/idempotency-key';
+import type { CreateExampleRecord, ListExampleRecords } from './examples/example-records';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
@@ -18,7 +25,22 @@ export const TOKENS = {
   Logger: id<Logger>('Logger'),
   SessionStore: id<SessionStore>('SessionStore'),
   KeyValueStore: id<KeyValueStore>('KeyValueStore'),
+  ListStore: id<ListStore>('ListStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
   SessionManagers: id<SessionManagers>('SessionManagers'),
+  // request protection (settings from the configuration, use cases)
+  SignSettings: id<SignSettings>('SignSettings'),
+  VerifySignature: id<VerifySignature>('VerifySignature'),
+  IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
+  AcquireIdempotencyLock: id<AcquireIdempotencyLock>('AcquireIdempotencyLock'),
+  ReleaseIdempotencyLock: id<ReleaseIdempotencyLock>('ReleaseIdempotencyLock'),
+  IssueIdempotencyToken: id<IssueIdempotencyToken>('IssueIdempotencyToken'),
+  ConsumeIdempotencyToken: id<ConsumeIdempotencyToken>('ConsumeIdempotencyToken'),
+  RestoreIdempotencyToken: id<RestoreIdempotencyToken>('RestoreIdempotencyToken'),
+  BeginIdempotentRequest: id<BeginIdempotentRequest>('BeginIdempotentRequest'),
+  CompleteIdempotentRequest: id<CompleteIdempotentRequest>('CompleteIdempotentRequest'),
+  AbandonIdempotentRequest: id<AbandonIdempotentRequest>('AbandonIdempotentRequest'),
+  CreateExampleRecord: id<CreateExampleRecord>('CreateExampleRecord'),
+  ListExampleRecords: id<ListExampleRecords>('ListExampleRecords'),
 } as const;

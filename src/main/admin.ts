@@ -8,8 +8,11 @@ import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteDef } from '../adapters/koa/routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import type { AppState } from '../adapters/koa/state';
+import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
+import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
+import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import type { AppConfig } from './config';
-import { createBaseContainer, LOGIN_TYPES } from './container';
+import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
 
 export interface BuiltApp {
@@ -23,6 +26,19 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const container = createBaseContainer(config, infra);
   const managers = container.get(TOKENS.SessionManagers);
   const routes: RouteDef[] = [...adminMeRoutes(managers)];
+  const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
+  routes.push(...idempotentTokenRoutes(container.get(TOKENS.IssueIdempotencyToken)));
+  if (config.examplesEnabled) {
+    routes.push(
+      ...adminExampleRoutes({
+        verifySignature: container.get(TOKENS.VerifySignature),
+        managers,
+        idempotent,
+        createRecord: container.get(TOKENS.CreateExampleRecord),
+        listRecords: container.get(TOKENS.ListExampleRecords),
+      }),
+    );
+  }
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,
     responder: new EnvelopeResponder(),
@@ -30,6 +46,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
+    pre: [inputFilter(config)],
   });
   return { app, container, routes };
 }

@@ -95,6 +95,17 @@ const KEYS = {
   'svc.security.sign.timeoutSeconds': { schema: int(1, 86400), default: 300 },
   'svc.security.sign.nonceTtlSeconds': { schema: int(1, 7 * 86400), default: 600 },
   'svc.security.sign.apps': { schema: stringMap, default: {}, secret: true },
+  'svc.idempotency.param-ttl-seconds': { schema: int(1, 3600), default: 5 },
+  'svc.idempotency.token-ttl-seconds': { schema: int(1, 86400), default: 600 },
+  'svc.idempotency.header-name': { schema: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'expected an HTTP header name'), default: 'Idempotency-Key' },
+  'svc.idempotency.header-ttl-seconds': { schema: int(60, 30 * 86400), default: 86400 },
+  'svc.idempotency.header-lock-seconds': { schema: int(1, 3600), default: 60 },
+  'svc.xss.enabled': { schema: bool, default: true },
+  'svc.xss.exclude-paths': {
+    schema: list.refine((ps) => (ps as string[]).every((p) => /^\/[^*]*(\/\*\*)?$/.test(p)), 'expected paths like /exact or /prefix/**'),
+    default: [],
+  },
+  'svc.examples.enabled': { schema: bool, default: false },
   'svc.store': { schema: z.enum(['memory', 'redis']), default: 'memory' },
   'svc.redis.url': { schema: str, default: '', secret: true },
   'svc.redis.key-prefix': { schema: str, default: 'ag:' },
@@ -133,6 +144,16 @@ export interface AppConfig {
     readonly nonceTtlSeconds: number;
     readonly apps: Readonly<Record<string, string>>;
   };
+  readonly idempotency: {
+    readonly paramTtlSeconds: number;
+    readonly tokenTtlSeconds: number;
+    readonly headerName: string;
+    readonly headerTtlSeconds: number;
+    readonly headerLockSeconds: number;
+  };
+  readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
+  /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
+  readonly examplesEnabled: boolean;
   readonly store: 'memory' | 'redis';
   readonly redis: { readonly url: string; readonly keyPrefix: string; readonly commandTimeoutMs: number };
   readonly adminPort: number;
@@ -246,6 +267,15 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       nonceTtlSeconds: s<number>('svc.security.sign.nonceTtlSeconds'),
       apps: s<Record<string, string>>('svc.security.sign.apps'),
     },
+    idempotency: {
+      paramTtlSeconds: s<number>('svc.idempotency.param-ttl-seconds'),
+      tokenTtlSeconds: s<number>('svc.idempotency.token-ttl-seconds'),
+      headerName: s<string>('svc.idempotency.header-name'),
+      headerTtlSeconds: s<number>('svc.idempotency.header-ttl-seconds'),
+      headerLockSeconds: s<number>('svc.idempotency.header-lock-seconds'),
+    },
+    xss: { enabled: s<boolean>('svc.xss.enabled'), excludePaths: s<string[]>('svc.xss.exclude-paths') },
+    examplesEnabled: s<boolean>('svc.examples.enabled'),
     store: s<'memory' | 'redis'>('svc.store'),
     redis: {
       url: s<string>('svc.redis.url').trim(),

@@ -2,12 +2,44 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { SessionManager, SessionManagers } from '../application/session/session-manager';
+import { VerifySignature } from '../application/signing/verify-signature';
+import { AcquireIdempotencyLock, ReleaseIdempotencyLock } from '../application/idempotency/param-lock';
+import { ConsumeIdempotencyToken, IssueIdempotencyToken, RestoreIdempotencyToken } from '../application/idempotency/one-time-token';
+import { AbandonIdempotentRequest, BeginIdempotentRequest, CompleteIdempotentRequest } from '../application/idempotency/idempotency-key';
+import { CreateExampleRecord, ListExampleRecords } from '../application/examples/example-records';
 import { TOKENS } from '../application/tokens';
+import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
+import type { AppMiddleware } from '../adapters/koa/state';
+import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
 
 export const LOGIN_TYPES = { admin: 'admin', web: 'web' } as const;
+
+/** The duplicate-submission guards' use cases, from the container (composition roots only). */
+export function idempotencyGuardDeps(c: Container, config: AppConfig, infra: Infrastructure): IdempotencyGuardDeps {
+  return {
+    acquireLock: c.get(TOKENS.AcquireIdempotencyLock),
+    releaseLock: c.get(TOKENS.ReleaseIdempotencyLock),
+    consumeToken: c.get(TOKENS.ConsumeIdempotencyToken),
+    restoreToken: c.get(TOKENS.RestoreIdempotencyToken),
+    begin: c.get(TOKENS.BeginIdempotentRequest),
+    complete: c.get(TOKENS.CompleteIdempotentRequest),
+    abandon: c.get(TOKENS.AbandonIdempotentRequest),
+    headerName: config.idempotency.headerName,
+    log: infra.log,
+  };
+}
+
+/** The input filter of both apps; the credential, signing and idempotency headers keep their exact bytes. */
+export function inputFilter(config: AppConfig): AppMiddleware {
+  return xssFilter({
+    enabled: config.xss.enabled,
+    excludePaths: config.xss.excludePaths,
+    exemptHeaders: [...EXACT_BYTES_HEADERS, config.session.tokenName, config.idempotency.headerName],
+  });
+}
 
 export function createBaseContainer(config: AppConfig, infra: Infrastructure): Container {
   const c = new Container({ defaultScope: 'Singleton' });
@@ -16,6 +48,7 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
   c.bind(TOKENS.SessionStore).toConstantValue(infra.sessions);
   c.bind(TOKENS.KeyValueStore).toConstantValue(infra.kv);
+  c.bind(TOKENS.ListStore).toConstantValue(infra.lists);
   c.bind(TOKENS.RateLimitStore).toConstantValue(infra.rateLimits);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
   // Both login types are registered at start-up: a guard naming either never fails lazily.
@@ -24,5 +57,18 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
       Object.values(LOGIN_TYPES).map((type) => new SessionManager(type, config.session, infra.sessions, infra.clock, infra.log)),
     ),
   );
+  c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
+  c.bind(TOKENS.VerifySignature).to(VerifySignature);
+  c.bind(TOKENS.IdempotencySettings).toConstantValue(config.idempotency);
+  c.bind(TOKENS.AcquireIdempotencyLock).to(AcquireIdempotencyLock);
+  c.bind(TOKENS.ReleaseIdempotencyLock).to(ReleaseIdempotencyLock);
+  c.bind(TOKENS.IssueIdempotencyToken).to(IssueIdempotencyToken);
+  c.bind(TOKENS.ConsumeIdempotencyToken).to(ConsumeIdempotencyToken);
+  c.bind(TOKENS.RestoreIdempotencyToken).to(RestoreIdempotencyToken);
+  c.bind(TOKENS.BeginIdempotentRequest).to(BeginIdempotentRequest);
+  c.bind(TOKENS.CompleteIdempotentRequest).to(CompleteIdempotentRequest);
+  c.bind(TOKENS.AbandonIdempotentRequest).to(AbandonIdempotentRequest);
+  c.bind(TOKENS.CreateExampleRecord).to(CreateExampleRecord);
+  c.bind(TOKENS.ListExampleRecords).to(ListExampleRecords);
   return c;
 }

@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../application/ports/clock';
 import type { KeyValueStore } from '../application/ports/key-value-store';
+import type { ListStore } from '../application/ports/list-store';
 import type { Logger } from '../application/ports/logger';
 import type { RateLimitStore } from '../application/ports/rate-limit-store';
 import type { SessionStore } from '../application/ports/session-store';
@@ -19,6 +20,7 @@ export interface Infrastructure {
   readonly log: Logger;
   readonly sessions: SessionStore;
   readonly kv: KeyValueStore;
+  readonly lists: ListStore;
   readonly rateLimits: RateLimitStore;
   readonly health: StoreHealth;
   close(): Promise<void>;
@@ -27,7 +29,8 @@ export interface Infrastructure {
 export const systemClock: Clock = { now: () => Date.now() };
 
 const SESSION_METHODS = ['create', 'getSession', 'update', 'deleteSession', 'mark', 'listByUser', 'listAll', 'findByTokenId'] as const;
-const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'increment'] as const;
+const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
+const LIST_METHODS = ['append', 'list'] as const;
 const RL_METHODS = ['hit', 'reset'] as const;
 
 export interface InfrastructureOptions {
@@ -41,7 +44,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
   const clock = opts.clock ?? systemClock;
   if (config.store === 'memory') {
     const store = new InMemoryStore(clock);
-    return { clock, log: opts.log, sessions: store, kv: store, rateLimits: store, health: store, close: () => store.close() };
+    return { clock, log: opts.log, sessions: store, kv: store, lists: store, rateLimits: store, health: store, close: () => store.close() };
   }
   const client = createRedisClient(config.redis.url, {
     commandTimeoutMs: config.redis.commandTimeoutMs,
@@ -53,6 +56,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     log: opts.log,
     sessions: failClosed<SessionStore>(store, SESSION_METHODS),
     kv: failClosed<KeyValueStore>(store, KV_METHODS),
+    lists: failClosed<ListStore>(store, LIST_METHODS),
     rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
     health: store,
     close: () => store.close(),

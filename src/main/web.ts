@@ -6,14 +6,30 @@ import { ProblemResponder } from '../adapters/koa/responders';
 import type { RouteDef } from '../adapters/koa/routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import type { BuiltApp } from './admin';
+import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
+import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
+import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import type { AppConfig } from './config';
-import { createBaseContainer, LOGIN_TYPES } from './container';
+import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra);
   const managers = container.get(TOKENS.SessionManagers);
   const routes: RouteDef[] = [...webProfileRoutes(managers)];
+  const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
+  routes.push(...idempotentTokenRoutes(container.get(TOKENS.IssueIdempotencyToken)));
+  if (config.examplesEnabled) {
+    routes.push(
+      ...webExampleRoutes({
+        verifySignature: container.get(TOKENS.VerifySignature),
+        managers,
+        idempotent,
+        createRecord: container.get(TOKENS.CreateExampleRecord),
+        listRecords: container.get(TOKENS.ListExampleRecords),
+      }),
+    );
+  }
   const app = createHttpApp({
     realm: LOGIN_TYPES.web,
     responder: new ProblemResponder(config.problemBaseUri),
@@ -21,6 +37,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
+    pre: [inputFilter(config)],
   });
   return { app, container, routes };
 }

@@ -25,6 +25,7 @@ async function fill(store: InMemoryStore, clock: FakeClock): Promise<void> {
   await store.setIfAbsent('lock:1', 'me', 1_000);
   await store.increment('fails:1', 1_000);
   await store.hit('ip:1', 5, 1_000, now);
+  await store.append('orders:1', 'x', 10, 1_000);
 }
 
 describe('InMemoryStore housekeeping', () => {

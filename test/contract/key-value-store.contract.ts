@@ -92,6 +92,47 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
       });
     });
 
+    describe('setIfAbsentOrGet', () => {
+      it('stores when absent (null), otherwise returns the held value and changes nothing', async () => {
+        const { store } = fx();
+        assert.equal(await store.setIfAbsentOrGet('idem', 'first', 60_000), null);
+        assert.equal(await store.setIfAbsentOrGet('idem', 'second', 60_000), 'first');
+        assert.equal(await store.get('idem'), 'first');
+      });
+
+      it('is free again after the TTL', async () => {
+        const { store, elapse } = fx();
+        assert.equal(await store.setIfAbsentOrGet('idem', 'a', 40), null);
+        await elapse(80);
+        assert.equal(await store.setIfAbsentOrGet('idem', 'b', 40), null);
+        assert.equal(await store.get('idem'), 'b');
+      });
+
+      it('of 50 concurrent callers exactly one stores; the others see its value', async () => {
+        const { store } = fx();
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.setIfAbsentOrGet('race', `v${i}`, 60_000)));
+        const winners = results.map((r, i) => (r === null ? i : -1)).filter((i) => i >= 0);
+        assert.equal(winners.length, 1);
+        const held = `v${winners[0]}`;
+        assert.ok(results.every((r) => r === null || r === held));
+        assert.equal(await store.get('race'), held);
+      });
+    });
+
+    describe('replaceIfEquals', () => {
+      it('replaces value and TTL only while the key holds the expected value', async () => {
+        const { store, elapse } = fx();
+        assert.equal(await store.replaceIfEquals('rec', 'x', 'y', 60_000), false);
+        assert.equal(await store.get('rec'), null, 'never creates');
+        await store.set('rec', 'pending', 40);
+        assert.equal(await store.replaceIfEquals('rec', 'other', 'done', 60_000), false);
+        assert.equal(await store.get('rec'), 'pending');
+        assert.equal(await store.replaceIfEquals('rec', 'pending', 'done', 60_000), true);
+        await elapse(80);
+        assert.equal(await store.get('rec'), 'done', 'the new TTL replaced the old one');
+      });
+    });
+
     describe('increment', () => {
       it('counts from 1 and reports the TTL set at creation', async () => {
         const { store } = fx();

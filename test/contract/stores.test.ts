@@ -11,6 +11,7 @@ import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 import { sleep, type StoreFixture } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
+import { describeListStoreContract } from './list-store.contract';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
 import { describeSessionStoreContract } from './session-store.contract';
 import { describeStoreHealthContract } from './store-health.contract';
@@ -30,6 +31,7 @@ describe('store adapters: memory', () => {
 
   describeSessionStoreContract('InMemoryStore', memoryFixture);
   describeKeyValueStoreContract('InMemoryStore', memoryFixture);
+  describeListStoreContract('InMemoryStore', memoryFixture);
   describeRateLimitStoreContract('InMemoryStore', memoryFixture);
   describeStoreHealthContract('InMemoryStore', memoryFixture);
 });
@@ -69,6 +71,7 @@ describe('store adapters: redis', function () {
 
   describeSessionStoreContract('RedisStore', redisFixture);
   describeKeyValueStoreContract('RedisStore', redisFixture);
+  describeListStoreContract('RedisStore', redisFixture);
   describeRateLimitStoreContract('RedisStore', redisFixture);
   // close() quits the client, so the health contract gets a client of its own.
   describeStoreHealthContract('RedisStore', async () => {

@@ -28,6 +28,8 @@ export interface AppState {
   clientIp: string;
   responder: Responder;
   auth?: AuthState;
+  /** The app key of a verified request signature (set by requireSignature). */
+  signedBy?: string;
   /** The validated request body (set by validateBody). */
   body?: unknown;
 }

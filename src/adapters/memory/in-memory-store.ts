@@ -12,6 +12,7 @@
  */
 import type { Clock } from '../../application/ports/clock';
 import type { KeyValueStore } from '../../application/ports/key-value-store';
+import type { ListStore } from '../../application/ports/list-store';
 import type { RateLimitDecision, RateLimitStore } from '../../application/ports/rate-limit-store';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
 import type { StoreHealth } from '../../application/ports/store-health';
@@ -49,6 +50,11 @@ interface TombstoneEntry {
 
 type SessionEntry = ActiveEntry | TombstoneEntry;
 
+interface ListEntry {
+  items: string[];
+  deadline: number;
+}
+
 interface KvEntry {
   value: string;
   readonly deadline: number | null;
@@ -69,7 +75,7 @@ function isCurrent(entry: ActiveEntry, now: number): boolean {
   return entry.expiresAt === null || entry.expiresAt > now;
 }
 
-export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStore, StoreHealth {
+export class InMemoryStore implements SessionStore, KeyValueStore, ListStore, RateLimitStore, StoreHealth {
   /** loginType + tokenHash -> session or tombstone. */
   private readonly sessions = new Map<string, SessionEntry>();
   /** loginType + userId -> hashes of that user's active sessions. */
@@ -80,6 +86,7 @@ export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStor
   private readonly byTokenId = new Map<string, string>();
   private readonly kv = new Map<string, KvEntry>();
   private readonly rateLogs = new Map<string, HitLog>();
+  private readonly lists = new Map<string, ListEntry>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -253,6 +260,20 @@ export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStor
     return true;
   }
 
+  async setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
+    const entry = this.liveKv(key);
+    if (entry !== undefined) return entry.value;
+    this.kv.set(key, { value, deadline: this.deadline(ttlMs) });
+    return null;
+  }
+
+  async replaceIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+    const entry = this.liveKv(key);
+    if (entry === undefined || entry.value !== expected) return false;
+    this.kv.set(key, { value, deadline: this.deadline(ttlMs) });
+    return true;
+  }
+
   async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
     const now = this.clock.now();
     let entry = this.liveKv(key);
@@ -268,6 +289,22 @@ export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStor
     const count = Number(entry.value) + 1;
     entry.value = String(count);
     return { count, ttlMs: (entry.deadline ?? now) - now };
+  }
+
+  // ---------------------------------------------------------------- ListStore
+
+  async append(key: string, item: string, maxLength: number, ttlMs: number): Promise<number> {
+    const entry = this.liveList(key) ?? { items: [], deadline: 0 };
+    entry.items.push(item);
+    const keep = Math.max(1, Math.floor(maxLength));
+    if (entry.items.length > keep) entry.items.splice(0, entry.items.length - keep);
+    entry.deadline = this.clock.now() + normTtl(ttlMs);
+    this.lists.set(key, entry);
+    return entry.items.length;
+  }
+
+  async list(key: string): Promise<string[]> {
+    return [...(this.liveList(key)?.items ?? [])];
   }
 
   // ---------------------------------------------------------------- RateLimitStore
@@ -344,6 +381,12 @@ export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStor
         removed++;
       }
     }
+    for (const [k, entry] of this.lists) {
+      if (entry.deadline <= now) {
+        this.lists.delete(k);
+        removed++;
+      }
+    }
     for (const [k, log] of this.rateLogs) {
       const newest = log.hits[log.hits.length - 1];
       if (newest === undefined || newest + log.windowMs <= now) {
@@ -359,7 +402,7 @@ export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStor
    * until they are evicted). 0 when the store holds nothing: what a memory-bound test watches.
    */
   size(): number {
-    let n = this.sessions.size + this.byTokenId.size + this.kv.size + this.rateLogs.size;
+    let n = this.sessions.size + this.byTokenId.size + this.kv.size + this.rateLogs.size + this.lists.size;
     for (const set of this.byUser.values()) n += set.size;
     for (const set of this.byType.values()) n += set.size;
     return n;
@@ -387,6 +430,16 @@ export class InMemoryStore implements SessionStore, KeyValueStore, RateLimitStor
     if (entry === undefined) return undefined;
     if (entry.deadline !== null && entry.deadline <= this.clock.now()) {
       this.kv.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private liveList(key: string): ListEntry | undefined {
+    const entry = this.lists.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.deadline <= this.clock.now()) {
+      this.lists.delete(key);
       return undefined;
     }
     return entry;

@@ -12,6 +12,7 @@
  *   <p>t:<type>:<tokenId>   tokenHash of the active session with that short token id, same TTL
  *   <p>all:<type>           ZSET of active hashes of a login type, score = record.createdAt (listAll order)
  *   <p>kv:<key>             KeyValueStore values
+ *   <p>l:<key>              ListStore lists (LIST, newest at the tail, PX refreshed on append)
  *   <p>rl:<key>             ZSET sliding log of accepted hits (score = hit time, unique member)
  *
  * Indexes only reference active sessions: mark/delete remove entries at once; entries whose
@@ -25,6 +26,7 @@
  */
 import Redis from 'ioredis';
 import type { KeyValueStore } from '../../application/ports/key-value-store';
+import type { ListStore } from '../../application/ports/list-store';
 import type { RateLimitDecision, RateLimitStore } from '../../application/ports/rate-limit-store';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
 import type { StoreHealth } from '../../application/ports/store-health';
@@ -262,6 +264,32 @@ return false`,
     lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`,
   },
+  // KEYS k | ARGV value, ttl. Returns the held value, or false when this call stored `value`.
+  // (SET NX GET would do on Redis >= 7 only; the script also runs on 6.x.)
+  agKvSetIfAbsentOrGet: {
+    keys: 1,
+    lua: `local v = redis.call('GET', KEYS[1])
+if v then return v end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`,
+  },
+  // KEYS k | ARGV expected, value, ttl
+  agKvReplaceIfEquals: {
+    keys: 1,
+    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0`,
+  },
+  // KEYS list | ARGV item, maxLength, ttl. Returns the new length.
+  agListAppend: {
+    keys: 1,
+    lua: `redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return redis.call('LLEN', KEYS[1])`,
+  },
   // KEYS k | ARGV ttl. TTL set on creation only (or if the key somehow has none).
   agKvIncrement: {
     keys: 1,
@@ -346,7 +374,7 @@ function sessionOrder(a: ListedSession, b: ListedSession): number {
 
 let memberSeq = 0;
 
-export class RedisStore implements SessionStore, KeyValueStore, RateLimitStore, StoreHealth {
+export class RedisStore implements SessionStore, KeyValueStore, ListStore, RateLimitStore, StoreHealth {
   private readonly pingTimeoutMs: number;
 
   constructor(
@@ -372,6 +400,7 @@ export class RedisStore implements SessionStore, KeyValueStore, RateLimitStore, 
   private allKey = (type: string): string => `${this.keyPrefix}all:${type}`;
   private kvKey = (key: string): string => `${this.keyPrefix}kv:${key}`;
   private rlKey = (key: string): string => `${this.keyPrefix}rl:${key}`;
+  private lKey = (key: string): string => `${this.keyPrefix}l:${key}`;
 
   /** Runs a defined script (EVALSHA; ioredis falls back to EVAL on NOSCRIPT). */
   private run(name: ScriptName, ...args: Array<string | number>): Promise<unknown> {
@@ -518,9 +547,28 @@ export class RedisStore implements SessionStore, KeyValueStore, RateLimitStore, 
     return Number(await this.run('agKvDeleteIfEquals', this.kvKey(key), expected)) === 1;
   }
 
+  async setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
+    const held = await this.run('agKvSetIfAbsentOrGet', this.kvKey(key), value, normTtl(ttlMs));
+    return typeof held === 'string' ? held : null;
+  }
+
+  async replaceIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.run('agKvReplaceIfEquals', this.kvKey(key), expected, value, normTtl(ttlMs))) === 1;
+  }
+
   async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
     const reply = (await this.run('agKvIncrement', this.kvKey(key), normTtl(ttlMs))) as [number, number];
     return { count: Number(reply[0]), ttlMs: Math.max(0, Number(reply[1])) };
+  }
+
+  // ---------------------------------------------------------------- ListStore
+
+  async append(key: string, item: string, maxLength: number, ttlMs: number): Promise<number> {
+    return Number(await this.run('agListAppend', this.lKey(key), item, Math.max(1, Math.floor(maxLength)), normTtl(ttlMs)));
+  }
+
+  async list(key: string): Promise<string[]> {
+    return this.client.lrange(this.lKey(key), 0, -1);
   }
 
   // ---------------------------------------------------------------- RateLimitStore

@@ -14,6 +14,13 @@ export interface KeyValueStore {
   /** Delete only while the key still holds `expected` (release a lock we own). */
   deleteIfEquals(key: string, expected: string): Promise<boolean>;
   /**
+   * One atomic step: when the key is absent, store `value` (with the TTL) and return null;
+   * otherwise leave it and return the value it holds (Idempotency-Key records: begin or look up).
+   */
+  setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null>;
+  /** Replace the value and its TTL only while the key still holds `expected`; true when replaced. */
+  replaceIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
    * Increment a counter; the TTL is set when the counter is created and not extended.
    * Returns the new count and the ms left before it expires.
    */

@@ -1,0 +1,104 @@
+/**
+ * Example handlers that exercise the request protection for real (mounted when
+ * `svc.examples.enabled`: on in dev and test, off in prod).
+ */
+import { z } from 'zod';
+import type { CreateExampleRecord, ListExampleRecords } from '../../../application/examples/example-records';
+import type { SessionManagers } from '../../../application/session/session-manager';
+import type { VerifySignature } from '../../../application/signing/verify-signature';
+import { currentUser, requireLogin } from '../guards';
+import type { IdempotencyMode } from '../idempotency-guards';
+import type { Guard } from '../guards';
+import type { RouteDef } from '../routes';
+import { requireSignature } from '../signature-guard';
+import type { AppContext } from '../state';
+
+export interface ExampleDeps {
+  readonly verifySignature: VerifySignature;
+  readonly managers: SessionManagers;
+  readonly idempotent: (mode: IdempotencyMode) => Guard;
+  readonly createRecord: CreateExampleRecord;
+  readonly listRecords: ListExampleRecords;
+}
+
+/** The parsed JSON body, or null when none was sent (the body parser leaves `{}` then). */
+function parsedBody(ctx: AppContext): unknown {
+  const req = ctx.request as { body?: unknown; rawBody?: unknown };
+  return typeof req.rawBody === 'string' && req.rawBody !== '' ? req.body : null;
+}
+
+/** `POST /open/echo` (signed): the parsed JSON body and the app key that signed it. Both apps. */
+export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): RouteDef[] {
+  return [
+    {
+      method: 'post',
+      path: '/open/echo',
+      summary: 'Echoes a signed JSON body and the app key that signed it',
+      tags: ['examples'],
+      guards: [requireSignature(deps.verifySignature)],
+      handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, body: parsedBody(ctx) }),
+    },
+  ];
+}
+
+/** `GET /examples/echo`: the query parameters and the X-Echo header as the handler sees them (after the input filter). */
+export function filteredEchoRoutes(): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/examples/echo',
+      summary: 'Echoes the query parameters and the X-Echo header as the handler saw them',
+      tags: ['examples'],
+      handler: async (ctx) => ({ query: { ...ctx.query }, echo: ctx.get('X-Echo') === '' ? null : ctx.get('X-Echo') }),
+    },
+  ];
+}
+
+const orderBody = z.object({ item: z.string().min(1).max(100), quantity: z.number().int().min(1).max(1000) }).strict();
+const paymentBody = z.object({ amount: z.number().int().min(1).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code') }).strict();
+const noticeBody = z.object({ title: z.string().min(1).max(200) }).strict();
+
+/** A create route (201 with the record) and its list route, for one record collection. */
+function collection(deps: ExampleDeps, o: { loginType: string; path: string; collection: string; body: z.ZodTypeAny; guard: Guard; what: string }): RouteDef[] {
+  const login = requireLogin(deps.managers, o.loginType);
+  return [
+    {
+      method: 'post',
+      path: o.path,
+      summary: `Creates ${o.what} (${String(o.guard.doc.idempotency)} duplicate-submission protection)`,
+      tags: ['examples'],
+      guards: [login, o.guard],
+      body: o.body,
+      successStatus: 201,
+      handler: async (ctx) =>
+        deps.createRecord.execute({ collection: o.collection, ownerId: currentUser(ctx).userId, data: ctx.state.body as Record<string, unknown> }),
+    },
+    {
+      method: 'get',
+      path: o.path,
+      summary: `Lists the caller's ${o.collection}, oldest first`,
+      tags: ['examples'],
+      guards: [login],
+      handler: async (ctx) => deps.listRecords.execute({ collection: o.collection, ownerId: currentUser(ctx).userId }),
+    },
+  ];
+}
+
+/** Web: orders (TOKEN mode) and payments (HEADER mode), login "web". */
+export function webExampleRoutes(deps: ExampleDeps): RouteDef[] {
+  return [
+    ...signedEchoRoutes(deps),
+    ...filteredEchoRoutes(),
+    ...collection(deps, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, guard: deps.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
+    ...collection(deps, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, guard: deps.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
+  ];
+}
+
+/** Admin: notices (PARAM mode, 5 s), login "admin". */
+export function adminExampleRoutes(deps: ExampleDeps): RouteDef[] {
+  return [
+    ...signedEchoRoutes(deps),
+    ...filteredEchoRoutes(),
+    ...collection(deps, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, guard: deps.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
+  ];
+}
