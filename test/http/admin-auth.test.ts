@@ -1,6 +1,9 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { constants, publicEncrypt } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import type Koa from 'koa';
 import { formatDateTime } from '../../src/application/auth/format';
@@ -358,6 +361,25 @@ for (const kind of STORE_KINDS) {
         for (let i = 0; i < 31; i++) last = (await request(c.app.callback()).get('/auth/captchaImage').set('X-Forwarded-For', '10.2.0.1')).status;
         // no trusted proxy here: every request comes from the same peer, whatever the header says
         assert.equal(last, 429);
+      });
+    });
+
+    describe('a disabled account', () => {
+      let c: Ctx;
+      before(async function () {
+        if (kind === 'redis') await requireRedis(this);
+        const dir = mkdtempSync(path.join(tmpdir(), 'agusers-'));
+        const hash = '$2b$10$4RHDjNVgei8HvYnFA9k6Dexc9A3kGPD97o0h0HH3JAaT5rRBmH6Z2'; // viewer123
+        writeFileSync(path.join(dir, 'users.yml'), `roles: {viewer: ['system:user:list']}\nusers:\n  - {id: 1, username: off, password: '${hash}', enabled: false, roles: [viewer]}\n`);
+        c = await setup(kind, { 'svc.users-file': path.join(dir, 'users.yml') }, 'admin-disabled');
+      });
+      after(async () => c?.infra.dispose());
+
+      it('answers exactly like a wrong password, even with the right one', async () => {
+        const right = await login(c, 'off', 'viewer123', '10.3.0.1').expect(401);
+        const wrong = await login(c, 'off', 'not-it-1', '10.3.0.2').expect(401);
+        assert.deepEqual(right.body, wrong.body);
+        assert.equal(right.body.code, 40110);
       });
     });
 
