@@ -39,5 +39,11 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Container']", message: 'Only src/main creates the inversify container.' }],
     },
   },
+  // Worker-thread entries are plain CommonJS (a Worker cannot load .ts; copied as-is by the build).
+  {
+    files: ['src/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   { files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' } },
 );

@@ -3,13 +3,18 @@
  * Only src/main binds them to implementations (the composition roots).
  */
 import type { interfaces } from 'inversify';
+import type { AuthSettings } from './auth/auth-settings';
+import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { Clock } from './ports/clock';
 import type { KeyValueStore } from './ports/key-value-store';
 import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
+import type { PasswordHasher } from './ports/password-hasher';
 import type { RateLimitStore } from './ports/rate-limit-store';
+import type { RsaDecryptor } from './ports/rsa-decryptor';
 import type { SessionStore } from './ports/session-store';
 import type { StoreHealth } from './ports/store-health';
+import type { UserDirectory } from './ports/user-directory';
 import type { SessionManagers } from './session/session-manager';
 import type { SignSettings, VerifySignature } from './signing/verify-signature';
 import type { IdempotencySettings } from './idempotency/settings';
@@ -43,4 +48,10 @@ export const TOKENS = {
   AbandonIdempotentRequest: id<AbandonIdempotentRequest>('AbandonIdempotentRequest'),
   CreateExampleRecord: id<CreateExampleRecord>('CreateExampleRecord'),
   ListExampleRecords: id<ListExampleRecords>('ListExampleRecords'),
+  /** The accounts of the app's login type (admin users on the admin app, members on the web app). */
+  UserDirectory: id<UserDirectory>('UserDirectory'),
+  PasswordHasher: id<PasswordHasher>('PasswordHasher'),
+  RsaDecryptor: id<RsaDecryptor>('RsaDecryptor'),
+  CaptchaGenerator: id<CaptchaGenerator>('CaptchaGenerator'),
+  AuthSettings: id<AuthSettings>('AuthSettings'),
 } as const;

@@ -15,6 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { SessionPolicy, TokenStyle } from '../domain/session';
 import { parseCidrList } from '../adapters/koa/client-ip';
+import { parseRsaPrivateKey } from '../adapters/crypto/rsa';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -90,7 +91,16 @@ const KEYS = {
   'session.share-secret': { schema: str, default: '', secret: true },
   'svc.captcha.enabled': { schema: bool, default: true },
   'svc.captcha.captcha-type': { schema: z.enum(['math', 'text']), default: 'math' },
+  'svc.captcha.ttl-seconds': { schema: int(10, 3600), default: 120 },
+  'svc.captcha.rate-limit-per-minute': { schema: int(1, 100000), default: 30 },
   'svc.rsa-private-key': { schema: str, default: '', secret: true },
+  'svc.rsa.padding': { schema: z.enum(['oaep-sha256', 'pkcs1']), default: 'oaep-sha256' },
+  'svc.users-file': { schema: str, default: '' },
+  'svc.refresh-token.ttl-seconds': { schema: int(60, 366 * 86400), default: 2592000 },
+  'svc.password.bcrypt-cost': { schema: int(10, 15), default: 10 },
+  'svc.login.max-failures': { schema: int(0, 1000), default: 10 },
+  'svc.login.lock-seconds': { schema: int(1, 86400), default: 900 },
+  'svc.crypto.worker-threads': { schema: int(0, 64), default: 0 },
   'svc.security.sign.enabled': { schema: bool, default: true },
   'svc.security.sign.timeoutSeconds': { schema: int(1, 86400), default: 300 },
   'svc.security.sign.nonceTtlSeconds': { schema: int(1, 7 * 86400), default: 600 },
@@ -136,8 +146,16 @@ export class ConfigError extends Error {
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionPolicy & { readonly shareSecret: string };
-  readonly captcha: { readonly enabled: boolean; readonly type: 'math' | 'text' };
+  readonly captcha: { readonly enabled: boolean; readonly type: 'math' | 'text'; readonly ttlSeconds: number; readonly ratePerMinute: number };
   readonly rsaPrivateKey: string;
+  readonly rsaPadding: 'oaep-sha256' | 'pkcs1';
+  /** Absolute path of the embedded user directory file; '' = no seeded users. */
+  readonly usersFile: string;
+  readonly refreshTokenTtlSeconds: number;
+  readonly bcryptCost: number;
+  readonly login: { readonly maxFailures: number; readonly lockSeconds: number };
+  /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
+  readonly cryptoWorkerThreads: number;
   readonly sign: {
     readonly enabled: boolean;
     readonly timeoutSeconds: number;
@@ -236,13 +254,14 @@ export function loadConfig(opts: LoadOptions = {}): AppConfig {
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const cfg = build(profile, raw);
+  const cfg = build(profile, raw, configDir);
   problems.push(...crossChecks(cfg));
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;
 }
 
-function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
+function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: string): AppConfig {
+  const usersFile = (r['svc.users-file'] as string).trim();
   const s = <T>(k: ConfigKey) => r[k] as T;
   return {
     profile,
@@ -259,8 +278,19 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       isPrint: s<boolean>('session.is-print'),
       shareSecret: s<string>('session.share-secret'),
     },
-    captcha: { enabled: s<boolean>('svc.captcha.enabled'), type: s<'math' | 'text'>('svc.captcha.captcha-type') },
+    captcha: {
+      enabled: s<boolean>('svc.captcha.enabled'),
+      type: s<'math' | 'text'>('svc.captcha.captcha-type'),
+      ttlSeconds: s<number>('svc.captcha.ttl-seconds'),
+      ratePerMinute: s<number>('svc.captcha.rate-limit-per-minute'),
+    },
     rsaPrivateKey: s<string>('svc.rsa-private-key').trim(),
+    rsaPadding: s<'oaep-sha256' | 'pkcs1'>('svc.rsa.padding'),
+    usersFile: usersFile === '' ? '' : path.resolve(configDir, usersFile),
+    refreshTokenTtlSeconds: s<number>('svc.refresh-token.ttl-seconds'),
+    bcryptCost: s<number>('svc.password.bcrypt-cost'),
+    login: { maxFailures: s<number>('svc.login.max-failures'), lockSeconds: s<number>('svc.login.lock-seconds') },
+    cryptoWorkerThreads: s<number>('svc.crypto.worker-threads'),
     sign: {
       enabled: s<boolean>('svc.security.sign.enabled'),
       timeoutSeconds: s<number>('svc.security.sign.timeoutSeconds'),
@@ -307,6 +337,17 @@ function crossChecks(c: AppConfig): string[] {
   for (const [app, secret] of Object.entries(c.sign.apps)) {
     if (app.trim() === '') p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): an app key is empty');
     else if (secret.length < 16) p.push(`svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): the secret of app "${app}" is shorter than 16 characters`);
+  }
+  if (c.rsaPrivateKey !== '') {
+    try {
+      parseRsaPrivateKey(c.rsaPrivateKey);
+    } catch (e) {
+      p.push(`svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): ${(e as Error).message}`);
+    }
+  }
+  if (c.usersFile !== '' && !existsSync(c.usersFile)) p.push(`svc.users-file (SVC_USERS_FILE): no such file ${c.usersFile}`);
+  if (c.session.timeout !== -1 && c.refreshTokenTtlSeconds <= c.session.timeout) {
+    p.push('svc.refresh-token.ttl-seconds (SVC_REFRESH_TOKEN_TTL_SECONDS): must be longer than session.timeout, so a client can refresh after its access token lapsed');
   }
   if (c.profile !== 'prod' && c.store === 'redis' && c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
   if (c.redis.url !== '') {

@@ -1,6 +1,12 @@
 /** The bindings both composition roots share. Only src/main touches the container. */
 import 'reflect-metadata';
 import { Container } from 'inversify';
+import { CreateCaptcha, VerifyCaptcha } from '../application/auth/captcha';
+import { GetLoginConfig } from '../application/auth/get-login-config';
+import { IssueTokens, Login } from '../application/auth/login';
+import { CheckRateLimit } from '../application/auth/rate-limit';
+import { EndSession, ListSessions, Logout, RefreshToken } from '../application/auth/session-use-cases';
+import type { AuthSettings } from '../application/auth/auth-settings';
 import { SessionManager, SessionManagers } from '../application/session/session-manager';
 import { VerifySignature } from '../application/signing/verify-signature';
 import { AcquireIdempotencyLock, ReleaseIdempotencyLock } from '../application/idempotency/param-lock';
@@ -11,6 +17,8 @@ import { TOKENS } from '../application/tokens';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
+import { CreateUser, ListUsers } from '../application/users/users';
+import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
@@ -40,6 +48,19 @@ export function inputFilter(config: AppConfig): AppMiddleware {
     exemptHeaders: [...EXACT_BYTES_HEADERS, config.session.tokenName, config.idempotency.headerName],
   });
 }
+export function authSettingsOf(config: AppConfig): AuthSettings {
+  return {
+    captcha: { enabled: config.captcha.enabled, type: config.captcha.type, ttlSeconds: config.captcha.ttlSeconds },
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    bcryptCost: config.bcryptCost,
+    maxLoginFailures: config.login.maxFailures,
+    lockSeconds: config.login.lockSeconds,
+    timeZone: config.timeZone,
+  };
+}
+
+/** Use cases resolved from the container (each app binds its own UserDirectory / RsaDecryptor). */
+const USE_CASES = [CheckRateLimit, CreateCaptcha, VerifyCaptcha, GetLoginConfig, IssueTokens, Login, RefreshToken, Logout, ListSessions, EndSession, CreateUser, ListUsers] as const;
 
 export function createBaseContainer(config: AppConfig, infra: Infrastructure): Container {
   const c = new Container({ defaultScope: 'Singleton' });
@@ -51,6 +72,10 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
   c.bind(TOKENS.ListStore).toConstantValue(infra.lists);
   c.bind(TOKENS.RateLimitStore).toConstantValue(infra.rateLimits);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
+  c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
+  c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator());
+  c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config));
+  for (const uc of USE_CASES) c.bind(uc as never).toSelf();
   // Both login types are registered at start-up: a guard naming either never fails lazily.
   c.bind(TOKENS.SessionManagers).toConstantValue(
     new SessionManagers(

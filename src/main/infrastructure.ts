@@ -9,6 +9,9 @@ import type { Logger } from '../application/ports/logger';
 import type { RateLimitStore } from '../application/ports/rate-limit-store';
 import type { SessionStore } from '../application/ports/session-store';
 import type { StoreHealth } from '../application/ports/store-health';
+import type { PasswordHasher } from '../application/ports/password-hasher';
+import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
+import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { InMemoryStore } from '../adapters/memory/in-memory-store';
 import { createRedisClient } from '../adapters/redis/redis-client';
 import { RedisStore } from '../adapters/redis/redis-store';
@@ -23,6 +26,10 @@ export interface Infrastructure {
   readonly lists: ListStore;
   readonly rateLimits: RateLimitStore;
   readonly health: StoreHealth;
+  /** Worker threads for BCrypt and PKCS#1 RSA (shared by the apps of the process). */
+  readonly cryptoPool: CryptoWorkerPool;
+  /** BCrypt on that pool. */
+  readonly hasher: PasswordHasher;
   close(): Promise<void>;
 }
 
@@ -42,9 +49,25 @@ export interface InfrastructureOptions {
 
 export function createInfrastructure(config: AppConfig, opts: InfrastructureOptions): Infrastructure {
   const clock = opts.clock ?? systemClock;
+  const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
+  const hasher = new PooledBcryptHasher(cryptoPool);
   if (config.store === 'memory') {
     const store = new InMemoryStore(clock);
-    return { clock, log: opts.log, sessions: store, kv: store, lists: store, rateLimits: store, health: store, close: () => store.close() };
+    return {
+      clock,
+      log: opts.log,
+      sessions: store,
+      kv: store,
+      lists: store,
+      rateLimits: store,
+      health: store,
+      cryptoPool,
+      hasher,
+      close: async () => {
+        await cryptoPool.close();
+        await store.close();
+      },
+    };
   }
   const client = createRedisClient(config.redis.url, {
     commandTimeoutMs: config.redis.commandTimeoutMs,
@@ -59,6 +82,11 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     lists: failClosed<ListStore>(store, LIST_METHODS),
     rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
     health: store,
-    close: () => store.close(),
+    cryptoPool,
+    hasher,
+    close: async () => {
+      await cryptoPool.close();
+      await store.close();
+    },
   };
 }

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, envNameOf, loadConfig } from '../../src/main/config';
 
 const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-'));
+const rsaKey = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits }).privateKey;
+const RSA_2048 = rsaKey(2048);
 const PROD_SECRETS = {
-  SVC_RSA_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMII...\n-----END PRIVATE KEY-----',
+  SVC_RSA_PRIVATE_KEY: RSA_2048.export({ type: 'pkcs8', format: 'pem' }).toString(),
   SVC_REDIS_URL: 'redis://:s3cret@127.0.0.1:6379/0',
   SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
 };
@@ -129,6 +132,29 @@ describe('configuration', () => {
     it('starts with every secret supplied', () => {
       const c = loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS }, configDir: emptyDir() });
       assert.equal(c.store, 'redis');
+    });
+  });
+
+  describe('svc.rsa-private-key', () => {
+    const load = (key: string) => loadConfig({ env: { APP_PROFILE: 'dev', SVC_RSA_PRIVATE_KEY: key }, configDir: emptyDir() });
+    it('accepts PEM PKCS#8, PEM PKCS#1 (also with \\n escapes) and base64 DER', () => {
+      load(RSA_2048.export({ type: 'pkcs8', format: 'pem' }).toString());
+      const pkcs1 = RSA_2048.export({ type: 'pkcs1', format: 'pem' }).toString();
+      load(pkcs1);
+      load(pkcs1.replace(/\n/g, '\\n'));
+      load(RSA_2048.export({ type: 'pkcs8', format: 'der' }).toString('base64'));
+      load(RSA_2048.export({ type: 'pkcs1', format: 'der' }).toString('base64'));
+    });
+    it('refuses a key under 2048 bits, garbage and non-RSA keys, naming the key', () => {
+      for (const bad of [
+        rsaKey(1024).export({ type: 'pkcs8', format: 'pem' }).toString(),
+        'not a key',
+        generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      ]) {
+        const problems = problemsOf(() => load(bad));
+        assert.match(problems.join('\n'), /^svc\.rsa-private-key \(SVC_RSA_PRIVATE_KEY\)/);
+      }
+      assert.match(problemsOf(() => load(rsaKey(1024).export({ type: 'pkcs8', format: 'pem' }).toString())).join(), /1024 bits/);
     });
   });
 

@@ -1,0 +1,20 @@
+import type { PasswordHasher } from '../../application/ports/password-hasher';
+import type { CryptoWorkerPool } from './worker-pool';
+
+/** bcryptjs, run on the worker pool (its async API still blocks the event loop in ~100 ms slices). */
+export class PooledBcryptHasher implements PasswordHasher {
+  constructor(private readonly pool: CryptoWorkerPool) {}
+
+  hash(password: string, cost: number): Promise<string> {
+    return this.pool.run<string>({ op: 'hash', password, cost });
+  }
+
+  async verify(password: string, hash: string): Promise<boolean> {
+    if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) return false;
+    try {
+      return await this.pool.run<boolean>({ op: 'verify', password, hash });
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The rate-limit guard, declared per route: `rateLimit({key, windowSeconds, limit, limitType})`.
+ * Sliding window (no more than `limit` in any `windowSeconds` span). Every answer carries the IETF
+ * draft headers `RateLimit-Policy: "<key>";q=<limit>;w=<window>` and
+ * `RateLimit: "<key>";r=<remaining>;t=<seconds>`; a rejection is 429 with `Retry-After`.
+ */
+import { DomainError } from '../../domain/errors';
+import type { CheckRateLimit, RateLimitPolicy } from '../../application/auth/rate-limit';
+import { guard, type Guard } from './guards';
+
+export type RateLimitGuardFactory = (policy: RateLimitPolicy) => Guard;
+
+/** `scope` separates the counters of the two apps (admin "login" vs web "login"). */
+export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuardFactory {
+  return (policy) =>
+    guard({ kind: 'rate-limit', ...policy }, async function rateLimit(ctx, next) {
+      let subject = ctx.state.clientIp;
+      if (policy.limitType === 'USER') {
+        const auth = ctx.state.auth;
+        if (!auth) throw new Error(`rate limit "${policy.key}" of type USER used without requireLogin`);
+        subject = `${auth.loginType}:${auth.user.userId}`;
+      }
+      const d = await check.execute({ policy, scope, subject });
+      const headers = {
+        'RateLimit-Policy': `"${policy.key}";q=${policy.limit};w=${policy.windowSeconds}`,
+        RateLimit: `"${policy.key}";r=${d.remaining};t=${Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000)}`,
+      };
+      if (!d.allowed) {
+        throw new DomainError('rate-limited', `Too many requests; at most ${policy.limit} per ${policy.windowSeconds} seconds. Retry later.`, {
+          retryAfterSeconds: Math.max(1, Math.ceil(d.retryAfterMs / 1000)),
+          headers,
+        });
+      }
+      for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+      await next();
+    });
+}

@@ -1,0 +1,112 @@
+/**
+ * Authentication routes of a login type. The admin app: RSA-encrypted password, captcha,
+ * `{code, message, data}` envelope. Each route lists its guards beside it, in the order they run.
+ */
+import { z } from 'zod';
+import type { CreateCaptcha } from '../../../application/auth/captcha';
+import type { GetLoginConfig } from '../../../application/auth/get-login-config';
+import type { Login } from '../../../application/auth/login';
+import type { Logout, RefreshToken } from '../../../application/auth/session-use-cases';
+import type { SessionManagers } from '../../../application/session/session-manager';
+import type { ClientInfo } from '../../../domain/session';
+import { currentUser, requireLogin } from '../guards';
+import type { RateLimitGuardFactory } from '../rate-limit';
+import type { RouteDef } from '../routes';
+import type { AppContext } from '../state';
+
+export interface AuthRouteDeps {
+  readonly managers: SessionManagers;
+  readonly rateLimit: RateLimitGuardFactory;
+  readonly login: Login;
+  readonly refresh: RefreshToken;
+  readonly logout: Logout;
+}
+
+export function clientOf(ctx: AppContext): ClientInfo {
+  return { ip: ctx.state.clientIp, userAgent: ctx.get('User-Agent').slice(0, 256) };
+}
+
+/** The spec's login limit: key "login", 5 per 60 s per client IP. */
+export const LOGIN_RATE_LIMIT = { key: 'login', windowSeconds: 60, limit: 5, limitType: 'IP' } as const;
+
+const adminLoginBody = z
+  .object({
+    username: z.string().min(1).max(64),
+    password: z.string().min(1).max(4096),
+    code: z.string().max(32).optional(),
+    uuid: z.string().max(64).optional(),
+  })
+  .strict();
+
+export const refreshBody = z.object({ refreshToken: z.string().min(1).max(256) }).strict();
+
+export function adminAuthRoutes(
+  deps: AuthRouteDeps & { readonly config: GetLoginConfig; readonly captcha: CreateCaptcha; readonly captchaPerMinute: number },
+): RouteDef[] {
+  const type = 'admin';
+  return [
+    {
+      method: 'get',
+      path: '/auth/getConfig',
+      summary: 'Captcha settings and the RSA public key (PEM, SPKI) the login password is encrypted with',
+      tags: ['auth'],
+      handler: async () => deps.config.execute(),
+    },
+    {
+      method: 'get',
+      path: '/auth/captchaImage',
+      summary: 'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}',
+      tags: ['auth'],
+      guards: [deps.rateLimit({ key: 'captcha', windowSeconds: 60, limit: deps.captchaPerMinute, limitType: 'IP' })],
+      handler: async () => deps.captcha.execute({ scope: type }),
+    },
+    {
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Log in with an RSA-encrypted password and the captcha answer',
+      tags: ['auth'],
+      guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
+      body: adminLoginBody,
+      handler: async (ctx) => {
+        const b = ctx.state.body as z.infer<typeof adminLoginBody>;
+        return deps.login.execute({
+          loginType: type,
+          username: b.username,
+          password: b.password,
+          encrypted: true,
+          requireCaptcha: true,
+          captcha: { code: b.code, uuid: b.uuid },
+          client: clientOf(ctx),
+        });
+      },
+    },
+    ...sessionAuthRoutes(deps, type),
+  ];
+}
+
+/** Refresh and logout: the same for both login types. */
+export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[] {
+  return [
+    {
+      method: 'post',
+      path: '/auth/refresh-token',
+      summary: 'Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login)',
+      tags: ['auth'],
+      body: refreshBody,
+      handler: async (ctx) => deps.refresh.execute({ loginType: type, refreshToken: (ctx.state.body as z.infer<typeof refreshBody>).refreshToken, client: clientOf(ctx) }),
+    },
+    {
+      method: 'post',
+      path: '/auth/logout',
+      summary: 'Log out the current token and delete its refresh token',
+      tags: ['auth'],
+      guards: [requireLogin(deps.managers, type)],
+      handler: async (ctx) => {
+        const auth = ctx.state.auth;
+        if (!auth) throw new Error('logout without requireLogin');
+        await deps.logout.execute({ loginType: type, tokenHash: auth.tokenHash, family: auth.record.attrs.rtFamily });
+        return { loggedOut: true, userId: currentUser(ctx).userId };
+      },
+    },
+  ];
+}

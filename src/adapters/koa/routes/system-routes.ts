@@ -1,0 +1,93 @@
+/**
+ * Admin handlers that use the permission guards for real. Each route's `guards` array is the one
+ * place its protection is declared (login type, permission, later idempotency/signing).
+ */
+import { z } from 'zod';
+import type { EndSession, ListSessions } from '../../../application/auth/session-use-cases';
+import type { SessionManagers } from '../../../application/session/session-manager';
+import { USERNAME_PATTERN, type CreateUser, type ListUsers } from '../../../application/users/users';
+import { DomainError } from '../../../domain/errors';
+import { requireLogin, requirePermission, type Guard } from '../guards';
+import { zodIssuesToFieldErrors, type RouteDef } from '../routes';
+import type { AppContext } from '../state';
+
+export interface SystemRouteDeps {
+  readonly managers: SessionManagers;
+  readonly createUser: CreateUser;
+  readonly listUsers: ListUsers;
+  readonly listSessions: ListSessions;
+  readonly endSession: EndSession;
+}
+
+const createUserBody = z
+  .object({
+    username: z.string().regex(USERNAME_PATTERN, 'must be 3-32 characters of A-Z a-z 0-9 _ . -'),
+    /** RSA-encrypted like the login password. */
+    password: z.string().min(1).max(4096),
+    nickname: z.string().trim().min(1).max(64).optional(),
+    roles: z.array(z.string().min(1).max(64)).min(1).max(32),
+  })
+  .strict();
+
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(20),
+});
+
+function parseQuery<T extends z.ZodTypeAny>(ctx: AppContext, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(ctx.query);
+  if (!parsed.success) {
+    throw new DomainError('validation-failed', 'The query is not valid.', {
+      errors: zodIssuesToFieldErrors(parsed.error.issues).map((e) => ({ ...e, pointer: `/query${e.pointer}` })),
+    });
+  }
+  return parsed.data as z.infer<T>;
+}
+
+/** `extraGuards` lets other features (idempotency, signing) add guards to POST /system/user. */
+export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: readonly Guard[] } = {}): RouteDef[] {
+  const type = 'admin';
+  const login = requireLogin(deps.managers, type);
+  return [
+    {
+      method: 'post',
+      path: '/system/user',
+      summary: 'Create an admin user (password RSA-encrypted; duplicate username -> 409)',
+      tags: ['system'],
+      guards: [login, requirePermission(type, 'system:user:add'), ...(extraGuards.createUser ?? [])],
+      body: createUserBody,
+      handler: async (ctx) => {
+        const b = ctx.state.body as z.infer<typeof createUserBody>;
+        return deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles });
+      },
+    },
+    {
+      method: 'get',
+      path: '/system/user/list',
+      summary: 'Admin users, paged (?page=1&pageSize=20)',
+      tags: ['system'],
+      guards: [login, requirePermission(type, 'system:user:list')],
+      handler: async (ctx) => deps.listUsers.execute(parseQuery(ctx, pageQuery)),
+    },
+    {
+      method: 'get',
+      path: '/monitor/online',
+      summary: 'Live admin sessions: token id, user, login time, client IP, user agent',
+      tags: ['monitor'],
+      guards: [login, requirePermission(type, 'monitor:online:list')],
+      handler: async () => deps.listSessions.execute({ loginType: type }),
+    },
+    {
+      method: 'delete',
+      path: '/monitor/online/:tokenId',
+      summary: 'Force a session out; its token then answers 401 "kicked out"',
+      tags: ['monitor'],
+      guards: [login, requirePermission(type, 'monitor:online:forceLogout')],
+      handler: async (ctx) => {
+        const tokenId = String(ctx.params.tokenId ?? '');
+        await deps.endSession.execute({ loginType: type, tokenId, kick: true });
+        return { tokenId, kickedOut: true };
+      },
+    },
+  ];
+}

@@ -1,0 +1,13 @@
+import type { CaptchaType } from '../ports/captcha-generator';
+
+/** The configuration the authentication use cases read (bound per app by the composition root). */
+export interface AuthSettings {
+  readonly captcha: { readonly enabled: boolean; readonly type: CaptchaType; readonly ttlSeconds: number };
+  readonly refreshTokenTtlSeconds: number;
+  readonly bcryptCost: number;
+  /** Consecutive failed logins of one username before it is locked; 0 = off. */
+  readonly maxLoginFailures: number;
+  readonly lockSeconds: number;
+  /** IANA zone of `expires`. */
+  readonly timeZone: string;
+}

@@ -1,0 +1,17 @@
+import { inject, injectable } from 'inversify';
+import type { RsaDecryptor } from '../ports/rsa-decryptor';
+import { TOKENS } from '../tokens';
+import type { AuthSettings } from './auth-settings';
+
+/** What a login page needs before it can log in: captcha settings and the RSA public key. */
+@injectable()
+export class GetLoginConfig {
+  constructor(
+    @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
+    @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+  ) {}
+
+  execute(): { captchaEnabled: boolean; captchaType: string; publicKey: string; rsaPadding: string } {
+    return { captchaEnabled: this.settings.captcha.enabled, captchaType: this.settings.captcha.type, publicKey: this.rsa.publicKeyPem, rsaPadding: this.rsa.padding };
+  }
+}

@@ -1,0 +1,30 @@
+/** Sliding-window rate limiting as a use case: the edge declares the policy, this applies it. */
+import { inject, injectable } from 'inversify';
+import type { Clock } from '../ports/clock';
+import type { RateLimitDecision, RateLimitStore } from '../ports/rate-limit-store';
+import { TOKENS } from '../tokens';
+
+export type LimitType = 'IP' | 'GLOBAL' | 'USER';
+
+export interface RateLimitPolicy {
+  /** Name of the limit (shown in the RateLimit headers), e.g. "login". */
+  readonly key: string;
+  readonly windowSeconds: number;
+  readonly limit: number;
+  readonly limitType: LimitType;
+}
+
+@injectable()
+export class CheckRateLimit {
+  constructor(
+    @inject(TOKENS.RateLimitStore) private readonly store: RateLimitStore,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  /** `subject` is the client IP (IP), the user id (USER) or ignored (GLOBAL). */
+  execute(input: { policy: RateLimitPolicy; scope: string; subject: string }): Promise<RateLimitDecision> {
+    const { policy } = input;
+    const who = policy.limitType === 'GLOBAL' ? '*' : input.subject;
+    return this.store.hit(`${input.scope}:${policy.key}:${policy.limitType}:${who}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+  }
+}

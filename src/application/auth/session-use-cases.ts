@@ -1,0 +1,119 @@
+/** Refresh, logout and session administration, for either login type. */
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors';
+import type { ClientInfo } from '../../domain/session';
+import type { UserDirectory } from '../ports/user-directory';
+import { tokenIdOf, type SessionManagers } from '../session/session-manager';
+import { TOKENS } from '../tokens';
+import type { AuthSettings } from './auth-settings';
+import { formatDateTime } from './format';
+import { IssueTokens, principalOf, type TokenPair } from './login';
+
+@injectable()
+export class RefreshToken {
+  constructor(
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
+    @inject(IssueTokens) private readonly issue: IssueTokens,
+  ) {}
+
+  /**
+   * Single use, rotated: the presented token is consumed atomically, the access token it was
+   * issued with is logged out, and a new pair of the same family is issued with roles and
+   * permissions reloaded from the directory. A token that was already rotated revokes its family.
+   */
+  async execute(input: { loginType: string; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
+    const registry = this.issue.registry;
+    const manager = this.issue.manager(input.loginType);
+    const consumed = await registry.consume(input.loginType, input.refreshToken);
+    if (consumed.kind === 'invalid') throw new DomainError('refresh-token-invalid', 'The refresh token is not valid; log in again.');
+    if (consumed.kind === 'reused') {
+      await registry.revokeFamily(manager, consumed.family);
+      throw new DomainError('refresh-token-reused', 'The refresh token was already used; every session of this login was ended. Log in again.');
+    }
+    const { record } = consumed;
+    await manager.logoutByHash(record.a);
+    const user = await this.directory.findById(record.u);
+    if (user === null || !user.enabled) {
+      await registry.revokeFamily(manager, record.f);
+      throw new DomainError('refresh-token-invalid', 'The refresh token is not valid; log in again.');
+    }
+    const next = await this.issue.execute({ loginType: input.loginType, principal: principalOf(user), client: input.client, family: record.f });
+    // A reuse may have revoked the family while we rotated: then the new pair dies with it.
+    if (await registry.isRevoked(input.loginType, record.f)) {
+      await registry.revokeFamily(manager, record.f);
+      throw new DomainError('refresh-token-reused', 'The refresh token was already used; every session of this login was ended. Log in again.');
+    }
+    return { accessToken: next.accessToken, refreshToken: next.refreshToken, expires: next.expires };
+  }
+}
+
+@injectable()
+export class Logout {
+  constructor(@inject(IssueTokens) private readonly issue: IssueTokens) {}
+
+  /** Logs out the current token and deletes the refresh token of its family. */
+  async execute(input: { loginType: string; tokenHash: string; family?: string | undefined }): Promise<void> {
+    const manager = this.issue.manager(input.loginType);
+    await manager.logoutByHash(input.tokenHash);
+    if (input.family !== undefined) await this.issue.registry.endFamily(manager, input.family, false);
+  }
+}
+
+export interface OnlineSession {
+  readonly tokenId: string;
+  readonly userId: string;
+  readonly username: string;
+  readonly loginTime: string;
+  readonly lastActiveTime: string;
+  readonly expires: string | null;
+  readonly ipaddr: string;
+  readonly userAgent: string;
+}
+
+@injectable()
+export class ListSessions {
+  constructor(
+    @inject(TOKENS.SessionManagers) private readonly managers: SessionManagers,
+    @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+  ) {}
+
+  /** Live sessions of a login type (all of them, or one user's), oldest first. */
+  async execute(input: { loginType: string; userId?: string; limit?: number }): Promise<OnlineSession[]> {
+    const m = this.managers.get(input.loginType);
+    const list = input.userId === undefined ? await m.listAll(input.limit ?? 1000) : await m.listSessions(input.userId);
+    const tz = this.settings.timeZone;
+    return list.map((s) => ({
+      tokenId: tokenIdOf(s.tokenHash),
+      userId: s.record.principal.userId,
+      username: s.record.principal.username,
+      loginTime: formatDateTime(s.record.createdAt, tz),
+      lastActiveTime: formatDateTime(s.lastActiveAt, tz),
+      expires: s.record.expiresAt === null ? null : formatDateTime(s.record.expiresAt, tz),
+      ipaddr: s.record.client.ip ?? '',
+      userAgent: s.record.client.userAgent ?? '',
+    }));
+  }
+}
+
+@injectable()
+export class EndSession {
+  constructor(@inject(IssueTokens) private readonly issue: IssueTokens) {}
+
+  /**
+   * Ends one session by its short token id. `kick` (admin force logout): its token then answers
+   * "kicked out"; otherwise (a user ending one of their own devices) it is logged out. Either way
+   * the refresh token of its family is deleted, so it cannot mint a new session. `ownerId` limits
+   * the search to that user's sessions (a user can only end their own).
+   */
+  async execute(input: { loginType: string; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
+    const manager = this.issue.manager(input.loginType);
+    let hash: string | null;
+    if (input.ownerId === undefined) hash = await manager.findByTokenId(input.tokenId);
+    else hash = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId)?.tokenHash ?? null;
+    if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');
+    const family = await this.issue.registry.familyOfAccess(input.loginType, hash);
+    if (family !== null) await this.issue.registry.endFamily(manager, family, false);
+    if (input.kick) await manager.kickoutTokenId(input.tokenId);
+    else await manager.logoutByHash(hash);
+  }
+}

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { InMemoryUserDirectory } from '../../src/adapters/directory/yaml-user-directory';
+
+const HASH = '$2b$10$Q/9ggkjQhcIyAAxeXMC45O1psYNXbvhOr95w2VKtNWJsryJmN5sym';
+
+function file(text: string): string {
+  const f = path.join(mkdtempSync(path.join(tmpdir(), 'agusers-')), 'users.yml');
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('embedded user directory (YAML)', () => {
+  it('the repository seeds: admin (*:*:*) and viewer, with BCrypt hashes', async () => {
+    const d = InMemoryUserDirectory.fromFile(path.join(__dirname, '../../config/users.yml'));
+    const admin = await d.findByUsername('admin');
+    assert.deepEqual(admin?.permissions, ['*:*:*']);
+    assert.deepEqual((await d.findByUsername('viewer'))?.permissions, ['system:user:list', 'monitor:online:list']);
+    assert.equal((await d.findById('2'))?.username, 'viewer');
+    assert.equal(await d.findByUsername('nobody'), null);
+  });
+
+  it('refuses plaintext passwords, unknown roles and unknown fields, naming the file', () => {
+    assert.throws(() => InMemoryUserDirectory.fromFile(file('users:\n  - {id: 1, username: a, password: admin123}\n')), /BCrypt hash/);
+    assert.throws(() => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', roles: [ghost]}\n`)), /unknown role/);
+    assert.throws(() => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', plain: x}\n`)), /users\.yml/);
+  });
+
+  it('create: new ids, role permissions, taken usernames and unknown roles are values', async () => {
+    const d = InMemoryUserDirectory.fromFile(file(`roles: {r: ['a:b:c']}\nusers:\n  - {id: 7, username: a, password: '${HASH}', roles: [r]}\n`));
+    const ok = await d.create({ username: 'b', passwordHash: HASH, nickname: 'B', roles: ['r'] });
+    assert.ok(ok.ok);
+    assert.equal(ok.user.id, '8');
+    assert.deepEqual(ok.user.permissions, ['a:b:c']);
+    assert.deepEqual(await d.create({ username: 'b', passwordHash: HASH, nickname: 'B', roles: ['r'] }), { ok: false, reason: 'username-taken', detail: 'taken' });
+    const bad = await d.create({ username: 'c', passwordHash: HASH, nickname: 'C', roles: ['nope'] });
+    assert.equal(bad.ok, false);
+    assert.equal((await d.list(0, 10)).total, 2, 'nothing half-written');
+  });
+});
