@@ -11,23 +11,27 @@ import type { AppState } from '../adapters/koa/state';
 import type { AppConfig } from './config';
 import { createBaseContainer, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
+import { operations } from './operations';
 
 export interface BuiltApp {
   readonly app: Koa<AppState>;
   readonly container: Container;
+  /** Every mounted route (the app's own and the operational ones). */
+  readonly routes: readonly RouteDef[];
 }
 
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra);
   const managers = container.get(TOKENS.SessionManagers);
-  const routes: RouteDef[] = [...adminMeRoutes(managers)];
+  const ops = operations({ app: 'admin', config, infra, container, routes: [...adminMeRoutes(managers)] });
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,
     responder: new EnvelopeResponder(),
-    routes,
+    routes: ops.routes,
+    outer: ops.outer,
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
   });
-  return { app, container };
+  return { app, container, routes: ops.routes };
 }

@@ -3,24 +3,25 @@ import { TOKENS } from '../application/tokens';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
 import { ProblemResponder } from '../adapters/koa/responders';
-import type { RouteDef } from '../adapters/koa/routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import type { BuiltApp } from './admin';
 import type { AppConfig } from './config';
 import { createBaseContainer, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
+import { operations } from './operations';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra);
   const managers = container.get(TOKENS.SessionManagers);
-  const routes: RouteDef[] = [...webProfileRoutes(managers)];
+  const ops = operations({ app: 'web', config, infra, container, routes: [...webProfileRoutes(managers)] });
   const app = createHttpApp({
     realm: LOGIN_TYPES.web,
     responder: new ProblemResponder(config.problemBaseUri),
-    routes,
+    routes: ops.routes,
+    outer: ops.outer,
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
   });
-  return { app, container };
+  return { app, container, routes: ops.routes };
 }
