@@ -6,6 +6,7 @@ import type { interfaces } from 'inversify';
 import type { Clock } from './ports/clock';
 import type { KeyValueStore } from './ports/key-value-store';
 import type { Logger } from './ports/logger';
+import type { Metrics } from './ports/metrics';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { SessionStore } from './ports/session-store';
 import type { StoreHealth } from './ports/store-health';
@@ -20,5 +21,6 @@ export const TOKENS = {
   KeyValueStore: id<KeyValueStore>('KeyValueStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
+  Metrics: id<Metrics>('Metrics'),
   SessionManagers: id<SessionManagers>('SessionManagers'),
 } as const;

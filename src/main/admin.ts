@@ -21,7 +21,7 @@ export interface BuiltApp {
 }
 
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
-  const container = createBaseContainer(config, infra);
+  const container = createBaseContainer(config, infra, 'admin');
   const managers = container.get(TOKENS.SessionManagers);
   const ops = operations({ app: 'admin', config, infra, container, routes: [...adminMeRoutes(managers)] });
   const app = createHttpApp({

@@ -5,10 +5,12 @@
  */
 import type { Container } from 'inversify';
 import { accessLog } from '../adapters/koa/access-log';
+import { requestMetrics } from '../adapters/koa/request-metrics';
 import type { RouteDef } from '../adapters/koa/routes';
 import type { AppMiddleware } from '../adapters/koa/state';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
+import { MAIN_TOKENS } from './tokens';
 
 export type AppName = 'admin' | 'web';
 
@@ -29,6 +31,10 @@ export interface Operations {
 }
 
 export function operations(input: OperationsInput): Operations {
-  const outer: AppMiddleware[] = [accessLog({ log: input.infra.log })];
+  const metrics = input.container.get(MAIN_TOKENS.PromMetrics);
+  const outer: AppMiddleware[] = [
+    accessLog({ log: input.infra.log }),
+    requestMetrics((method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds)),
+  ];
   return { routes: [...input.routes], outer };
 }

@@ -11,7 +11,7 @@ import type { Infrastructure } from './infrastructure';
 import { operations } from './operations';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
-  const container = createBaseContainer(config, infra);
+  const container = createBaseContainer(config, infra, 'web');
   const managers = container.get(TOKENS.SessionManagers);
   const ops = operations({ app: 'web', config, infra, container, routes: [...webProfileRoutes(managers)] });
   const app = createHttpApp({
