@@ -5,6 +5,7 @@
 import type { interfaces } from 'inversify';
 import type { Clock } from './ports/clock';
 import type { KeyValueStore } from './ports/key-value-store';
+import type { HealthIndicator } from './ports/health-indicator';
 import type { Logger } from './ports/logger';
 import type { Metrics } from './ports/metrics';
 import type { RateLimitStore } from './ports/rate-limit-store';
@@ -22,5 +23,7 @@ export const TOKENS = {
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
   Metrics: id<Metrics>('Metrics'),
+  /** Multi-bound: one binding per health component (store, user directory, ...). */
+  HealthIndicator: id<HealthIndicator>('HealthIndicator'),
   SessionManagers: id<SessionManagers>('SessionManagers'),
 } as const;

@@ -75,6 +75,13 @@ const cidrList = list.superRefine((entries, ctx) => {
   }
 });
 
+/** A boolean whose default depends on the profile (undefined here, resolved in build()). */
+const profileBool = bool.optional();
+
+const actuatorExposure = list.pipe(
+  z.array(z.enum(['health', 'info', 'prometheus', '*'], { message: 'expected health, info, prometheus or *' })),
+).optional();
+
 /** Every configuration key, with its validator and (never secret) default. */
 const KEYS = {
   'session.token-name': { schema: nonEmpty, default: 'Authorization' },
@@ -106,6 +113,8 @@ const KEYS = {
   'svc.problem-base-uri': { schema: z.string().url('expected an absolute URI'), default: 'https://authguard.example/problems/' },
   'svc.body-limit-bytes': { schema: int(1024, 50 * 1024 * 1024), default: 1024 * 1024 },
   'svc.shutdown-grace-ms': { schema: int(0, 120000), default: 10000 },
+  'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
+  'svc.actuator.show-details': { schema: profileBool, default: undefined },
 } as const;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -143,6 +152,12 @@ export interface AppConfig {
   readonly problemBaseUri: string;
   readonly bodyLimitBytes: number;
   readonly shutdownGraceMs: number;
+  readonly actuator: {
+    /** Endpoints mounted under /actuator (dev/test: all; prod: health and info). */
+    readonly exposure: ReadonlyArray<'health' | 'info' | 'prometheus'>;
+    /** Health answers carry components and details (dev/test) or the status only (prod). */
+    readonly showDetails: boolean;
+  };
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
 }
@@ -259,8 +274,18 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
     problemBaseUri: s<string>('svc.problem-base-uri').replace(/\/?$/, '/'),
     bodyLimitBytes: s<number>('svc.body-limit-bytes'),
     shutdownGraceMs: s<number>('svc.shutdown-grace-ms'),
+    actuator: {
+      exposure: actuatorExposureOf(profile, s<string[] | undefined>('svc.actuator.exposure')),
+      showDetails: s<boolean | undefined>('svc.actuator.show-details') ?? profile !== 'prod',
+    },
     raw: r,
   };
+}
+
+function actuatorExposureOf(profile: Profile, configured: readonly string[] | undefined): Array<'health' | 'info' | 'prometheus'> {
+  const all = ['health', 'info', 'prometheus'] as const;
+  if (configured === undefined) return profile === 'prod' ? ['health', 'info'] : [...all];
+  return configured.includes('*') ? [...all] : all.filter((e) => configured.includes(e));
 }
 
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */

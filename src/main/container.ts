@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { SessionManager, SessionManagers } from '../application/session/session-manager';
 import { TOKENS } from '../application/tokens';
+import { storeHealthIndicator } from '../application/health/check-health';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { timed } from '../adapters/timed-store';
 import type { AppConfig } from './config';
@@ -26,6 +27,8 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure, ap
   c.bind(TOKENS.KeyValueStore).toConstantValue(timed(infra.kv, 'key-value', metrics));
   c.bind(TOKENS.RateLimitStore).toConstantValue(timed(infra.rateLimits, 'rate-limit', metrics));
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
+  // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
+  c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
   // Both login types are registered at start-up: a guard naming either never fails lazily.
   c.bind(TOKENS.SessionManagers).toConstantValue(
     new SessionManagers(

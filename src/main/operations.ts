@@ -3,7 +3,13 @@
  * metrics, the actuator, the API description, security headers and CORS). Both composition roots
  * call this once, so admin and web stay alike.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Container } from 'inversify';
+import { CheckHealth } from '../application/health/check-health';
+import { TOKENS } from '../application/tokens';
+import { actuatorRoutes, type ActuatorOptions } from '../adapters/koa/routes/actuator-routes';
+import type { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { accessLog } from '../adapters/koa/access-log';
 import { requestMetrics } from '../adapters/koa/request-metrics';
 import type { RouteDef } from '../adapters/koa/routes';
@@ -30,11 +36,41 @@ export interface Operations {
   readonly outer: readonly AppMiddleware[];
 }
 
+const startedAt = new Date();
+
+function packageInfo(): { name: string; version: string; description: string } {
+  try {
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as Record<string, unknown>;
+    return { name: String(pkg.name), version: String(pkg.version), description: String(pkg.description ?? '') };
+  } catch {
+    return { name: 'authguard', version: 'unknown', description: '' };
+  }
+}
+
+function actuatorOptions(input: OperationsInput, metrics: PromMetrics): ActuatorOptions {
+  const { config, container } = input;
+  const pkg = packageInfo();
+  const info = {
+    app: { name: pkg.name, version: pkg.version, description: pkg.description, component: input.app },
+    profile: config.profile,
+    startTime: startedAt.toISOString(),
+    node: process.version,
+  };
+  return {
+    exposure: new Set(config.actuator.exposure),
+    showDetails: config.actuator.showDetails,
+    health: new CheckHealth(container.getAll(TOKENS.HealthIndicator)),
+    info: () => info,
+    prometheus: () => metrics.exposition(),
+  };
+}
+
 export function operations(input: OperationsInput): Operations {
   const metrics = input.container.get(MAIN_TOKENS.PromMetrics);
   const outer: AppMiddleware[] = [
     accessLog({ log: input.infra.log }),
     requestMetrics((method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds)),
   ];
-  return { routes: [...input.routes], outer };
+  const routes: RouteDef[] = [...input.routes, ...actuatorRoutes(actuatorOptions(input, metrics))];
+  return { routes, outer };
 }
