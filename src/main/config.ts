@@ -115,6 +115,7 @@ const KEYS = {
   'svc.shutdown-grace-ms': { schema: int(0, 120000), default: 10000 },
   'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
   'svc.actuator.show-details': { schema: profileBool, default: undefined },
+  'svc.openapi.enabled': { schema: profileBool, default: undefined },
 } as const;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -158,6 +159,8 @@ export interface AppConfig {
     /** Health answers carry components and details (dev/test) or the status only (prod). */
     readonly showDetails: boolean;
   };
+  /** /v3/api-docs and /swagger-ui are mounted (default: everywhere but prod). */
+  readonly openapiEnabled: boolean;
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
 }
@@ -278,6 +281,7 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       exposure: actuatorExposureOf(profile, s<string[] | undefined>('svc.actuator.exposure')),
       showDetails: s<boolean | undefined>('svc.actuator.show-details') ?? profile !== 'prod',
     },
+    openapiEnabled: s<boolean | undefined>('svc.openapi.enabled') ?? profile !== 'prod',
     raw: r,
   };
 }

@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { Container } from 'inversify';
 import { CheckHealth } from '../application/health/check-health';
 import { TOKENS } from '../application/tokens';
+import { buildOpenApiDocument } from '../adapters/koa/openapi';
 import { actuatorRoutes, type ActuatorOptions } from '../adapters/koa/routes/actuator-routes';
+import { docsRoutes } from '../adapters/koa/routes/docs-routes';
 import type { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { accessLog } from '../adapters/koa/access-log';
 import { requestMetrics } from '../adapters/koa/request-metrics';
@@ -37,6 +39,12 @@ export interface Operations {
 }
 
 const startedAt = new Date();
+
+const DESCRIPTIONS: Readonly<Record<AppName, string>> = {
+  admin:
+    'Admin application (login type "admin"). Every response is the `{code, message, data}` envelope: code 0 on success; an error keeps the real HTTP status, a non-zero code and data null.',
+  web: 'Consumer web application (login type "web"). Errors are RFC 9457 `application/problem+json` with a `code` extension holding the reason.',
+};
 
 function packageInfo(): { name: string; version: string; description: string } {
   try {
@@ -72,5 +80,18 @@ export function operations(input: OperationsInput): Operations {
     requestMetrics((method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds)),
   ];
   const routes: RouteDef[] = [...input.routes, ...actuatorRoutes(actuatorOptions(input, metrics))];
+  if (input.config.openapiEnabled) {
+    const pkg = packageInfo();
+    const built: { document?: Record<string, unknown> } = {};
+    routes.push(...docsRoutes({ title: `${pkg.name} ${input.app} API`, document: () => built.document ?? {} }));
+    // Built once, from exactly the routes that are mounted (the docs routes included).
+    built.document = buildOpenApiDocument({
+      title: `${pkg.name} ${input.app} API`,
+      version: pkg.version,
+      description: DESCRIPTIONS[input.app],
+      format: input.app === 'admin' ? 'envelope' : 'problem',
+      routes,
+    });
+  }
   return { routes, outer };
 }
