@@ -82,6 +82,20 @@ const actuatorExposure = list.pipe(
   z.array(z.enum(['health', 'info', 'prometheus', '*'], { message: 'expected health, info, prometheus or *' })),
 ).optional();
 
+const originList = list.superRefine((entries, ctx) => {
+  for (const e of entries as string[]) {
+    if (e === '*') continue;
+    let ok = false;
+    try {
+      const u = new URL(e);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === e.replace(/\/$/, '');
+    } catch {
+      ok = false;
+    }
+    if (!ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${e}" is not an origin (scheme://host[:port]) or *` });
+  }
+});
+
 /** Every configuration key, with its validator and (never secret) default. */
 const KEYS = {
   'session.token-name': { schema: nonEmpty, default: 'Authorization' },
@@ -116,6 +130,10 @@ const KEYS = {
   'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
   'svc.actuator.show-details': { schema: profileBool, default: undefined },
   'svc.openapi.enabled': { schema: profileBool, default: undefined },
+  'svc.cors.allowed-origins': { schema: originList, default: [] },
+  'svc.server.headers-timeout-ms': { schema: int(1000, 600000), default: 15000 },
+  'svc.server.request-timeout-ms': { schema: int(1000, 600000), default: 30000 },
+  'svc.server.keep-alive-timeout-ms': { schema: int(100, 600000), default: 5000 },
 } as const;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -161,6 +179,10 @@ export interface AppConfig {
   };
   /** /v3/api-docs and /swagger-ui are mounted (default: everywhere but prod). */
   readonly openapiEnabled: boolean;
+  /** Origins allowed to call the apps from a browser (CORS); empty = none. */
+  readonly corsAllowedOrigins: readonly string[];
+  /** Slow-client protection of the HTTP servers. */
+  readonly server: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly keepAliveTimeoutMs: number };
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
 }
@@ -282,6 +304,12 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
       showDetails: s<boolean | undefined>('svc.actuator.show-details') ?? profile !== 'prod',
     },
     openapiEnabled: s<boolean | undefined>('svc.openapi.enabled') ?? profile !== 'prod',
+    corsAllowedOrigins: s<string[]>('svc.cors.allowed-origins'),
+    server: {
+      headersTimeoutMs: s<number>('svc.server.headers-timeout-ms'),
+      requestTimeoutMs: s<number>('svc.server.request-timeout-ms'),
+      keepAliveTimeoutMs: s<number>('svc.server.keep-alive-timeout-ms'),
+    },
     raw: r,
   };
 }

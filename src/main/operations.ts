@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Container } from 'inversify';
 import { CheckHealth } from '../application/health/check-health';
 import { TOKENS } from '../application/tokens';
+import { corsFor, securityHeaders } from '../adapters/koa/hygiene';
 import { buildOpenApiDocument } from '../adapters/koa/openapi';
 import { actuatorRoutes, type ActuatorOptions } from '../adapters/koa/routes/actuator-routes';
 import { docsRoutes } from '../adapters/koa/routes/docs-routes';
@@ -76,9 +77,12 @@ function actuatorOptions(input: OperationsInput, metrics: PromMetrics): Actuator
 export function operations(input: OperationsInput): Operations {
   const metrics = input.container.get(MAIN_TOKENS.PromMetrics);
   const outer: AppMiddleware[] = [
-    accessLog({ log: input.infra.log }),
+    accessLog({ log: input.infra.log, app: input.app }),
     requestMetrics((method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds)),
+    securityHeaders(),
   ];
+  const cors = corsFor(input.config.corsAllowedOrigins);
+  if (cors) outer.push(cors);
   const routes: RouteDef[] = [...input.routes, ...actuatorRoutes(actuatorOptions(input, metrics))];
   if (input.config.openapiEnabled) {
     const pkg = packageInfo();

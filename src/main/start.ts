@@ -48,9 +48,9 @@ async function main(): Promise<void> {
   for (const name of which) {
     const built = name === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
     const server = http.createServer(built.app.callback());
-    server.headersTimeout = 15_000; // slow-client protection
-    server.requestTimeout = 30_000;
-    server.keepAliveTimeout = 5_000;
+    server.headersTimeout = config.server.headersTimeoutMs; // slow-client protection
+    server.requestTimeout = config.server.requestTimeoutMs;
+    server.keepAliveTimeout = config.server.keepAliveTimeoutMs;
     const port = name === 'admin' ? config.adminPort : config.webPort;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -40,6 +40,7 @@ describe('logs: one access line per request, secrets never logged', () => {
     assert.equal(access.length, 1);
     const line = access[0] as Record<string, unknown>;
     assert.equal(line.requestId, 'access-1');
+    assert.equal(line.app, 'admin');
     assert.equal(line.method, 'GET');
     assert.equal(line.route, '/auth/me');
     assert.equal(line.status, 401);

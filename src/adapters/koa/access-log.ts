@@ -12,7 +12,7 @@ export function routeTemplateOf(ctx: AppContext): string {
   return typeof matched === 'string' ? matched : 'unmatched';
 }
 
-export function accessLog(opts: { log: Logger }): AppMiddleware {
+export function accessLog(opts: { log: Logger; app?: string }): AppMiddleware {
   return async function accessLog(ctx, next) {
     const started = performance.now();
     try {
@@ -20,6 +20,7 @@ export function accessLog(opts: { log: Logger }): AppMiddleware {
     } finally {
       opts.log.info(
         {
+          ...(opts.app ? { app: opts.app } : {}),
           requestId: ctx.state.requestId,
           method: ctx.method,
           route: routeTemplateOf(ctx),
