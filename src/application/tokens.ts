@@ -10,6 +10,8 @@ import type { KeyValueStore } from './ports/key-value-store';
 import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
 import type { PasswordHasher } from './ports/password-hasher';
+import type { HealthIndicator } from './ports/health-indicator';
+import type { Metrics } from './ports/metrics';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { RsaDecryptor } from './ports/rsa-decryptor';
 import type { SessionStore } from './ports/session-store';
@@ -33,6 +35,9 @@ export const TOKENS = {
   ListStore: id<ListStore>('ListStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
+  Metrics: id<Metrics>('Metrics'),
+  /** Multi-bound: one binding per health component (store, user directory, ...). */
+  HealthIndicator: id<HealthIndicator>('HealthIndicator'),
   SessionManagers: id<SessionManagers>('SessionManagers'),
   // request protection (settings from the configuration, use cases)
   SignSettings: id<SignSettings>('SignSettings'),

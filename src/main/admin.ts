@@ -25,11 +25,12 @@ import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes
 import type { AppConfig } from './config';
 import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
+import { operations } from './operations';
 
 export interface BuiltApp {
   readonly app: Koa<AppState>;
   readonly container: Container;
-  /** The route table the app was built from (documentation, fuzzing). */
+  /** Every mounted route (the app's own and the operational ones). */
   readonly routes: readonly RouteDef[];
 }
 
@@ -44,7 +45,7 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
 }
 
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
-  const container = createBaseContainer(config, infra);
+  const container = createBaseContainer(config, infra, 'admin');
   const directory = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
   if (config.usersFile === '') infra.log.warn({}, 'svc.users-file is not set: the admin directory is empty');
   container.bind(TOKENS.UserDirectory).toConstantValue(directory);
@@ -89,14 +90,16 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
       }),
     );
   }
+  const ops = operations({ app: 'admin', config, infra, container, routes });
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,
     responder: new EnvelopeResponder(),
-    routes,
+    routes: ops.routes,
+    outer: ops.outer,
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
     pre: [inputFilter(config)],
   });
-  return { app, container, routes };
+  return { app, container, routes: ops.routes };
 }

@@ -76,6 +76,27 @@ const cidrList = list.superRefine((entries, ctx) => {
   }
 });
 
+/** A boolean whose default depends on the profile (undefined here, resolved in build()). */
+const profileBool = bool.optional();
+
+const actuatorExposure = list.pipe(
+  z.array(z.enum(['health', 'info', 'prometheus', '*'], { message: 'expected health, info, prometheus or *' })),
+).optional();
+
+const originList = list.superRefine((entries, ctx) => {
+  for (const e of entries as string[]) {
+    if (e === '*') continue;
+    let ok = false;
+    try {
+      const u = new URL(e);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === e.replace(/\/$/, '');
+    } catch {
+      ok = false;
+    }
+    if (!ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${e}" is not an origin (scheme://host[:port]) or *` });
+  }
+});
+
 /** Every configuration key, with its validator and (never secret) default. */
 const KEYS = {
   'session.token-name': { schema: nonEmpty, default: 'Authorization' },
@@ -127,6 +148,13 @@ const KEYS = {
   'svc.problem-base-uri': { schema: z.string().url('expected an absolute URI'), default: 'https://authguard.example/problems/' },
   'svc.body-limit-bytes': { schema: int(1024, 50 * 1024 * 1024), default: 1024 * 1024 },
   'svc.shutdown-grace-ms': { schema: int(0, 120000), default: 10000 },
+  'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
+  'svc.actuator.show-details': { schema: profileBool, default: undefined },
+  'svc.openapi.enabled': { schema: profileBool, default: undefined },
+  'svc.cors.allowed-origins': { schema: originList, default: [] },
+  'svc.server.headers-timeout-ms': { schema: int(1000, 600000), default: 15000 },
+  'svc.server.request-timeout-ms': { schema: int(1000, 600000), default: 30000 },
+  'svc.server.keep-alive-timeout-ms': { schema: int(100, 600000), default: 5000 },
 } as const;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -182,6 +210,18 @@ export interface AppConfig {
   readonly problemBaseUri: string;
   readonly bodyLimitBytes: number;
   readonly shutdownGraceMs: number;
+  readonly actuator: {
+    /** Endpoints mounted under /actuator (dev/test: all; prod: health and info). */
+    readonly exposure: ReadonlyArray<'health' | 'info' | 'prometheus'>;
+    /** Health answers carry components and details (dev/test) or the status only (prod). */
+    readonly showDetails: boolean;
+  };
+  /** /v3/api-docs and /swagger-ui are mounted (default: everywhere but prod). */
+  readonly openapiEnabled: boolean;
+  /** Origins allowed to call the apps from a browser (CORS); empty = none. */
+  readonly corsAllowedOrigins: readonly string[];
+  /** Slow-client protection of the HTTP servers. */
+  readonly server: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly keepAliveTimeoutMs: number };
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
 }
@@ -319,8 +359,25 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: strin
     problemBaseUri: s<string>('svc.problem-base-uri').replace(/\/?$/, '/'),
     bodyLimitBytes: s<number>('svc.body-limit-bytes'),
     shutdownGraceMs: s<number>('svc.shutdown-grace-ms'),
+    actuator: {
+      exposure: actuatorExposureOf(profile, s<string[] | undefined>('svc.actuator.exposure')),
+      showDetails: s<boolean | undefined>('svc.actuator.show-details') ?? profile !== 'prod',
+    },
+    openapiEnabled: s<boolean | undefined>('svc.openapi.enabled') ?? profile !== 'prod',
+    corsAllowedOrigins: s<string[]>('svc.cors.allowed-origins'),
+    server: {
+      headersTimeoutMs: s<number>('svc.server.headers-timeout-ms'),
+      requestTimeoutMs: s<number>('svc.server.request-timeout-ms'),
+      keepAliveTimeoutMs: s<number>('svc.server.keep-alive-timeout-ms'),
+    },
     raw: r,
   };
+}
+
+function actuatorExposureOf(profile: Profile, configured: readonly string[] | undefined): Array<'health' | 'info' | 'prometheus'> {
+  const all = ['health', 'info', 'prometheus'] as const;
+  if (configured === undefined) return profile === 'prod' ? ['health', 'info'] : [...all];
+  return configured.includes('*') ? [...all] : all.filter((e) => configured.includes(e));
 }
 
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */

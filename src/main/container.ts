@@ -19,6 +19,9 @@ import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import { CreateUser, ListUsers } from '../application/users/users';
 import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
+import { storeHealthIndicator } from '../application/health/check-health';
+import { PromMetrics } from '../adapters/metrics/prom-metrics';
+import { timed } from '../adapters/timed-store';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
@@ -62,16 +65,24 @@ export function authSettingsOf(config: AppConfig): AuthSettings {
 /** Use cases resolved from the container (each app binds its own UserDirectory / RsaDecryptor). */
 const USE_CASES = [CheckRateLimit, CreateCaptcha, VerifyCaptcha, GetLoginConfig, IssueTokens, Login, RefreshToken, Logout, ListSessions, EndSession, CreateUser, ListUsers] as const;
 
-export function createBaseContainer(config: AppConfig, infra: Infrastructure): Container {
+/** `app` names the app whose container this is (its metrics registry is labelled with it). */
+export function createBaseContainer(config: AppConfig, infra: Infrastructure, app = 'app'): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(MAIN_TOKENS.Config).toConstantValue(config);
   c.bind(TOKENS.Clock).toConstantValue(infra.clock);
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
-  c.bind(TOKENS.SessionStore).toConstantValue(infra.sessions);
-  c.bind(TOKENS.KeyValueStore).toConstantValue(infra.kv);
-  c.bind(TOKENS.ListStore).toConstantValue(infra.lists);
-  c.bind(TOKENS.RateLimitStore).toConstantValue(infra.rateLimits);
+  // One metrics registry per app; the stores are shared, their call latency is counted per app.
+  const metrics = new PromMetrics({ app });
+  c.bind(MAIN_TOKENS.PromMetrics).toConstantValue(metrics);
+  c.bind(TOKENS.Metrics).toConstantValue(metrics);
+  const sessions = timed(infra.sessions, 'session', metrics);
+  c.bind(TOKENS.SessionStore).toConstantValue(sessions);
+  c.bind(TOKENS.KeyValueStore).toConstantValue(timed(infra.kv, 'key-value', metrics));
+  c.bind(TOKENS.ListStore).toConstantValue(timed(infra.lists, 'list', metrics));
+  c.bind(TOKENS.RateLimitStore).toConstantValue(timed(infra.rateLimits, 'rate-limit', metrics));
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
+  // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
+  c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
   c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
   c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator());
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config));
@@ -79,7 +90,7 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
   // Both login types are registered at start-up: a guard naming either never fails lazily.
   c.bind(TOKENS.SessionManagers).toConstantValue(
     new SessionManagers(
-      Object.values(LOGIN_TYPES).map((type) => new SessionManager(type, config.session, infra.sessions, infra.clock, infra.log)),
+      Object.values(LOGIN_TYPES).map((type) => new SessionManager(type, config.session, sessions, infra.clock, infra.log)),
     ),
   );
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);

@@ -73,7 +73,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     commandTimeoutMs: config.redis.commandTimeoutMs,
     onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
   });
-  const store = new RedisStore(client, opts.keyPrefix ?? config.redis.keyPrefix);
+  const store = new RedisStore(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
   return {
     clock,
     log: opts.log,

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer } from '../adapters/koa/http-server';
+import pino from 'pino';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { buildAdminApp } from './admin';
@@ -37,7 +38,11 @@ function loadOrExit(): AppConfig {
 async function main(): Promise<void> {
   const which = parseArgs(process.argv.slice(2));
   const config = loadOrExit();
-  const log = createPinoLogger({ level: process.env.LOG_LEVEL ?? (config.profile === 'test' ? 'warn' : 'info') });
+  // Asynchronous stdout: a log line never blocks the request that wrote it (flushed on shutdown).
+  const destination = pino.destination({ dest: 1, sync: false });
+  // session.is-log turns on the session core's debug lines, so the level must let them through.
+  const level = process.env.LOG_LEVEL ?? (config.session.isLog ? 'debug' : config.profile === 'test' ? 'warn' : 'info');
+  const log = createPinoLogger({ level, destination });
   const infra = createInfrastructure(config, { log });
 
   const servers: http.Server[] = [];
@@ -46,6 +51,9 @@ async function main(): Promise<void> {
     const server = createHttpServer(built.app.callback(), {
       format: name === 'admin' ? 'envelope' : 'problem',
       problemBaseUri: config.problemBaseUri,
+      headersTimeoutMs: config.server.headersTimeoutMs,
+      requestTimeoutMs: config.server.requestTimeoutMs,
+      keepAliveTimeoutMs: config.server.keepAliveTimeoutMs,
     });
     const port = name === 'admin' ? config.adminPort : config.webPort;
     await new Promise<void>((resolve, reject) => {
@@ -75,7 +83,7 @@ async function main(): Promise<void> {
     );
     await infra.close().catch(() => undefined);
     log.info({}, 'stopped');
-    process.exit(0);
+    log.raw.flush(() => process.exit(0));
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -12,9 +12,10 @@ import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes
 import type { AppConfig } from './config';
 import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
+import { operations } from './operations';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
-  const container = createBaseContainer(config, infra);
+  const container = createBaseContainer(config, infra, 'web');
   const managers = container.get(TOKENS.SessionManagers);
   const routes: RouteDef[] = [...webProfileRoutes(managers)];
   const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
@@ -30,14 +31,16 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
       }),
     );
   }
+  const ops = operations({ app: 'web', config, infra, container, routes });
   const app = createHttpApp({
     realm: LOGIN_TYPES.web,
     responder: new ProblemResponder(config.problemBaseUri),
-    routes,
+    routes: ops.routes,
+    outer: ops.outer,
     trustedProxies: parseCidrList(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     log: infra.log,
     pre: [inputFilter(config)],
   });
-  return { app, container, routes };
+  return { app, container, routes: ops.routes };
 }

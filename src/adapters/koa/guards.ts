@@ -37,7 +37,8 @@ const RESOLVE_MESSAGES: Record<ResolveFailure, string> = {
 export function requireLogin(managers: SessionManagers, loginType: string): Guard {
   const manager = managers.get(loginType); // fails at start-up if the type is not registered
   const header = manager.policy.tokenName;
-  return guard({ kind: 'login', loginType }, async function requireLogin(ctx, next) {
+  const doc = { kind: 'login', loginType, header, prefix: manager.policy.tokenPrefix } as const;
+  return guard(doc, async function requireLogin(ctx, next) {
     const result = await manager.resolveHeader(ctx.get(header) || undefined);
     if (!result.ok) {
       throw new DomainError(result.reason, RESOLVE_MESSAGES[result.reason], { loginType, tokenPresented: result.tokenPresented });

@@ -14,8 +14,13 @@ export interface HttpAppOptions {
   readonly trustedProxies: TrustedProxies;
   readonly bodyLimitBytes: number;
   readonly log: Logger;
-  /** Middleware that runs for every request after the error edge, before routing (filters, access log). */
+  /** Middleware that runs for every request after the error edge, before routing (filters). */
   readonly pre?: readonly AppMiddleware[];
+  /**
+   * Middleware that wraps the error edge (after the request id is set), so it sees the final
+   * status of every response: access log, request metrics, security headers, CORS.
+   */
+  readonly outer?: readonly AppMiddleware[];
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa<AppState> {
@@ -24,6 +29,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa<AppState> {
   app.silent = true; // the error edge logs; Koa must not print stack traces
   const router = buildRouter(opts.routes);
   app.use(requestContext({ responder: opts.responder, trustedProxies: opts.trustedProxies, realm: opts.realm }));
+  for (const mw of opts.outer ?? []) app.use(mw);
   app.use(errorEdge({ log: opts.log }));
   for (const mw of opts.pre ?? []) app.use(mw);
   app.use(jsonBody({ limitBytes: opts.bodyLimitBytes }));

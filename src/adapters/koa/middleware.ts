@@ -48,6 +48,8 @@ const MESSAGES: Partial<Record<Reason, string>> = {
  */
 export function errorEdge(opts: { log: Logger }): AppMiddleware {
   return async function errorEdge(ctx, next) {
+    // Headers set before the edge (request id, security headers, CORS) survive an error.
+    const outer = new Set(Object.keys(ctx.response.headers).map((h) => h.toLowerCase()));
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new DomainError('not-found', MESSAGES['not-found'] as string);
@@ -69,7 +71,10 @@ export function errorEdge(opts: { log: Logger }): AppMiddleware {
       }
       // Headers set by handlers before the failure (except those the error sets) are dropped.
       const keep = ['x-request-id', 'ratelimit', 'ratelimit-policy'];
-      for (const h of Object.keys(ctx.response.headers)) if (!keep.includes(h.toLowerCase())) ctx.remove(h);
+      for (const h of Object.keys(ctx.response.headers)) {
+        const name = h.toLowerCase();
+        if (!keep.includes(name) && !outer.has(name)) ctx.remove(h);
+      }
       ctx.state.responder.error(ctx, err);
     }
   };

@@ -22,6 +22,11 @@ export interface RouteDef {
   /** Response data schema (documentation). */
   readonly response?: z.ZodTypeAny;
   readonly successStatus?: number;
+  /**
+   * The handler writes `ctx.status` / `ctx.body` itself instead of returning data for the app's
+   * envelope (health probes, Prometheus text, HTML). `contentType` documents the response.
+   */
+  readonly raw?: { readonly contentType: string };
   readonly handler: (ctx: AppContext) => Promise<unknown>;
 }
 
@@ -47,6 +52,10 @@ export function validateBody(schema: z.ZodTypeAny): AppMiddleware {
 /** Wraps a handler: its return value becomes the success body, in the app's format. */
 function respond(def: RouteDef): AppMiddleware {
   return async function handler(ctx) {
+    if (def.raw) {
+      await def.handler(ctx);
+      return;
+    }
     const data = await def.handler(ctx);
     ctx.state.responder.success(ctx, data, def.successStatus ?? 200);
   };

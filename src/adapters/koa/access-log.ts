@@ -1,0 +1,36 @@
+/**
+ * One access line per request, written after the response is decided (this middleware wraps the
+ * error edge, so it sees the final status). It logs the route template, never headers, bodies or
+ * the query string, so no credential can reach the access log through it.
+ */
+import type { Logger } from '../../application/ports/logger';
+import type { AppContext, AppMiddleware } from './state';
+
+/** The route template the router matched (`/users/:id`), or "unmatched" (bounded label set). */
+export function routeTemplateOf(ctx: AppContext): string {
+  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : 'unmatched';
+}
+
+export function accessLog(opts: { log: Logger; app?: string }): AppMiddleware {
+  return async function accessLog(ctx, next) {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      opts.log.info(
+        {
+          ...(opts.app ? { app: opts.app } : {}),
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          route: routeTemplateOf(ctx),
+          path: ctx.path,
+          status: ctx.status,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          clientIp: ctx.state.clientIp,
+        },
+        'request',
+      );
+    }
+  };
+}

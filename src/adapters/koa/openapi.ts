@@ -1,0 +1,240 @@
+/**
+ * OpenAPI 3.1 description generated from the route table: the same RouteDefs (paths, zod
+ * schemas, guards) the router mounts and validates with, never a hand-kept copy. Guards are
+ * documented from their `doc`: login -> a bearer scheme per login type; signature -> the
+ * signing headers; idempotency -> its header; rate-limit -> 429; permission/role -> 403.
+ * Error responses come from the error catalogue, in the app's format (admin envelope or
+ * RFC 9457 problem+json).
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { REASONS, type Reason } from '../../domain/errors';
+import { ERROR_CATALOGUE } from './error-catalogue';
+import type { GuardDoc } from './guards';
+import type { RouteDef } from './routes';
+
+export type ErrorFormat = 'envelope' | 'problem';
+
+export interface OpenApiOptions {
+  readonly title: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly format: ErrorFormat;
+  readonly routes: readonly RouteDef[];
+}
+
+interface HeaderParam {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+const SIGN_HEADERS: readonly HeaderParam[] = [
+  { name: 'X-App-Key', required: true, description: 'Application key registered in svc.security.sign.apps' },
+  { name: 'X-Timestamp', required: true, description: 'Request time in milliseconds since the epoch (within svc.security.sign.timeoutSeconds)' },
+  { name: 'X-Nonce', required: true, description: 'One-time random string (replay protection)' },
+  { name: 'X-Sign', required: true, description: 'Lowercase hex HMAC-SHA256(key = appSecret, message = appKey + timestamp + nonce + body)' },
+];
+
+const BODY_REASONS: readonly Reason[] = ['validation-failed', 'malformed-json', 'payload-too-large', 'unsupported-media-type'];
+const LOGIN_REASONS: readonly Reason[] = ['token-missing', 'token-bad-prefix', 'token-invalid', 'token-expired', 'token-frozen', 'token-kicked-out', 'token-replaced', 'store-unavailable'];
+const SIGN_REASONS: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-app-unknown', 'sign-timestamp-invalid', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
+
+function idempotencyOf(doc: GuardDoc): { header?: HeaderParam; reasons: Reason[] } {
+  // GuardDoc.mode is the AND/OR of permissions; an idempotency guard names its mode in another key.
+  const mode = String(doc.idempotencyMode ?? doc.strategy ?? doc.idempotency ?? doc.mode ?? '').toUpperCase();
+  const named = typeof doc.header === 'string' ? doc.header : undefined;
+  if (mode === 'TOKEN') {
+    return {
+      header: { name: named ?? 'X-Idempotent-Token', required: true, description: 'A token from GET /idempotent/token, used once' },
+      reasons: ['idempotency-token-missing', 'idempotency-token-invalid', 'store-unavailable'],
+    };
+  }
+  if (mode === 'HEADER' || named !== undefined) {
+    return {
+      header: { name: named ?? 'Idempotency-Key', required: true, description: 'Client-chosen key; a retry gets the stored result' },
+      reasons: ['idempotency-key-missing', 'idempotency-in-progress', 'idempotency-key-mismatch', 'store-unavailable'],
+    };
+  }
+  return { reasons: ['duplicate-submission', 'store-unavailable'] };
+}
+
+function isReason(r: unknown): r is Reason {
+  return typeof r === 'string' && (REASONS as readonly string[]).includes(r);
+}
+
+/** `/users/:id(\\d+)` -> `/users/{id}` and its path parameter names. */
+export function toOpenApiPath(path: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const out = path.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?\??/g, (_, name: string) => {
+    params.push(name);
+    return `{${name}}`;
+  });
+  return { path: out, params };
+}
+
+function schemeName(loginType: string): string {
+  return `${loginType}Token`;
+}
+
+function securityScheme(doc: GuardDoc): Record<string, unknown> {
+  const header = typeof doc.header === 'string' ? doc.header : 'Authorization';
+  const prefix = typeof doc.prefix === 'string' ? doc.prefix : 'Bearer';
+  const description = `Access token of login type "${doc.loginType}" (from its login), sent as \`${header}: ${prefix ? prefix + ' ' : ''}<token>\`. A token of the other login type is invalid here.`;
+  if (header.toLowerCase() === 'authorization' && prefix.toLowerCase() === 'bearer') {
+    return { type: 'http', scheme: 'bearer', description };
+  }
+  return { type: 'apiKey', in: 'header', name: header, description };
+}
+
+const ENVELOPE_ERROR = {
+  type: 'object',
+  description: 'Admin error envelope: the real HTTP status, a non-zero code and data null',
+  required: ['code', 'message', 'data'],
+  properties: {
+    code: { type: 'integer', description: 'Stable error code (see the error catalogue); 0 means success' },
+    message: { type: 'string' },
+    data: { type: 'null' },
+    errors: { $ref: '#/components/schemas/FieldErrors' },
+  },
+};
+
+const PROBLEM = {
+  type: 'object',
+  description: 'RFC 9457 problem details',
+  required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string', description: 'urn:request:<X-Request-Id>' },
+    code: { type: 'string', enum: [...REASONS], description: 'The reason (stable)' },
+    errors: { $ref: '#/components/schemas/FieldErrors' },
+  },
+};
+
+const FIELD_ERRORS = {
+  type: 'array',
+  description: 'Validation problems, one per invalid field',
+  items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body' }, detail: { type: 'string' } } },
+};
+
+export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('schemas', 'FieldErrors', FIELD_ERRORS as never);
+  const errorSchema = o.format === 'envelope' ? 'ErrorEnvelope' : 'Problem';
+  registry.registerComponent('schemas', errorSchema, (o.format === 'envelope' ? ENVELOPE_ERROR : PROBLEM) as never);
+  const errorMedia = o.format === 'envelope' ? 'application/json' : 'application/problem+json';
+  const schemes = new Map<string, Record<string, unknown>>();
+  const used = new Set<string>();
+
+  for (const def of o.routes) {
+    const { path, params } = toOpenApiPath(def.path);
+    const docs = (def.guards ?? []).map((g) => g.doc);
+    const reasons = new Set<Reason>(['internal-error']);
+    const headers: HeaderParam[] = [];
+    const security: Array<Record<string, string[]>> = [];
+    const notes: string[] = [];
+    const extensions: Record<string, unknown> = {};
+    if (def.body) BODY_REASONS.forEach((r) => reasons.add(r));
+    for (const doc of docs) {
+      switch (doc.kind) {
+        case 'login': {
+          const type = String(doc.loginType);
+          if (!schemes.has(type)) schemes.set(type, securityScheme(doc));
+          security.push({ [schemeName(type)]: [] });
+          LOGIN_REASONS.forEach((r) => reasons.add(r));
+          break;
+        }
+        case 'permission':
+          reasons.add('permission-denied');
+          notes.push(`Requires permission ${(doc.permissions ?? []).map((p) => `\`${p}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
+          extensions['x-permissions'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', permissions: doc.permissions ?? [] };
+          break;
+        case 'role':
+          reasons.add('role-denied');
+          notes.push(`Requires role ${(doc.roles ?? []).map((r) => `\`${r}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
+          extensions['x-roles'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', roles: doc.roles ?? [] };
+          break;
+        case 'rate-limit':
+          reasons.add('rate-limited');
+          reasons.add('store-unavailable');
+          notes.push('Rate limited: 429 with Retry-After when exceeded.');
+          break;
+        case 'signature':
+          headers.push(...SIGN_HEADERS);
+          SIGN_REASONS.forEach((r) => reasons.add(r));
+          notes.push('Signed request: see the X-App-Key, X-Timestamp, X-Nonce and X-Sign headers.');
+          break;
+        case 'idempotency': {
+          const idem = idempotencyOf(doc);
+          if (idem.header) headers.push(idem.header);
+          idem.reasons.forEach((r) => reasons.add(r));
+          break;
+        }
+        default:
+          break;
+      }
+      // Any guard may name extra headers and reasons in its doc.
+      if (Array.isArray(doc.headers)) {
+        for (const h of doc.headers as unknown[]) {
+          const hp = h as Partial<HeaderParam>;
+          if (typeof hp.name === 'string') headers.push({ name: hp.name, required: hp.required ?? false, description: hp.description ?? '' });
+        }
+      }
+      if (Array.isArray(doc.reasons)) (doc.reasons as unknown[]).filter(isReason).forEach((r) => reasons.add(r));
+    }
+
+    const status = def.successStatus ?? 200;
+    const responses: Record<string, unknown> = {};
+    if (def.raw) {
+      responses[String(status)] = { description: def.summary, content: { [def.raw.contentType]: { schema: def.response ?? {} } } };
+    } else if (status === 204) {
+      responses['204'] = { description: 'No content' };
+    } else {
+      const data = def.response ?? z.unknown();
+      const schema = o.format === 'envelope' ? z.object({ code: z.literal(0), message: z.literal('ok'), data }) : data;
+      responses[String(status)] = { description: o.format === 'envelope' ? 'Success: the envelope with code 0' : 'Success', content: { 'application/json': { schema } } };
+    }
+    const byStatus = new Map<number, Reason[]>();
+    for (const r of reasons) {
+      const s = ERROR_CATALOGUE[r].status;
+      byStatus.set(s, [...(byStatus.get(s) ?? []), r]);
+    }
+    for (const [s, rs] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+      const list = rs.map((r) => `\`${r}\` (${ERROR_CATALOGUE[r].code}): ${ERROR_CATALOGUE[r].title}`).join('; ');
+      const resp: Record<string, unknown> = { description: list, content: { [errorMedia]: { schema: { $ref: `#/components/schemas/${errorSchema}` } } } };
+      if (s === 401) resp.headers = { 'WWW-Authenticate': { description: 'Bearer realm="<login type>"[, error="invalid_token"]', schema: { type: 'string' } } };
+      if (s === 429 || s === 503) resp.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
+      responses[String(s)] = resp;
+    }
+
+    const operationId = `${def.method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
+    if (used.has(operationId)) continue; // the router would not reach a duplicate either
+    used.add(operationId);
+    registry.registerPath({
+      method: def.method,
+      path,
+      operationId,
+      summary: def.summary,
+      ...(notes.length > 0 ? { description: notes.join('\n\n') } : {}),
+      tags: [...(def.tags ?? [])],
+      ...(security.length > 0 ? { security } : {}),
+      parameters: [
+        ...params.map((name) => ({ name, in: 'path' as const, required: true, schema: { type: 'string' as const } })),
+        ...headers.map((h) => ({ name: h.name, in: 'header' as const, required: h.required, description: h.description, schema: { type: 'string' as const } })),
+      ],
+      ...(def.body ? { request: { body: { required: true, content: { 'application/json': { schema: def.body } } } } } : {}),
+      responses: responses as never,
+      ...extensions,
+    });
+  }
+  for (const [type, scheme] of schemes) registry.registerComponent('securitySchemes', schemeName(type), scheme as never);
+
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: o.title, version: o.version, ...(o.description ? { description: o.description } : {}) },
+  });
+  return doc as unknown as Record<string, unknown>;
+}

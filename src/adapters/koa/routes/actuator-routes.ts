@@ -1,0 +1,93 @@
+/**
+ * The actuator (spec: GET /actuator/**, availability by profile): health with components,
+ * liveness and readiness probes, info and Prometheus metrics. Only exposed endpoints are
+ * mounted, so an unexposed one answers the app's own 404. Bodies are plain JSON (what
+ * orchestrators and Spring-style tooling read), not the admin envelope; DOWN is HTTP 503.
+ */
+import type { CheckHealth, HealthReport } from '../../../application/health/check-health';
+import type { RouteDef } from '../routes';
+import type { AppContext } from '../state';
+
+export type ActuatorEndpoint = 'health' | 'info' | 'prometheus';
+export const ACTUATOR_ENDPOINTS: readonly ActuatorEndpoint[] = ['health', 'info', 'prometheus'];
+
+export interface ActuatorOptions {
+  readonly exposure: ReadonlySet<ActuatorEndpoint>;
+  /** Show components and their details in health answers (dev/test); otherwise status only. */
+  readonly showDetails: boolean;
+  readonly health: CheckHealth;
+  readonly info: () => Readonly<Record<string, unknown>>;
+  readonly prometheus: () => Promise<{ contentType: string; body: string }>;
+}
+
+const JSON_TYPE = 'application/json';
+
+function writeHealth(ctx: AppContext, report: HealthReport, showDetails: boolean): void {
+  ctx.status = report.status === 'UP' ? 200 : 503;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = JSON_TYPE;
+  ctx.body = showDetails ? report : { status: report.status };
+}
+
+export function actuatorRoutes(o: ActuatorOptions): RouteDef[] {
+  const routes: RouteDef[] = [];
+  const raw = { contentType: JSON_TYPE };
+  const tags = ['actuator'];
+  if (o.exposure.has('health')) {
+    routes.push(
+      {
+        method: 'get',
+        path: '/actuator/health',
+        summary: 'Health: UP when every component (store, ...) is up; 503 when DOWN',
+        tags,
+        raw,
+        handler: async (ctx) => writeHealth(ctx, await o.health.execute('all'), o.showDetails),
+      },
+      {
+        method: 'get',
+        path: '/actuator/health/liveness',
+        summary: 'Liveness probe: UP while the process answers',
+        tags,
+        raw,
+        handler: async (ctx) => writeHealth(ctx, { status: 'UP', components: {} }, false),
+      },
+      {
+        method: 'get',
+        path: '/actuator/health/readiness',
+        summary: 'Readiness probe: DOWN (503) while the store is unreachable',
+        tags,
+        raw,
+        handler: async (ctx) => writeHealth(ctx, await o.health.execute('readiness'), o.showDetails),
+      },
+    );
+  }
+  if (o.exposure.has('info')) {
+    routes.push({
+      method: 'get',
+      path: '/actuator/info',
+      summary: 'Name, version, profile and start time',
+      tags,
+      raw,
+      handler: async (ctx) => {
+        ctx.type = JSON_TYPE;
+        ctx.body = o.info();
+      },
+    });
+  }
+  if (o.exposure.has('prometheus')) {
+    routes.push({
+      method: 'get',
+      path: '/actuator/prometheus',
+      summary: 'Metrics in the Prometheus text format',
+      tags,
+      raw: { contentType: 'text/plain' },
+      handler: async (ctx) => {
+        const { contentType, body } = await o.prometheus();
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = contentType;
+        ctx.body = body;
+      },
+    });
+  }
+  return routes;
+}

@@ -1,0 +1,76 @@
+/**
+ * The Metrics port on prom-client. Each app owns a Registry (two apps in one process never
+ * clash, and each is labelled with its name); Node process metrics live in one process-wide
+ * registry, collected once, and are appended to every app's exposition.
+ */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metrics } from '../../application/ports/metrics';
+
+let processMetrics: Registry | undefined;
+
+/** Node/process metrics (CPU, memory, event loop lag, GC), registered once per process. */
+export function processRegistry(): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
+export class PromMetrics implements Metrics {
+  readonly registry = new Registry();
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly logins: Counter<'login_type' | 'outcome'>;
+  private readonly rateLimited: Counter<'limiter'>;
+  private readonly signFailures: Counter<'reason'>;
+  private readonly idempotency: Counter<'mode' | 'reason'>;
+  private readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
+
+  constructor(opts: { app: string }) {
+    const registers = [this.registry];
+    this.registry.setDefaultLabels({ app: opts.app });
+    this.httpDuration = new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'HTTP request duration by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.logins = new Counter({ name: 'authguard_logins_total', help: 'Login attempts by login type and outcome', labelNames: ['login_type', 'outcome'], registers });
+    this.rateLimited = new Counter({ name: 'authguard_rate_limit_rejections_total', help: 'Requests refused by a rate limiter', labelNames: ['limiter'], registers });
+    this.signFailures = new Counter({ name: 'authguard_signature_failures_total', help: 'Signed requests that failed the check, by reason', labelNames: ['reason'], registers });
+    this.idempotency = new Counter({ name: 'authguard_idempotency_conflicts_total', help: 'Duplicate submissions and idempotency conflicts', labelNames: ['mode', 'reason'], registers });
+    this.storeDuration = new Histogram({
+      name: 'authguard_store_call_duration_seconds',
+      help: 'Latency of store calls by store port, operation and outcome',
+      labelNames: ['store', 'operation', 'outcome'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+  }
+  loginAttempt(loginType: string, outcome: string): void {
+    this.logins.inc({ login_type: loginType, outcome });
+  }
+  rateLimitRejected(limiter: string): void {
+    this.rateLimited.inc({ limiter });
+  }
+  signatureFailed(reason: string): void {
+    this.signFailures.inc({ reason });
+  }
+  idempotencyConflict(mode: string, reason: string): void {
+    this.idempotency.inc({ mode, reason });
+  }
+  storeCall(store: string, operation: string, seconds: number, ok: boolean): void {
+    this.storeDuration.observe({ store, operation, outcome: ok ? 'ok' : 'error' }, seconds);
+  }
+
+  /** The Prometheus text exposition: this app's metrics, then the process metrics. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    const [own, proc] = await Promise.all([this.registry.metrics(), processRegistry().metrics()]);
+    return { contentType: this.registry.contentType, body: `${own.trimEnd()}\n${proc}` };
+  }
+}

@@ -1,0 +1,17 @@
+/** A complete set of (throw-away) production secrets, for tests that load the prod profile. */
+import { generateKeyPairSync } from 'node:crypto';
+
+let cached: Record<string, string> | undefined;
+
+export function prodSecrets(): Record<string, string> {
+  cached ??= {
+    SVC_RSA_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    SVC_REDIS_URL: 'redis://:pw@127.0.0.1:6379',
+    SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
+  };
+  return cached;
+}
+
+export function prodEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...prodSecrets(), ...extra };
+}
