@@ -1,0 +1,35 @@
+/**
+ * Accounts of one login type (admin users, later web members). "Not found" is a value.
+ * Kept storage-neutral so a SQL adapter (sys_user / sys_role / sys_menu) can implement it.
+ */
+export interface DirectoryUser {
+  readonly id: string;
+  readonly username: string;
+  readonly nickname: string;
+  readonly avatar: string;
+  /** BCrypt hash ($2a$/$2b$/$2y$); never plaintext. */
+  readonly passwordHash: string;
+  readonly enabled: boolean;
+  readonly roles: readonly string[];
+  /** Effective permission strings (from the roles, plus any granted to the user directly). */
+  readonly permissions: readonly string[];
+}
+
+export interface NewUser {
+  readonly username: string;
+  readonly passwordHash: string;
+  readonly nickname: string;
+  readonly avatar?: string;
+  readonly roles: readonly string[];
+}
+
+export type CreateUserResult = { readonly ok: true; readonly user: DirectoryUser } | { readonly ok: false; readonly reason: 'username-taken' | 'unknown-role'; readonly detail: string };
+
+export interface UserDirectory {
+  findByUsername(username: string): Promise<DirectoryUser | null>;
+  findById(id: string): Promise<DirectoryUser | null>;
+  /** Creates a user atomically: a taken username (or unknown role) is a value, never a half-written user. */
+  create(user: NewUser): Promise<CreateUserResult>;
+  /** All users, ordered by id (small directories; a SQL adapter pages). */
+  list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }>;
+}
