@@ -15,6 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { SessionPolicy, TokenStyle } from '../domain/session';
 import { parseCidrList } from '../adapters/koa/client-ip';
+import { parseDatasourceUrl } from '../adapters/sql/mysql-pool';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -106,6 +107,10 @@ const KEYS = {
   'svc.problem-base-uri': { schema: z.string().url('expected an absolute URI'), default: 'https://authguard.example/problems/' },
   'svc.body-limit-bytes': { schema: int(1024, 50 * 1024 * 1024), default: 1024 * 1024 },
   'svc.shutdown-grace-ms': { schema: int(0, 120000), default: 10000 },
+  'svc.directory': { schema: z.enum(['file', 'sql']), default: 'file' },
+  'svc.datasource.url': { schema: str, default: '' },
+  'svc.datasource.username': { schema: str, default: '' },
+  'svc.datasource.password': { schema: str, default: '', secret: true },
 } as const;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -143,6 +148,9 @@ export interface AppConfig {
   readonly problemBaseUri: string;
   readonly bodyLimitBytes: number;
   readonly shutdownGraceMs: number;
+  /** Where admin users and members live: the embedded files (default) or MySQL / MariaDB. */
+  readonly directory: 'file' | 'sql';
+  readonly datasource: { readonly url: string; readonly username: string; readonly password: string };
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
 }
@@ -259,6 +267,12 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>): AppConfig {
     problemBaseUri: s<string>('svc.problem-base-uri').replace(/\/?$/, '/'),
     bodyLimitBytes: s<number>('svc.body-limit-bytes'),
     shutdownGraceMs: s<number>('svc.shutdown-grace-ms'),
+    directory: s<'file' | 'sql'>('svc.directory'),
+    datasource: {
+      url: s<string>('svc.datasource.url').trim(),
+      username: s<string>('svc.datasource.username').trim(),
+      password: s<string>('svc.datasource.password'),
+    },
     raw: r,
   };
 }
@@ -287,7 +301,21 @@ function crossChecks(c: AppConfig): string[] {
       p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): expected redis://[user:password@]host:port[/db] or rediss://...');
     }
   }
+  if (c.directory === 'sql') {
+    if (c.datasource.url === '') p.push('svc.datasource.url (SVC_DATASOURCE_URL): required when svc.directory=sql (mysql://host:port/database)');
+    if (c.datasource.username === '') p.push('svc.datasource.username (SVC_DATASOURCE_USERNAME): required when svc.directory=sql');
+  }
+  if (c.datasource.url !== '') {
+    try {
+      parseDatasourceUrl(c.datasource.url);
+    } catch (e) {
+      p.push(`svc.datasource.url (SVC_DATASOURCE_URL): ${(e as Error).message}`);
+    }
+  }
   if (c.profile === 'prod') {
+    if (c.directory === 'sql' && c.datasource.password === '') {
+      p.push('svc.datasource.password (SVC_DATASOURCE_PASSWORD): required in prod when svc.directory=sql (no default secrets)');
+    }
     if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
     if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
     if (c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password');

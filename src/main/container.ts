@@ -4,6 +4,7 @@ import { Container } from 'inversify';
 import { SessionManager, SessionManagers } from '../application/session/session-manager';
 import { TOKENS } from '../application/tokens';
 import type { AppConfig } from './config';
+import { bindDirectories } from './directories';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
 
@@ -24,5 +25,6 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure): C
       Object.values(LOGIN_TYPES).map((type) => new SessionManager(type, config.session, infra.sessions, infra.clock, infra.log)),
     ),
   );
+  bindDirectories(c, infra.directories);
   return c;
 }

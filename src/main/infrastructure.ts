@@ -13,6 +13,7 @@ import { createRedisClient } from '../adapters/redis/redis-client';
 import { RedisStore } from '../adapters/redis/redis-store';
 import { failClosed } from '../adapters/store-guard';
 import type { AppConfig } from './config';
+import { createDirectories, type Directories } from './directories';
 
 export interface Infrastructure {
   readonly clock: Clock;
@@ -21,6 +22,8 @@ export interface Infrastructure {
   readonly kv: KeyValueStore;
   readonly rateLimits: RateLimitStore;
   readonly health: StoreHealth;
+  /** Admin users and members (svc.directory); null while no directory backend is configured. */
+  readonly directories: Directories | null;
   close(): Promise<void>;
 }
 
@@ -39,9 +42,15 @@ export interface InfrastructureOptions {
 
 export function createInfrastructure(config: AppConfig, opts: InfrastructureOptions): Infrastructure {
   const clock = opts.clock ?? systemClock;
+  const directories = createDirectories(config, opts.log);
+  const closeDirectories = async () => directories?.close();
   if (config.store === 'memory') {
     const store = new InMemoryStore(clock);
-    return { clock, log: opts.log, sessions: store, kv: store, rateLimits: store, health: store, close: () => store.close() };
+    const close = async () => {
+      await store.close();
+      await closeDirectories();
+    };
+    return { clock, log: opts.log, sessions: store, kv: store, rateLimits: store, health: store, directories, close };
   }
   const client = createRedisClient(config.redis.url, {
     commandTimeoutMs: config.redis.commandTimeoutMs,
@@ -55,6 +64,10 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     kv: failClosed<KeyValueStore>(store, KV_METHODS),
     rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
     health: store,
-    close: () => store.close(),
+    directories,
+    close: async () => {
+      await store.close();
+      await closeDirectories();
+    },
   };
 }

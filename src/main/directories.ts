@@ -1,0 +1,62 @@
+/**
+ * The user directories (admin users, web members) chosen by `svc.directory`, created once per
+ * process beside the stores, and their container bindings.
+ *
+ *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
+ *  - `file` (default): the embedded file adapter of the auth module (config/users.yml,
+ *    config/members.yml). MERGE: the lead sets FILE_DIRECTORIES to its factory; until then the
+ *    file choice binds no directory (the apps start as before, without the user-admin routes).
+ */
+import type { Container } from 'inversify';
+import type { Logger } from '../application/ports/logger';
+import type { UserAdministration } from '../application/ports/user-administration';
+import type { UserDirectory } from '../application/ports/user-directory';
+import { USER_TOKENS } from '../application/users/tokens';
+import { directoryFailClosed } from '../adapters/sql/fail-closed';
+import { createMySqlPool } from '../adapters/sql/mysql-pool';
+import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
+import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
+import type { AppConfig } from './config';
+
+export interface Directories {
+  readonly admins: UserDirectory;
+  readonly members: UserDirectory;
+  /** Null when the backend cannot change accounts (a read-only directory). */
+  readonly administration: UserAdministration | null;
+  close(): Promise<void>;
+}
+
+export type DirectoryFactory = (config: AppConfig, log: Logger) => Directories;
+
+/** MERGE POINT: the auth module's file adapter factory (svc.directory=file). */
+export const FILE_DIRECTORIES: DirectoryFactory | null = null;
+
+const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
+const ADMINISTRATION_METHODS = ['setRoles', 'setEnabled'] as const;
+
+export const createSqlDirectories: DirectoryFactory = (config, log) => {
+  const pool = createMySqlPool(config.datasource);
+  const admins = new SqlUserDirectory(pool);
+  return {
+    admins: directoryFailClosed<UserDirectory>(admins, DIRECTORY_METHODS, log),
+    members: directoryFailClosed<UserDirectory>(new SqlMemberDirectory(pool), DIRECTORY_METHODS, log),
+    administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
+    close: () => pool.end(),
+  };
+};
+
+export function createDirectories(config: AppConfig, log: Logger, file: DirectoryFactory | null = FILE_DIRECTORIES): Directories | null {
+  switch (config.directory) {
+    case 'sql':
+      return createSqlDirectories(config, log);
+    case 'file':
+      return file === null ? null : file(config, log);
+  }
+}
+
+export function bindDirectories(c: Container, directories: Directories | null): void {
+  if (directories === null) return;
+  c.bind(USER_TOKENS.AdminDirectory).toConstantValue(directories.admins);
+  c.bind(USER_TOKENS.MemberDirectory).toConstantValue(directories.members);
+  if (directories.administration !== null) c.bind(USER_TOKENS.UserAdministration).toConstantValue(directories.administration);
+}
