@@ -10,6 +10,7 @@ import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import type { AppState } from '../adapters/koa/state';
 import type { AppConfig } from './config';
 import { createBaseContainer, LOGIN_TYPES } from './container';
+import { userAdminRoutesOf } from './directories';
 import type { Infrastructure } from './infrastructure';
 
 export interface BuiltApp {
@@ -22,7 +23,7 @@ export interface BuiltApp {
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra);
   const managers = container.get(TOKENS.SessionManagers);
-  const routes: RouteDef[] = [...adminMeRoutes(managers)];
+  const routes: RouteDef[] = [...adminMeRoutes(managers), ...userAdminRoutesOf(container, managers)];
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,
     responder: new EnvelopeResponder(),
