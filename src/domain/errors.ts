@@ -52,6 +52,8 @@ export const REASONS = [
   'idempotency-key-missing',
   'idempotency-key-mismatch',
   'idempotency-in-progress',
+  // user directory
+  'directory-unavailable',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

@@ -9,7 +9,6 @@ import { EndSession, ListSessions, Logout, RefreshToken } from '../application/a
 import { TOKENS } from '../application/tokens';
 import { CreateUser, ListUsers } from '../application/users/users';
 import { generateEphemeralRsaKey, NodeRsaDecryptor, parseRsaPrivateKey } from '../adapters/crypto/rsa';
-import { InMemoryUserDirectory } from '../adapters/directory/yaml-user-directory';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
 import { rateLimiter } from '../adapters/koa/rate-limit';
@@ -24,6 +23,7 @@ import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import type { AppConfig } from './config';
 import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
+import { userAdminRoutesOf } from './directories';
 import type { Infrastructure } from './infrastructure';
 import { operations } from './operations';
 
@@ -46,9 +46,7 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
 
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra, 'admin');
-  const directory = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
-  if (config.usersFile === '') infra.log.warn({}, 'svc.users-file is not set: the admin directory is empty');
-  container.bind(TOKENS.UserDirectory).toConstantValue(directory);
+  container.bind(TOKENS.UserDirectory).toConstantValue(infra.directories.admins);
   container.bind(TOKENS.RsaDecryptor).toConstantValue(new NodeRsaDecryptor(rsaKeyFor(config, infra), config.rsaPadding, infra.cryptoPool));
 
   const managers = container.get(TOKENS.SessionManagers);
@@ -78,6 +76,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
       { createUser: [idempotent({ mode: 'PARAM', ttlSeconds: config.idempotency.paramTtlSeconds })] },
     ),
     ...idempotentTokenRoutes(container.get(TOKENS.IssueIdempotencyToken)),
+    ...userAdminRoutesOf(container, managers),
   ];
   if (config.examplesEnabled) {
     routes.push(

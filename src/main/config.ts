@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { SessionPolicy, TokenStyle } from '../domain/session';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { parseRsaPrivateKey } from '../adapters/crypto/rsa';
+import { parseDatasourceUrl } from '../adapters/sql/mysql-pool';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -155,6 +156,10 @@ const KEYS = {
   'svc.server.headers-timeout-ms': { schema: int(1000, 600000), default: 15000 },
   'svc.server.request-timeout-ms': { schema: int(1000, 600000), default: 30000 },
   'svc.server.keep-alive-timeout-ms': { schema: int(100, 600000), default: 5000 },
+  'svc.directory': { schema: z.enum(['file', 'sql']), default: 'file' },
+  'svc.datasource.url': { schema: str, default: '' },
+  'svc.datasource.username': { schema: str, default: '' },
+  'svc.datasource.password': { schema: str, default: '', secret: true },
 } as const;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -222,6 +227,9 @@ export interface AppConfig {
   readonly corsAllowedOrigins: readonly string[];
   /** Slow-client protection of the HTTP servers. */
   readonly server: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly keepAliveTimeoutMs: number };
+  /** Where admin users and members live: the embedded files (default) or MySQL / MariaDB. */
+  readonly directory: 'file' | 'sql';
+  readonly datasource: { readonly url: string; readonly username: string; readonly password: string };
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
 }
@@ -370,6 +378,12 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: strin
       requestTimeoutMs: s<number>('svc.server.request-timeout-ms'),
       keepAliveTimeoutMs: s<number>('svc.server.keep-alive-timeout-ms'),
     },
+    directory: s<'file' | 'sql'>('svc.directory'),
+    datasource: {
+      url: s<string>('svc.datasource.url').trim(),
+      username: s<string>('svc.datasource.username').trim(),
+      password: s<string>('svc.datasource.password'),
+    },
     raw: r,
   };
 }
@@ -415,7 +429,21 @@ function crossChecks(c: AppConfig): string[] {
       p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): expected redis://[user:password@]host:port[/db] or rediss://...');
     }
   }
+  if (c.directory === 'sql') {
+    if (c.datasource.url === '') p.push('svc.datasource.url (SVC_DATASOURCE_URL): required when svc.directory=sql (mysql://host:port/database)');
+    if (c.datasource.username === '') p.push('svc.datasource.username (SVC_DATASOURCE_USERNAME): required when svc.directory=sql');
+  }
+  if (c.datasource.url !== '') {
+    try {
+      parseDatasourceUrl(c.datasource.url);
+    } catch (e) {
+      p.push(`svc.datasource.url (SVC_DATASOURCE_URL): ${(e as Error).message}`);
+    }
+  }
   if (c.profile === 'prod') {
+    if (c.directory === 'sql' && c.datasource.password === '') {
+      p.push('svc.datasource.password (SVC_DATASOURCE_PASSWORD): required in prod when svc.directory=sql (no default secrets)');
+    }
     if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
     if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
     if (c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password');

@@ -23,6 +23,7 @@ import { storeHealthIndicator } from '../application/health/check-health';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { timed } from '../adapters/timed-store';
 import type { AppConfig } from './config';
+import { bindDirectories } from './directories';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
 
@@ -106,5 +107,6 @@ export function createBaseContainer(config: AppConfig, infra: Infrastructure, ap
   c.bind(TOKENS.AbandonIdempotentRequest).to(AbandonIdempotentRequest);
   c.bind(TOKENS.CreateExampleRecord).to(CreateExampleRecord);
   c.bind(TOKENS.ListExampleRecords).to(ListExampleRecords);
+  bindDirectories(c, infra.directories);
   return c;
 }

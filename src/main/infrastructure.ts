@@ -17,6 +17,7 @@ import { createRedisClient } from '../adapters/redis/redis-client';
 import { RedisStore } from '../adapters/redis/redis-store';
 import { failClosed } from '../adapters/store-guard';
 import type { AppConfig } from './config';
+import { createDirectories, type Directories } from './directories';
 
 export interface Infrastructure {
   readonly clock: Clock;
@@ -30,6 +31,8 @@ export interface Infrastructure {
   readonly cryptoPool: CryptoWorkerPool;
   /** BCrypt on that pool. */
   readonly hasher: PasswordHasher;
+  /** Admin users and members (svc.directory); null while no directory backend is configured. */
+  readonly directories: Directories;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
   const clock = opts.clock ?? systemClock;
   const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
   const hasher = new PooledBcryptHasher(cryptoPool);
+  const directories = createDirectories(config, opts.log);
+  const closeDirectories = async () => directories.close();
   if (config.store === 'memory') {
     const store = new InMemoryStore(clock);
     return {
@@ -63,9 +68,11 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
       health: store,
       cryptoPool,
       hasher,
+      directories,
       close: async () => {
         await cryptoPool.close();
         await store.close();
+        await closeDirectories();
       },
     };
   }
@@ -84,9 +91,11 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     health: store,
     cryptoPool,
     hasher,
+    directories,
     close: async () => {
       await cryptoPool.close();
       await store.close();
+      await closeDirectories();
     },
   };
 }

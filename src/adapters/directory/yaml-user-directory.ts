@@ -5,19 +5,27 @@
  * configuration is a surprise). The SQL adapter of a later step is the durable option.
  *
  * File shape:
- *   roles:  { <role>: [<permission>, ...] }
+ *   roles:  { <role>: [<permission>, ...] | { enabled: bool, permissions: [...] } }
  *   users:  [{ id, username, nickname?, avatar?, password: <BCrypt hash>, enabled?, roles: [..], permissions?: [..] }]
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { AdministrationResult, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
+import { ALL_PERMISSIONS } from '../../domain/permission';
+import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
 
 const BCRYPT = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
 
+const roleSchema = z.union([
+  z.array(z.string()),
+  z.object({ enabled: z.boolean().default(true), permissions: z.array(z.string()).default([]) }).strict(),
+]);
+
 const fileSchema = z
   .object({
-    roles: z.record(z.string(), z.array(z.string())).default({}),
+    roles: z.record(z.string(), roleSchema).default({}),
     users: z
       .array(
         z
@@ -53,13 +61,39 @@ export function readDirectoryFile(file: string): DirectoryFile {
   return parsed.data;
 }
 
-export class InMemoryUserDirectory implements UserDirectory {
-  private readonly byName = new Map<string, DirectoryUser>();
-  private readonly byId = new Map<string, DirectoryUser>();
-  private readonly roles: ReadonlyMap<string, readonly string[]>;
+interface RoleDef {
+  readonly enabled: boolean;
+  readonly permissions: readonly string[];
+}
+
+/** What the directory keeps per account; the DirectoryUser view is derived from it and the roles. */
+interface Account {
+  readonly id: string;
+  readonly username: string;
+  readonly nickname: string;
+  readonly avatar: string;
+  readonly passwordHash: string;
+  readonly enabled: boolean;
+  /** Assigned role keys (a disabled role stays assigned but grants nothing). */
+  readonly roles: readonly string[];
+  /** Permissions granted to the user directly. */
+  readonly extra: readonly string[];
+}
+
+/**
+ * Same rules as the SQL directory (src/domain/role-permissions.ts): a user's roles are their
+ * enabled roles; permissions are the distinct permissions of those roles (plus direct grants);
+ * the role `admin` holds `*:*:*`. Synchronous inside, so every change is atomic on the event loop.
+ */
+export class InMemoryUserDirectory implements UserDirectory, UserAdministration {
+  private readonly byName = new Map<string, Account>();
+  private readonly byId = new Map<string, Account>();
+  private readonly roles: ReadonlyMap<string, RoleDef>;
 
   constructor(data: DirectoryFile = { roles: {}, users: [] }) {
-    this.roles = new Map(Object.entries(data.roles));
+    this.roles = new Map(
+      Object.entries(data.roles).map(([k, v]) => [k, Array.isArray(v) ? { enabled: true, permissions: v } : v] as [string, RoleDef]),
+    );
     for (const u of data.users) {
       const unknown = u.roles.filter((r) => !this.roles.has(r));
       if (unknown.length > 0) throw new Error(`user "${u.username}": unknown role(s) ${unknown.join(', ')}`);
@@ -72,7 +106,7 @@ export class InMemoryUserDirectory implements UserDirectory {
         passwordHash: u.password,
         enabled: u.enabled,
         roles: u.roles,
-        permissions: this.permissionsOf(u.roles, u.permissions),
+        extra: u.permissions,
       });
     }
   }
@@ -81,45 +115,74 @@ export class InMemoryUserDirectory implements UserDirectory {
     return new InMemoryUserDirectory(readDirectoryFile(file));
   }
 
-  private permissionsOf(roles: readonly string[], extra: readonly string[]): string[] {
-    return [...new Set([...roles.flatMap((r) => this.roles.get(r) ?? []), ...extra])];
+  private view(a: Account): DirectoryUser {
+    const roles = [...new Set(a.roles)].filter((r) => this.roles.get(r)?.enabled === true);
+    // The file's order is kept (deduplicated); the role `admin` holds everything (RuoYi rule).
+    const permissions = roles.includes(SUPER_ADMIN_ROLE)
+      ? [ALL_PERMISSIONS]
+      : [...new Set([...roles.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...a.extra])].filter((p) => p.trim() !== '');
+    return { id: a.id, username: a.username, nickname: a.nickname, avatar: a.avatar, passwordHash: a.passwordHash, enabled: a.enabled, roles, permissions };
   }
 
-  private put(u: DirectoryUser): void {
-    this.byName.set(u.username, u);
-    this.byId.set(u.id, u);
+  private put(a: Account): void {
+    this.byName.set(a.username, a);
+    this.byId.set(a.id, a);
+  }
+
+  private unknownRoles(roles: readonly string[]): string[] {
+    return roles.filter((r) => !this.roles.has(r));
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
-    return this.byName.get(username) ?? null;
+    const a = this.byName.get(username);
+    return a ? this.view(a) : null;
   }
 
   async findById(id: string): Promise<DirectoryUser | null> {
-    return this.byId.get(id) ?? null;
+    const a = this.byId.get(id);
+    return a ? this.view(a) : null;
   }
 
-  /** Synchronous inside, so the check and the insert are atomic on the event loop. */
   async create(user: NewUser): Promise<CreateUserResult> {
-    const unknown = user.roles.filter((r) => !this.roles.has(r));
+    const unknown = this.unknownRoles(user.roles);
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
     if (this.byName.has(user.username)) return { ok: false, reason: 'username-taken', detail: 'taken' };
     const nextId = Math.max(0, ...[...this.byId.keys()].map((k) => (/^\d+$/.test(k) ? Number(k) : 0))) + 1;
-    const created: DirectoryUser = {
+    const created: Account = {
       id: String(nextId),
       username: user.username,
       nickname: user.nickname,
       avatar: user.avatar ?? '',
       passwordHash: user.passwordHash,
       enabled: true,
-      roles: [...user.roles],
-      permissions: this.permissionsOf(user.roles, []),
+      roles: [...new Set(user.roles)],
+      extra: [],
     };
     this.put(created);
-    return { ok: true, user: created };
+    return { ok: true, user: this.view(created) };
+  }
+
+  /** UserAdministration: changes live in memory (the file is never rewritten). */
+  async setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
+    const a = this.byId.get(userId);
+    if (!a) return { ok: false, reason: 'user-not-found', detail: `no user with id ${userId}` };
+    const unknown = this.unknownRoles(roleKeys);
+    if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
+    const updated: Account = { ...a, roles: [...new Set(roleKeys)] };
+    this.put(updated);
+    return { ok: true, user: this.view(updated) };
+  }
+
+  async setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult> {
+    const a = this.byId.get(userId);
+    if (!a) return { ok: false, reason: 'user-not-found', detail: `no user with id ${userId}` };
+    const updated: Account = { ...a, enabled };
+    this.put(updated);
+    return { ok: true, user: this.view(updated) };
   }
 
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
     const all = [...this.byId.values()].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
-    return { total: all.length, users: all.slice(offset, offset + limit) };
+    return { total: all.length, users: all.slice(offset, offset + limit).map((a) => this.view(a)) };
   }
 }

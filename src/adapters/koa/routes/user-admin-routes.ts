@@ -1,0 +1,51 @@
+/**
+ * Account administration that must reach live sessions at once: role changes replace the
+ * permission snapshot of every live session of the user; disabling ends them (401 next request).
+ */
+import { z } from 'zod';
+import type { SessionManagers } from '../../../application/session/session-manager';
+import type { ChangeUserRoles } from '../../../application/users/change-user-roles';
+import type { DisableUser } from '../../../application/users/disable-user';
+import { requireLogin, requirePermission } from '../guards';
+import type { RouteDef } from '../routes';
+import type { AppContext } from '../state';
+
+export interface UserAdminUseCases {
+  readonly changeRoles: Pick<ChangeUserRoles, 'execute'>;
+  readonly disable: Pick<DisableUser, 'execute'>;
+}
+
+const ROLE_KEY = z.string().min(1, 'a role key must not be empty').max(64);
+const RolesBody = z.object({ roles: z.array(ROLE_KEY).max(100) });
+
+const idParam = (ctx: AppContext): string => String((ctx as unknown as { params?: Record<string, string> }).params?.id ?? '');
+
+export function userAdminRoutes(managers: SessionManagers, useCases: UserAdminUseCases): RouteDef[] {
+  const edit = [requireLogin(managers, 'admin'), requirePermission('admin', 'system:user:edit')];
+  return [
+    {
+      method: 'post',
+      path: '/system/user/:id/roles',
+      summary: "Replace a user's roles; every live session of the user gets the new permissions at once",
+      tags: ['system-user'],
+      guards: edit,
+      body: RolesBody,
+      handler: async (ctx) => {
+        const body = ctx.state.body as z.infer<typeof RolesBody>;
+        const r = await useCases.changeRoles.execute({ userId: idParam(ctx), roles: body.roles });
+        return { ...r.user, sessionsUpdated: r.sessions.action === 'updated' ? r.sessions.sessions : 0 };
+      },
+    },
+    {
+      method: 'post',
+      path: '/system/user/:id/disable',
+      summary: 'Disable a user; every live session of the user ends at once (401 token-kicked-out)',
+      tags: ['system-user'],
+      guards: edit,
+      handler: async (ctx) => {
+        const r = await useCases.disable.execute({ userId: idParam(ctx) });
+        return { userId: r.userId, username: r.username, enabled: r.enabled, sessionsEnded: r.sessions.sessions };
+      },
+    },
+  ];
+}

@@ -1,0 +1,182 @@
+/**
+ * Admin users in MySQL / MariaDB, in the RuoYi shape (sys_user, sys_role, sys_menu and the two
+ * link tables). A login is ONE statement, one round trip: the user row plus two correlated
+ * subqueries that aggregate, with JSON_ARRAYAGG, the keys of the user's enabled roles and the
+ * permission values of the enabled menus of those roles. Distinctness, the comma split of
+ * RuoYi's multi-permission menus and the `admin` -> `*:*:*` rule are applied in code (domain),
+ * which keeps the SQL portable between MariaDB (10.5+) and MySQL (8.0), whose JSON_ARRAYAGG
+ * accepts neither DISTINCT nor ORDER BY.
+ *
+ * Every value reaches the server as a parameter (prepared statements via `execute`, or
+ * placeholder expansion via `query` for IN lists); no SQL is built from input.
+ */
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { effectivePermissions } from '../../domain/role-permissions';
+import type { AdministrationResult, UserAdministration } from '../../application/ports/user-administration';
+import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
+
+/** RuoYi's status convention. */
+export const STATUS_ENABLED = '0';
+export const STATUS_DISABLED = '1';
+
+const ID = /^[1-9][0-9]{0,18}$/;
+const ER_DUP_ENTRY = 1062;
+
+export interface SqlDirectoryOptions {
+  /** A statement that takes longer fails (the caller answers 503) instead of hanging. */
+  readonly queryTimeoutMs?: number;
+}
+
+const USER_SELECT = `
+SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status,
+       (SELECT JSON_ARRAYAGG(r.role_key)
+          FROM sys_user_role ur
+          JOIN sys_role r ON r.id = ur.role_id
+         WHERE ur.user_id = u.id AND r.status = '0') AS role_keys,
+       (SELECT JSON_ARRAYAGG(m.permission)
+          FROM sys_user_role ur
+          JOIN sys_role r ON r.id = ur.role_id AND r.status = '0'
+          JOIN sys_role_menu rm ON rm.role_id = r.id
+          JOIN sys_menu m ON m.id = rm.menu_id AND m.status = '0'
+         WHERE ur.user_id = u.id AND m.permission IS NOT NULL AND m.permission <> '') AS menu_permissions
+  FROM sys_user u`;
+
+/** JSON_ARRAYAGG comes back as text from MariaDB and parsed from MySQL; NULL when no rows. */
+function jsonArray(v: unknown): string[] {
+  if (v === null || v === undefined) return [];
+  const arr: unknown = typeof v === 'string' ? JSON.parse(v) : v;
+  return Array.isArray(arr) ? arr.filter((x): x is string => typeof x === 'string') : [];
+}
+
+export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
+  const roles = [...new Set(jsonArray(row.role_keys))].sort();
+  return {
+    id: String(row.id),
+    username: String(row.username),
+    nickname: String(row.nickname ?? ''),
+    avatar: String(row.avatar ?? ''),
+    passwordHash: String(row.password),
+    enabled: row.status === STATUS_ENABLED,
+    roles,
+    permissions: effectivePermissions(roles, jsonArray(row.menu_permissions)),
+  };
+}
+
+type Queryable = Pick<Pool, 'execute' | 'query'> | PoolConnection;
+
+export class SqlUserDirectory implements UserDirectory, UserAdministration {
+  private readonly timeout: number;
+
+  constructor(
+    private readonly pool: Pool,
+    opts: SqlDirectoryOptions = {},
+  ) {
+    this.timeout = opts.queryTimeoutMs ?? 5000;
+  }
+
+  private async one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null> {
+    const [rows] = await db.execute<RowDataPacket[]>({ sql: `${USER_SELECT} WHERE ${where}`, timeout: this.timeout }, [value]);
+    const row = rows[0];
+    return row === undefined ? null : toDirectoryUser(row);
+  }
+
+  async findByUsername(username: string): Promise<DirectoryUser | null> {
+    const u = await this.one(this.pool, 'u.username = ?', username);
+    // The binary collation still pads: 'ann ' = 'ann' in SQL. A login name matches exactly or not at all.
+    return u !== null && u.username === username ? u : null;
+  }
+
+  async findById(id: string): Promise<DirectoryUser | null> {
+    if (!ID.test(id)) return null;
+    return this.one(this.pool, 'u.id = ?', id);
+  }
+
+  async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
+    const off = Math.max(0, Math.floor(offset));
+    const lim = Math.max(0, Math.min(1000, Math.floor(limit)));
+    const [[count], [rows]] = await Promise.all([
+      this.pool.query<RowDataPacket[]>({ sql: 'SELECT COUNT(*) AS n FROM sys_user', timeout: this.timeout }),
+      this.pool.query<RowDataPacket[]>({ sql: `${USER_SELECT} ORDER BY u.id LIMIT ? OFFSET ?`, timeout: this.timeout }, [lim, off]),
+    ]);
+    return { total: Number(count[0]?.n ?? 0), users: rows.map(toDirectoryUser) };
+  }
+
+  /** Role ids for the keys, or the keys that name no role. */
+  private async resolveRoles(db: Queryable, keys: readonly string[]): Promise<{ ids: string[] } | { unknown: string[] }> {
+    const wanted = [...new Set(keys)];
+    if (wanted.length === 0) return { ids: [] };
+    const [rows] = await db.query<RowDataPacket[]>({ sql: 'SELECT id, role_key FROM sys_role WHERE role_key IN (?)', timeout: this.timeout }, [wanted]);
+    const byKey = new Map(rows.map((r) => [String(r.role_key), String(r.id)]));
+    const unknown = wanted.filter((k) => !byKey.has(k));
+    return unknown.length > 0 ? { unknown } : { ids: wanted.map((k) => byKey.get(k) as string) };
+  }
+
+  private async linkRoles(db: Queryable, userId: string, roleIds: readonly string[]): Promise<void> {
+    if (roleIds.length === 0) return;
+    await db.query({ sql: 'INSERT INTO sys_user_role (user_id, role_id) VALUES ?', timeout: this.timeout }, [roleIds.map((r) => [userId, r])]);
+  }
+
+  private async inTransaction<T extends { ok: boolean }>(fn: (conn: PoolConnection) => Promise<T>): Promise<T> {
+    const conn = await this.pool.getConnection();
+    try {
+      await conn.beginTransaction();
+      const result = await fn(conn);
+      if (result.ok) await conn.commit();
+      else await conn.rollback();
+      return result;
+    } catch (e) {
+      await conn.rollback().catch(() => undefined);
+      throw e;
+    } finally {
+      conn.release();
+    }
+  }
+
+  create(user: NewUser): Promise<CreateUserResult> {
+    return this.inTransaction<CreateUserResult>(async (conn) => {
+      const roles = await this.resolveRoles(conn, user.roles);
+      if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
+      let id: string;
+      try {
+        const [res] = await conn.execute<ResultSetHeader>(
+          { sql: 'INSERT INTO sys_user (username, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?)', timeout: this.timeout },
+          [user.username, user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
+        );
+        id = String(res.insertId);
+      } catch (e) {
+        if ((e as { errno?: number }).errno === ER_DUP_ENTRY) return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+        throw e;
+      }
+      await this.linkRoles(conn, id, roles.ids);
+      const created = await this.one(conn, 'u.id = ?', id);
+      if (created === null) throw new Error('created user vanished inside its own transaction');
+      return { ok: true, user: created };
+    });
+  }
+
+  setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
+    if (!ID.test(userId)) return Promise.resolve(notFound(userId));
+    return this.inTransaction<AdministrationResult>(async (conn) => {
+      // Lock the user row: concurrent role changes of one user serialise instead of interleaving.
+      const [found] = await conn.execute<RowDataPacket[]>({ sql: 'SELECT id FROM sys_user WHERE id = ? FOR UPDATE', timeout: this.timeout }, [userId]);
+      if (found.length === 0) return notFound(userId);
+      const roles = await this.resolveRoles(conn, roleKeys);
+      if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
+      await conn.execute({ sql: 'DELETE FROM sys_user_role WHERE user_id = ?', timeout: this.timeout }, [userId]);
+      await this.linkRoles(conn, userId, roles.ids);
+      const user = await this.one(conn, 'u.id = ?', userId);
+      return user === null ? notFound(userId) : { ok: true, user };
+    });
+  }
+
+  async setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult> {
+    if (!ID.test(userId)) return notFound(userId);
+    await this.pool.execute({ sql: 'UPDATE sys_user SET status = ? WHERE id = ?', timeout: this.timeout }, [enabled ? STATUS_ENABLED : STATUS_DISABLED, userId]);
+    const user = await this.findById(userId);
+    return user === null ? notFound(userId) : { ok: true, user };
+  }
+}
+
+function notFound(userId: string): AdministrationResult {
+  return { ok: false, reason: 'user-not-found', detail: `No user with id "${userId}".` };
+}

@@ -1,0 +1,21 @@
+/**
+ * Changes to admin accounts made through this service (roles, enabled flag). Kept apart from
+ * UserDirectory (the read/login port) so a read-only directory need not implement it.
+ * "Not found" and "unknown role" are values; nothing is half-written.
+ */
+import type { DirectoryUser } from './user-directory';
+
+export type AdministrationResult =
+  | { readonly ok: true; readonly user: DirectoryUser }
+  | { readonly ok: false; readonly reason: 'user-not-found' | 'unknown-role'; readonly detail: string };
+
+export interface UserAdministration {
+  /**
+   * Replaces the user's roles with exactly these role keys (duplicates ignored). A key that names
+   * no role changes nothing. A disabled role is a known role: it is assigned but grants nothing.
+   * Returns the user as a login would now see them.
+   */
+  setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult>;
+  /** Enables or disables the account; returns the user as a login would now see them. */
+  setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult>;
+}

@@ -1,0 +1,45 @@
+/** Replaces an admin user's roles, then the permission snapshot of each of their live sessions. */
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors';
+import type { UserAdministration } from '../ports/user-administration';
+import type { SessionManagers } from '../session/session-manager';
+import { TOKENS } from '../tokens';
+import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
+import { USER_TOKENS } from './tokens';
+
+export interface ChangeUserRolesInput {
+  readonly userId: string;
+  readonly roles: readonly string[];
+}
+
+export interface UserAccessView {
+  readonly userId: string;
+  readonly username: string;
+  readonly enabled: boolean;
+  readonly roles: readonly string[];
+  readonly permissions: readonly string[];
+}
+
+export interface ChangeUserRolesOutput {
+  readonly user: UserAccessView;
+  readonly sessions: SessionSync;
+}
+
+@injectable()
+export class ChangeUserRoles {
+  constructor(
+    @inject(USER_TOKENS.UserAdministration) private readonly administration: UserAdministration,
+    @inject(TOKENS.SessionManagers) private readonly managers: SessionManagers,
+  ) {}
+
+  async execute(input: ChangeUserRolesInput): Promise<ChangeUserRolesOutput> {
+    const r = await this.administration.setRoles(input.userId, input.roles);
+    if (!r.ok) {
+      if (r.reason === 'user-not-found') throw new DomainError('user-not-found', r.detail);
+      throw new DomainError('validation-failed', r.detail, { errors: [{ pointer: '/roles', detail: r.detail }] });
+    }
+    const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), r.user.id, r.user);
+    const u = r.user;
+    return { user: { userId: u.id, username: u.username, enabled: u.enabled, roles: u.roles, permissions: u.permissions }, sessions };
+  }
+}

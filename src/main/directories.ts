@@ -1,0 +1,77 @@
+/**
+ * The user directories (admin users, web members) chosen by `svc.directory`, created once per
+ * process beside the stores, and their container bindings.
+ *
+ *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
+ *  - `file` (default): the embedded YAML files (svc.users-file for admin users); changes made
+ *    through the service (created users, roles, enabled flag) live in memory only.
+ */
+import type { Container } from 'inversify';
+import type { Logger } from '../application/ports/logger';
+import type { UserAdministration } from '../application/ports/user-administration';
+import type { UserDirectory } from '../application/ports/user-directory';
+import type { SessionManagers } from '../application/session/session-manager';
+import { ChangeUserRoles } from '../application/users/change-user-roles';
+import { DisableUser } from '../application/users/disable-user';
+import { ResyncUserSessions } from '../application/users/resync-user-sessions';
+import { USER_TOKENS } from '../application/users/tokens';
+import type { RouteDef } from '../adapters/koa/routes';
+import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
+import { directoryFailClosed } from '../adapters/sql/fail-closed';
+import { createMySqlPool } from '../adapters/sql/mysql-pool';
+import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
+import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
+import { InMemoryUserDirectory } from '../adapters/directory/yaml-user-directory';
+import type { AppConfig } from './config';
+
+export interface Directories {
+  readonly admins: UserDirectory;
+  readonly members: UserDirectory;
+  /** Null when the backend cannot change accounts (a read-only directory). */
+  readonly administration: UserAdministration | null;
+  close(): Promise<void>;
+}
+
+export type DirectoryFactory = (config: AppConfig, log: Logger) => Directories;
+
+/** svc.directory=file: the YAML admin directory (empty, with a warning, when no file is configured). */
+export const createFileDirectories: DirectoryFactory = (config, log) => {
+  if (config.usersFile === '') log.warn({}, 'svc.users-file is not set: the admin directory is empty');
+  const admins = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
+  return { admins, members: new InMemoryUserDirectory(), administration: admins, close: async () => undefined };
+};
+
+const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
+const ADMINISTRATION_METHODS = ['setRoles', 'setEnabled'] as const;
+
+export const createSqlDirectories: DirectoryFactory = (config, log) => {
+  const pool = createMySqlPool(config.datasource);
+  const admins = new SqlUserDirectory(pool);
+  return {
+    admins: directoryFailClosed<UserDirectory>(admins, DIRECTORY_METHODS, log),
+    members: directoryFailClosed<UserDirectory>(new SqlMemberDirectory(pool), DIRECTORY_METHODS, log),
+    administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
+    close: () => pool.end(),
+  };
+};
+
+export function createDirectories(config: AppConfig, log: Logger): Directories {
+  return config.directory === 'sql' ? createSqlDirectories(config, log) : createFileDirectories(config, log);
+}
+
+export function bindDirectories(c: Container, directories: Directories): void {
+  c.bind(USER_TOKENS.AdminDirectory).toConstantValue(directories.admins);
+  c.bind(USER_TOKENS.MemberDirectory).toConstantValue(directories.members);
+  c.bind(ResyncUserSessions).toSelf();
+  if (directories.administration !== null) {
+    c.bind(USER_TOKENS.UserAdministration).toConstantValue(directories.administration);
+    c.bind(ChangeUserRoles).toSelf();
+    c.bind(DisableUser).toSelf();
+  }
+}
+
+/** The admin app's account-administration routes, when the directory can change accounts. */
+export function userAdminRoutesOf(c: Container, managers: SessionManagers): RouteDef[] {
+  if (!c.isBound(USER_TOKENS.UserAdministration)) return [];
+  return userAdminRoutes(managers, { changeRoles: c.get(ChangeUserRoles), disable: c.get(DisableUser) });
+}

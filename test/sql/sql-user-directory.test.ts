@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import type { Pool, ResultSetHeader } from 'mysql2/promise';
+import { SqlMemberDirectory } from '../../src/adapters/sql/sql-member-directory';
+import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
+import { FIXTURE, HASH, describeUserAdministrationContract, describeUserDirectoryContract, type MakeDirectory } from '../contract/user-directory.contract';
+import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
+import { seedSqlFixture } from './fixture';
+
+describe('SQL user directory (MariaDB)', function () {
+  let db: ScratchDatabase;
+  before(async function () {
+    await requireMariaDb(this);
+    db = await ScratchDatabase.create('directory');
+  });
+  after(async () => db?.drop());
+
+  const make: MakeDirectory = async (f) => {
+    await db.clear();
+    await seedSqlFixture(db.pool, f);
+    const dir = new SqlUserDirectory(db.pool);
+    return { directory: dir, administration: dir };
+  };
+  describeUserDirectoryContract('MariaDB (SqlUserDirectory)', make);
+  describeUserAdministrationContract('MariaDB (SqlUserDirectory)', make);
+
+  describe('sys_menu rules and the one-statement login', () => {
+    let ids: Map<string, string>;
+    beforeEach(async () => {
+      await db.clear();
+      ids = await seedSqlFixture(db.pool, FIXTURE);
+    });
+
+    async function addMenu(roleKey: string, permission: string | null, status: '0' | '1'): Promise<void> {
+      const [m] = await db.pool.execute<ResultSetHeader>('INSERT INTO sys_menu (name, permission, status) VALUES (?, ?, ?)', ['extra', permission, status]);
+      await db.pool.execute('INSERT INTO sys_role_menu (role_id, menu_id) SELECT id, ? FROM sys_role WHERE role_key = ?', [String(m.insertId), roleKey]);
+    }
+
+    it('disabled menus, NULL and empty permissions grant nothing; comma lists are split', async () => {
+      await addMenu('auditor', 'monitor:job:run', '1');
+      await addMenu('auditor', null, '0');
+      await addMenu('auditor', '', '0');
+      await addMenu('auditor', 'monitor:job:list, monitor:job:query', '0');
+      await addMenu('viewer', 'monitor:job:list', '0');
+      const u = await new SqlUserDirectory(db.pool).findByUsername('ann');
+      assert.deepEqual(u?.permissions, ['monitor:job:list', 'monitor:job:query', 'monitor:log:list', 'monitor:online:list', 'system:user:list']);
+    });
+
+    it('a login lookup is one statement on the pool (no per-role queries)', async () => {
+      const calls: string[] = [];
+      const counting = new Proxy(db.pool, {
+        get(target, prop, receiver) {
+          const v = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof v !== 'function') return v;
+          return (...args: unknown[]) => {
+            calls.push(String(prop));
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }) as Pool;
+      const dir = new SqlUserDirectory(counting);
+      const u = await dir.findByUsername('ann');
+      assert.equal(u?.roles.length, 2);
+      assert.deepEqual(calls, ['execute']);
+      calls.length = 0;
+      await dir.findById(ids.get('dan') as string);
+      assert.deepEqual(calls, ['execute']);
+    });
+
+    it('usernames match exactly (binary collation: no case folding, no trailing-space match)', async () => {
+      const dir = new SqlUserDirectory(db.pool);
+      assert.equal(await dir.findByUsername('ANN'), null);
+      assert.equal(await dir.findByUsername('ann '), null);
+      assert.ok(await dir.findByUsername('ann'));
+    });
+
+    it('deleting a role removes it from its users (foreign keys cascade)', async () => {
+      await db.pool.execute("DELETE FROM sys_role WHERE role_key = 'auditor'");
+      const u = await new SqlUserDirectory(db.pool).findByUsername('ann');
+      assert.deepEqual(u?.roles, ['viewer']);
+    });
+  });
+
+  describe('members (table member)', () => {
+    beforeEach(() => db.clear());
+
+    it('finds, creates and lists members; no roles; taken names are values', async () => {
+      const dir = new SqlMemberDirectory(db.pool);
+      const r = await dir.create({ username: 'alice', nickname: 'Alice', passwordHash: HASH, roles: [] });
+      assert.ok(r.ok);
+      assert.deepEqual({ ...r.user, id: 'x' }, { id: 'x', username: 'alice', nickname: 'Alice', avatar: '', passwordHash: HASH, enabled: true, roles: [], permissions: [] });
+      assert.deepEqual(await dir.findByUsername('alice'), r.user);
+      assert.deepEqual(await dir.findById(r.user.id), r.user);
+      const taken = await dir.create({ username: 'alice', nickname: 'A2', passwordHash: HASH, roles: [] });
+      assert.equal(!taken.ok && taken.reason, 'username-taken');
+      const withRole = await dir.create({ username: 'bob', nickname: 'Bob', passwordHash: HASH, roles: ['viewer'] });
+      assert.equal(!withRole.ok && withRole.reason, 'unknown-role');
+      assert.deepEqual((await dir.list(0, 10)).users.map((u) => u.username), ['alice']);
+      assert.equal(await dir.findByUsername('ghost'), null);
+      assert.equal(await dir.findById('nope'), null);
+    });
+
+    it('a disabled member is returned marked disabled', async () => {
+      await db.pool.execute("INSERT INTO member (username, nickname, password, status) VALUES ('carol', 'Carol', ?, '1')", [HASH]);
+      assert.equal((await new SqlMemberDirectory(db.pool).findByUsername('carol'))?.enabled, false);
+    });
+  });
+});

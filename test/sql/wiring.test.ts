@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { isDomainError } from '../../src/domain/errors';
+import { USER_TOKENS } from '../../src/application/users/tokens';
+import { createInfrastructure } from '../../src/main/infrastructure';
+import { buildAdminApp } from '../../src/main/admin';
+import { createDirectories } from '../../src/main/directories';
+import { testConfig } from '../support/apps';
+import { freePort } from '../support/redis-server';
+import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
+import { FIXTURE } from '../contract/user-directory.contract';
+import { seedSqlFixture } from './fixture';
+
+describe('svc.directory wiring', () => {
+  it('file (default) serves the YAML admin directory, the same instance to login and administration', async () => {
+    const config = testConfig();
+    const dirs = createDirectories(config, silentLogger);
+    assert.equal((await dirs.admins.findByUsername('admin'))?.username, 'admin');
+    assert.equal(dirs.administration, dirs.admins);
+    const infra = createInfrastructure(config, { log: silentLogger });
+    try {
+      const { container } = buildAdminApp(config, infra);
+      assert.equal(container.get(USER_TOKENS.AdminDirectory), infra.directories.admins);
+      assert.ok(container.isBound(USER_TOKENS.UserAdministration));
+    } finally {
+      await infra.close();
+    }
+  });
+
+  it('sql: an unreachable database answers directory-unavailable (503), never a 500', async () => {
+    const port = await freePort();
+    const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': `mysql://127.0.0.1:${port}/nothing`, 'svc.datasource.username': 'root' });
+    const dirs = createDirectories(config, silentLogger);
+    try {
+      await assert.rejects(dirs.admins.findByUsername('admin'), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
+      await assert.rejects(dirs.administration?.setEnabled('1', false) ?? Promise.reject(new Error('no administration')), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
+    } finally {
+      await dirs.close();
+    }
+  });
+
+  describe('sql against MariaDB', function () {
+    let db: ScratchDatabase;
+    before(async function () {
+      await requireMariaDb(this);
+      db = await ScratchDatabase.create('wiring');
+      await seedSqlFixture(db.pool, FIXTURE);
+    });
+    after(async () => db?.drop());
+
+    it('the container of an app holds the SQL directories; closing the infrastructure ends the pool', async () => {
+      const ds = db.settings;
+      const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password });
+      const infra = createInfrastructure(config, { log: silentLogger });
+      try {
+        const { container } = buildAdminApp(config, infra);
+        const ann = await container.get(USER_TOKENS.AdminDirectory).findByUsername('ann');
+        assert.deepEqual(ann?.roles, ['auditor', 'viewer']);
+        assert.ok(container.isBound(USER_TOKENS.UserAdministration));
+        assert.equal(await container.get(USER_TOKENS.MemberDirectory).findByUsername('ann'), null);
+      } finally {
+        await infra.close();
+      }
+    });
+  });
+});

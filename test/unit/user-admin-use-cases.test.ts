@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { SessionManager, SessionManagers, type SessionSettings } from '../../src/application/session/session-manager';
+import { ChangeUserRoles } from '../../src/application/users/change-user-roles';
+import { DisableUser } from '../../src/application/users/disable-user';
+import { principalOf } from '../../src/application/users/live-sessions';
+import { ResyncUserSessions } from '../../src/application/users/resync-user-sessions';
+import { isDomainError } from '../../src/domain/errors';
+import { DEFAULT_SESSION_POLICY } from '../../src/domain/session';
+import { FIXTURE } from '../contract/user-directory.contract';
+import { FakeClock } from '../support/fake-clock';
+import { memoryDirectoryWith, type MemoryUserDirectory } from '../support/memory-user-directory';
+
+describe('user administration use cases (live sessions follow the directory)', () => {
+  let dir: MemoryUserDirectory;
+  let managers: SessionManagers;
+  let admin: SessionManager;
+  let web: SessionManager;
+  let annId: string;
+
+  beforeEach(async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryStore(clock);
+    const policy: SessionSettings = { ...DEFAULT_SESSION_POLICY, shareSecret: '' };
+    admin = new SessionManager('admin', policy, store, clock);
+    web = new SessionManager('web', policy, store, clock);
+    managers = new SessionManagers([admin, web]);
+    dir = await memoryDirectoryWith(FIXTURE.roles, FIXTURE.users);
+    const ann = await dir.findByUsername('ann');
+    assert.ok(ann);
+    annId = ann.id;
+  });
+
+  const loginAnn = async () => (await admin.login(principalOf((await dir.findById(annId))!))).token;
+  const permsOf = async (token: string) => {
+    const r = await admin.resolveToken(token);
+    return r.ok ? [...r.session.record.principal.permissions] : r.reason;
+  };
+
+  it('ChangeUserRoles updates every live admin session of the user, and no one else', async () => {
+    const [t1, t2] = [await loginAnn(), await loginAnn()];
+    const root = (await admin.login(principalOf((await dir.findByUsername('root'))!))).token;
+    const webToken = (await web.login({ userId: annId, username: 'ann-member', roles: [], permissions: [] })).token;
+
+    const out = await new ChangeUserRoles(dir, managers).execute({ userId: annId, roles: ['editor'] });
+    assert.deepEqual(out.sessions, { action: 'updated', sessions: 2 });
+    assert.deepEqual(out.user.permissions, ['system:user:edit']);
+    assert.deepEqual(await permsOf(t1), ['system:user:edit']);
+    assert.deepEqual(await permsOf(t2), ['system:user:edit']);
+    assert.deepEqual(await permsOf(root), ['*:*:*']);
+    const w = await web.resolveToken(webToken);
+    assert.ok(w.ok && w.session.record.principal.permissions.length === 0, 'a web session of the same id is untouched');
+  });
+
+  it('ChangeUserRoles: unknown role -> validation-failed at /roles; unknown user -> user-not-found', async () => {
+    const uc = new ChangeUserRoles(dir, managers);
+    await assert.rejects(uc.execute({ userId: annId, roles: ['nope'] }), (e) => isDomainError(e) && e.reason === 'validation-failed' && e.extras.errors?.[0]?.pointer === '/roles');
+    await assert.rejects(uc.execute({ userId: '424242', roles: [] }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+  });
+
+  it('DisableUser disables the account and kicks out its sessions', async () => {
+    const t = await loginAnn();
+    const out = await new DisableUser(dir, managers).execute({ userId: annId });
+    assert.deepEqual(out.sessions, { action: 'ended', sessions: 1 });
+    assert.equal((await dir.findById(annId))?.enabled, false);
+    assert.equal(await permsOf(t), 'token-kicked-out');
+    await assert.rejects(new DisableUser(dir, managers).execute({ userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+  });
+
+  it('ResyncUserSessions re-reads the directory: changed roles update, disabled or deleted users end', async () => {
+    const t = await loginAnn();
+    await dir.setRoles(annId, ['auditor']); // a change made behind the service's back
+    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), { action: 'updated', sessions: 1, userFound: true });
+    assert.deepEqual(await permsOf(t), ['monitor:log:list', 'monitor:online:list']);
+    await dir.setEnabled(annId, false);
+    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), { action: 'ended', sessions: 1, userFound: true });
+    assert.equal(await permsOf(t), 'token-kicked-out');
+    const ghost = await admin.login({ userId: '999', username: 'ghost', roles: [], permissions: [] });
+    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: '999' }), { action: 'ended', sessions: 1, userFound: false });
+    assert.equal((await admin.resolveToken(ghost.token)).ok, false);
+  });
+});
