@@ -10,19 +10,32 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
+import { BENCH_APP } from './servers/authguard';
 
 const ROOT = path.join(__dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/auth/me';
+const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/system/user/list'; // login + permission system:user:list
 
 interface Ready {
   port: number;
   token?: string;
   cookie?: string;
+}
+
+interface RequestSpec {
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Rewrites each request before it is sent (fresh nonce and signature, client address, ...). */
+  setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => { headers?: Record<string, string>; body?: string };
 }
 
 interface Scenario {
@@ -31,7 +44,26 @@ interface Scenario {
   readonly script: string;
   readonly args?: string[];
   readonly usesRedis: boolean;
-  request(ready: Ready): { path: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+  request(ready: Ready): RequestSpec;
+}
+
+/** A 1 KiB JSON body, signed afresh for every request (the nonce is single use). */
+const SIGNED_BODY = JSON.stringify({ payload: 'x'.repeat(1024 - 16) });
+function signedRequest(): RequestSpec {
+  return {
+    path: '/open/echo',
+    method: 'POST',
+    setupRequest: (req) => {
+      const ts = String(Date.now());
+      const nonce = randomBytes(12).toString('hex');
+      const sign = createHmac('sha256', BENCH_APP.secret).update(BENCH_APP.key + ts + nonce + SIGNED_BODY).digest('hex');
+      return {
+        ...req,
+        body: SIGNED_BODY,
+        headers: { ...req.headers, 'content-type': 'application/json', 'x-app-key': BENCH_APP.key, 'x-timestamp': ts, 'x-nonce': nonce, 'x-sign': sign },
+      };
+    },
+  };
 }
 
 const SCENARIOS: Scenario[] = [
@@ -43,6 +75,14 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'admin-redis', description: `admin ${AUTH_PATH}, full stack, Redis store`, script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
     request: (r) => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
+    name: 'public-redis', description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    request: () => ({ path: '/auth/getConfig' }),
+  },
+  {
+    name: 'signed-post-redis', description: 'signed POST /open/echo, 1 KiB body, Redis nonce store', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    request: () => signedRequest(),
   },
   {
     name: 'express-passport', description: 'Express + Passport + express-session + connect-redis, same check', script: 'bench/peers/express-passport.ts', usesRedis: true,
@@ -85,6 +125,7 @@ async function drive(s: Scenario, ready: Ready, redis: Redis | null): Promise<{ 
     method: req.method ?? 'GET',
     headers: req.headers,
     body: req.body,
+    ...(req.setupRequest ? { requests: [{ method: req.method ?? 'GET', path: req.path, setupRequest: req.setupRequest as never }] } : {}),
     connections: CONNECTIONS,
     duration: SECONDS,
   });
@@ -97,6 +138,77 @@ async function drive(s: Scenario, ready: Ready, redis: Redis | null): Promise<{ 
     non2xx: result.non2xx + result.errors,
     redisPerRequest: redis && requests > 0 ? (after - before - 1) / requests : null,
   };
+}
+
+function randomClientIp(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+interface LoginFigures {
+  singleThreadComparesPerSecond: number;
+  loginsPerSecond: number;
+  loginRatioToSingleThread: number;
+  authP99QuietMs: number;
+  authP99DuringStormMs: number;
+  p99Ratio: number;
+}
+
+/**
+ * Logins: throughput against the single-thread bcryptjs rate measured in this process, and the
+ * p99 of authenticated requests with and without a concurrent login storm.
+ */
+async function loginPhase(scenario: Scenario): Promise<LoginFigures> {
+  const hash = bcrypt.hashSync('admin123', 10);
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 3000) {
+    bcrypt.compareSync('admin123', hash);
+    n++;
+  }
+  const singleThread = n / ((performance.now() - t0) / 1000);
+  const { child, ready } = await start(scenario);
+  try {
+    const base = `http://127.0.0.1:${ready.port}`;
+    const cfg = (await (await fetch(`${base}/auth/getConfig`)).json()) as { data: { publicKey: string } };
+    const password = publicEncrypt({ key: cfg.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+    const loginBody = JSON.stringify({ username: 'admin', password });
+    const storm = (seconds: number) =>
+      autocannon({
+        url: `${base}/auth/login`,
+        connections: 8,
+        duration: seconds,
+        requests: [
+          {
+            method: 'POST',
+            path: '/auth/login',
+            setupRequest: ((req: { headers?: Record<string, string> }) => ({
+              ...req,
+              body: loginBody,
+              headers: { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': randomClientIp() },
+            })) as never,
+          },
+        ],
+      });
+    const auth = (seconds: number) =>
+      autocannon({ url: `${base}${AUTH_PATH}`, headers: { authorization: `Bearer ${ready.token}` }, connections: 10, duration: seconds });
+    const alone = await storm(SECONDS + 2);
+    if (alone.non2xx > 0) throw new Error(`login storm: ${alone.non2xx} non-2xx answers`);
+    const quiet = await auth(SECONDS);
+    const [stormed, loud] = await Promise.all([storm(SECONDS), auth(SECONDS)]);
+    if (loud.non2xx > 0 || stormed.non2xx > 0) throw new Error('non-2xx answers during the storm');
+    const loginsPerSecond = alone.requests.total / (SECONDS + 2);
+    return {
+      singleThreadComparesPerSecond: +singleThread.toFixed(1),
+      loginsPerSecond: +loginsPerSecond.toFixed(1),
+      loginRatioToSingleThread: +(loginsPerSecond / singleThread).toFixed(2),
+      authP99QuietMs: quiet.latency.p99,
+      authP99DuringStormMs: loud.latency.p99,
+      p99Ratio: +(loud.latency.p99 / Math.max(1, quiet.latency.p99)).toFixed(2),
+    };
+  } finally {
+    child.kill();
+  }
 }
 
 const median = (xs: number[]) => {
@@ -148,11 +260,23 @@ async function main(): Promise<void> {
   if (red) targets.push(`authenticated GET, Redis: ${red.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.40)`);
   if (red && peer) targets.push(`Redis stack vs Express/Passport peer: ${(red.medianRps / peer.medianRps).toFixed(1)}× (target ≥ 5)`);
   if (red) targets.push(`Redis commands per authenticated request: ${red.redisCommandsPerRequest} (target 1)`);
+  const pub = rows.find((r) => r.scenario === 'public-redis');
+  if (pub) targets.push(`Redis commands per public request (getConfig): ${pub.redisCommandsPerRequest} (target 0)`);
+  const signed = rows.find((r) => r.scenario === 'signed-post-redis');
+  if (signed) targets.push(`Redis commands per signed request: ${signed.redisCommandsPerRequest} (target 1, the nonce)`);
+  let logins: LoginFigures | null = null;
+  if (!only || only.includes('logins')) {
+    logins = await loginPhase(SCENARIOS.find((x) => x.name === 'admin-memory') as Scenario);
+    console.log(`\nlogins: ${logins.loginsPerSecond}/s vs ${logins.singleThreadComparesPerSecond} single-thread bcryptjs compares/s (cost 10)`);
+    console.log(`authenticated p99: ${logins.authP99QuietMs} ms alone, ${logins.authP99DuringStormMs} ms during a login storm`);
+    targets.push(`logins: ${logins.loginRatioToSingleThread}× the single-thread bcryptjs rate (target ≥ 1.8)`);
+    targets.push(`authenticated p99 during a login storm: ${logins.p99Ratio}× its p99 without (target ≤ 2)`);
+  }
   console.log(targets.map((t) => `- ${t}`).join('\n'));
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
-    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, rows, targets }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, rows, logins, targets }, null, 2),
   );
 }
 

@@ -1,7 +1,7 @@
 /**
- * The admin app with its full production middleware stack, on the in-memory store or Redis.
- * Logs a bench user in and reports {port, token} to the parent over IPC.
- * Usage: tsx bench/servers/authguard.ts <memory|redis> [loginType]
+ * The admin (or web) app with its full production middleware stack, on the in-memory store or
+ * Redis. Logs a bench user in and reports {port, token} to the parent over IPC.
+ * Usage: tsx bench/servers/authguard.ts <memory|redis> [admin|web]
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -16,10 +16,21 @@ import { buildWebApp } from '../../src/main/web';
 const store = (process.argv[2] ?? 'memory') as 'memory' | 'redis';
 const which = process.argv[3] === 'web' ? 'web' : 'admin';
 
+/** The signing app of the signed-POST scenario (bench only). */
+export const BENCH_APP = { key: 'bench-app', secret: 'bench-only-secret-0123456789abcdef' };
+
 async function main(): Promise<void> {
   const config = loadConfig({
     env: { ...process.env, APP_PROFILE: 'test' },
-    overrides: { 'svc.store': store, 'svc.captcha.enabled': false, ...(store === 'redis' ? { 'svc.redis.url': process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'svc.redis.key-prefix': `agbench:${process.pid}:` } : {}) },
+    overrides: {
+      'svc.store': store,
+      'svc.captcha.enabled': false,
+      'svc.examples.enabled': true,
+      'svc.security.sign.apps': { [BENCH_APP.key]: BENCH_APP.secret },
+      // The load generator spreads logins over many client addresses (X-Forwarded-For from loopback).
+      'svc.trusted-proxies': '127.0.0.1,::1',
+      ...(store === 'redis' ? { 'svc.redis.url': process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'svc.redis.key-prefix': `agbench:${process.pid}:` } : {}),
+    },
   });
   // Production-like logging: info level, asynchronous, to a sink (the bench reads no logs).
   const log = createPinoLogger({ level: 'info', destination: fs.createWriteStream('/dev/null') });
@@ -36,7 +47,9 @@ async function main(): Promise<void> {
   process.on('disconnect', () => process.exit(0));
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
