@@ -5,6 +5,7 @@ import { createHttpApp } from '../adapters/koa/http-app';
 import { ProblemResponder } from '../adapters/koa/responders';
 import type { RouteDef } from '../adapters/koa/routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
+import { problemRoutes } from '../adapters/koa/routes/problem-routes';
 import type { BuiltApp } from './admin';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
@@ -17,7 +18,7 @@ import { operations } from './operations';
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra, 'web');
   const managers = container.get(TOKENS.SessionManagers);
-  const routes: RouteDef[] = [...webProfileRoutes(managers)];
+  const routes: RouteDef[] = [...webProfileRoutes(managers), ...problemRoutes(config.problemBaseUri)];
   const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
   routes.push(...idempotentTokenRoutes(container.get(TOKENS.IssueIdempotencyToken)));
   if (config.examplesEnabled) {
