@@ -118,6 +118,8 @@ const KEYS = {
   'svc.rsa-private-key': { schema: str, default: '', secret: true },
   'svc.rsa.padding': { schema: z.enum(['oaep-sha256', 'pkcs1']), default: 'oaep-sha256' },
   'svc.users-file': { schema: str, default: '' },
+  'svc.members-file': { schema: str, default: '' },
+  'svc.register.rate-limit-per-hour': { schema: int(1, 100000), default: 10 },
   'svc.refresh-token.ttl-seconds': { schema: int(60, 366 * 86400), default: 2592000 },
   'svc.password.bcrypt-cost': { schema: int(10, 15), default: 10 },
   'svc.login.max-failures': { schema: int(0, 1000), default: 10 },
@@ -184,6 +186,10 @@ export interface AppConfig {
   readonly rsaPadding: 'oaep-sha256' | 'pkcs1';
   /** Absolute path of the embedded user directory file; '' = no seeded users. */
   readonly usersFile: string;
+  /** Absolute path of the embedded member directory file (web app); '' = no seeded members. */
+  readonly membersFile: string;
+  /** `POST /auth/register` requests per hour per client IP (web app). */
+  readonly registerPerHour: number;
   readonly refreshTokenTtlSeconds: number;
   readonly bcryptCost: number;
   readonly login: { readonly maxFailures: number; readonly lockSeconds: number };
@@ -310,6 +316,7 @@ export function loadConfig(opts: LoadOptions = {}): AppConfig {
 
 function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: string): AppConfig {
   const usersFile = (r['svc.users-file'] as string).trim();
+  const membersFile = (r['svc.members-file'] as string).trim();
   const s = <T>(k: ConfigKey) => r[k] as T;
   return {
     profile,
@@ -335,6 +342,8 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: strin
     rsaPrivateKey: s<string>('svc.rsa-private-key').trim(),
     rsaPadding: s<'oaep-sha256' | 'pkcs1'>('svc.rsa.padding'),
     usersFile: usersFile === '' ? '' : path.resolve(configDir, usersFile),
+    membersFile: membersFile === '' ? '' : path.resolve(configDir, membersFile),
+    registerPerHour: s<number>('svc.register.rate-limit-per-hour'),
     refreshTokenTtlSeconds: s<number>('svc.refresh-token.ttl-seconds'),
     bcryptCost: s<number>('svc.password.bcrypt-cost'),
     login: { maxFailures: s<number>('svc.login.max-failures'), lockSeconds: s<number>('svc.login.lock-seconds') },
@@ -417,6 +426,7 @@ function crossChecks(c: AppConfig): string[] {
     }
   }
   if (c.usersFile !== '' && !existsSync(c.usersFile)) p.push(`svc.users-file (SVC_USERS_FILE): no such file ${c.usersFile}`);
+  if (c.membersFile !== '' && !existsSync(c.membersFile)) p.push(`svc.members-file (SVC_MEMBERS_FILE): no such file ${c.membersFile}`);
   if (c.session.timeout !== -1 && c.refreshTokenTtlSeconds <= c.session.timeout) {
     p.push('svc.refresh-token.ttl-seconds (SVC_REFRESH_TOKEN_TTL_SECONDS): must be longer than session.timeout, so a client can refresh after its access token lapsed');
   }

@@ -5,7 +5,7 @@ import { CreateCaptcha, VerifyCaptcha } from '../application/auth/captcha';
 import { GetLoginConfig } from '../application/auth/get-login-config';
 import { IssueTokens, Login } from '../application/auth/login';
 import { CheckRateLimit } from '../application/auth/rate-limit';
-import { EndSession, ListSessions, Logout, RefreshToken } from '../application/auth/session-use-cases';
+import { EndSession, ListSessions, Logout, LogoutAll, RefreshToken } from '../application/auth/session-use-cases';
 import type { AuthSettings } from '../application/auth/auth-settings';
 import { SessionManager, SessionManagers } from '../application/session/session-manager';
 import { VerifySignature } from '../application/signing/verify-signature';
@@ -64,7 +64,7 @@ export function authSettingsOf(config: AppConfig): AuthSettings {
 }
 
 /** Use cases resolved from the container (each app binds its own UserDirectory / RsaDecryptor). */
-const USE_CASES = [CheckRateLimit, CreateCaptcha, VerifyCaptcha, GetLoginConfig, IssueTokens, Login, RefreshToken, Logout, ListSessions, EndSession, CreateUser, ListUsers] as const;
+const USE_CASES = [CheckRateLimit, CreateCaptcha, VerifyCaptcha, GetLoginConfig, IssueTokens, Login, RefreshToken, Logout, LogoutAll, ListSessions, EndSession, CreateUser, ListUsers] as const;
 
 /** `app` names the app whose container this is (its metrics registry is labelled with it). */
 export function createBaseContainer(config: AppConfig, infra: Infrastructure, app = 'app'): Container {

@@ -1,10 +1,19 @@
 /** Composition root of the consumer web app (port 8081, login type "web", RFC 9457 problem details). */
+import { Login } from '../application/auth/login';
+import { CheckRateLimit } from '../application/auth/rate-limit';
+import { EndSession, ListSessions, Logout, LogoutAll, RefreshToken } from '../application/auth/session-use-cases';
 import { TOKENS } from '../application/tokens';
+import { CreateUser } from '../application/users/users';
+import { NoRsaDecryptor } from '../adapters/crypto/rsa';
+import { InMemoryUserDirectory } from '../adapters/directory/yaml-user-directory';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
+import { rateLimiter } from '../adapters/koa/rate-limit';
 import { ProblemResponder } from '../adapters/koa/responders';
 import type { RouteDef } from '../adapters/koa/routes';
+import { webAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
+import { problemRoutes } from '../adapters/koa/routes/problem-routes';
 import type { BuiltApp } from './admin';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
@@ -16,8 +25,33 @@ import { operations } from './operations';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra, 'web');
+  // Members: a directory of their own, separate from the admin users.
+  const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
+  if (config.membersFile === '' && config.profile !== 'prod') infra.log.warn({}, 'svc.members-file is not set: the member directory starts empty');
+  container.bind(TOKENS.UserDirectory).toConstantValue(members);
+  // No RSA layer on the web app: passwords arrive as plain JSON over TLS.
+  container.bind(TOKENS.RsaDecryptor).toConstantValue(new NoRsaDecryptor());
+
   const managers = container.get(TOKENS.SessionManagers);
-  const routes: RouteDef[] = [...webProfileRoutes(managers)];
+  const rateLimit = rateLimiter(container.get(CheckRateLimit), LOGIN_TYPES.web);
+  const routes: RouteDef[] = [
+    ...webAuthRoutes({
+      managers,
+      rateLimit,
+      login: container.get(Login),
+      refresh: container.get(RefreshToken),
+      logout: container.get(Logout),
+      register: container.get(CreateUser),
+      registerPerHour: config.registerPerHour,
+    }),
+    ...webProfileRoutes({
+      managers,
+      listSessions: container.get(ListSessions),
+      endSession: container.get(EndSession),
+      logoutAll: container.get(LogoutAll),
+    }),
+    ...problemRoutes(config.problemBaseUri),
+  ];
   const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
   routes.push(...idempotentTokenRoutes(container.get(TOKENS.IssueIdempotencyToken)));
   if (config.examplesEnabled) {

@@ -135,6 +135,26 @@ describe('configuration', () => {
     });
   });
 
+  describe('web app members and problem URIs', () => {
+    it('dev and test seed config/members.yml and point problem types at the local web app; prod seeds nobody', () => {
+      for (const profile of ['dev', 'test']) {
+        const c = loadConfig({ env: { APP_PROFILE: profile } });
+        assert.match(c.membersFile, /config[\\/]members\.yml$/);
+        assert.equal(c.problemBaseUri, 'http://localhost:8081/problems/');
+        assert.equal(c.registerPerHour, 10);
+      }
+      const prod = loadConfig({ env: { APP_PROFILE: 'prod', ...PROD_SECRETS } });
+      assert.equal(prod.membersFile, '');
+      assert.equal(prod.problemBaseUri, 'https://authguard.example/problems/');
+    });
+    it('a missing members file or a bad register limit fails the start, naming the key', () => {
+      const p1 = problemsOf(() => loadConfig({ env: { SVC_MEMBERS_FILE: 'nope.yml' }, configDir: emptyDir() }));
+      assert.ok(p1.some((p) => p.startsWith('svc.members-file (SVC_MEMBERS_FILE): no such file')), p1.join('\n'));
+      const p2 = problemsOf(() => loadConfig({ env: { SVC_REGISTER_RATE_LIMIT_PER_HOUR: '0' }, configDir: emptyDir() }));
+      assert.ok(p2.some((p) => p.startsWith('svc.register.rate-limit-per-hour (SVC_REGISTER_RATE_LIMIT_PER_HOUR)')), p2.join('\n'));
+    });
+  });
+
   describe('svc.rsa-private-key', () => {
     const load = (key: string) => loadConfig({ env: { APP_PROFILE: 'dev', SVC_RSA_PRIVATE_KEY: key }, configDir: emptyDir() });
     it('accepts PEM PKCS#8, PEM PKCS#1 (also with \\n escapes) and base64 DER', () => {

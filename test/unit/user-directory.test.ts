@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import bcrypt from 'bcryptjs';
 import { InMemoryUserDirectory } from '../../src/adapters/directory/yaml-user-directory';
 
 const HASH = '$2b$10$Q/9ggkjQhcIyAAxeXMC45O1psYNXbvhOr95w2VKtNWJsryJmN5sym';
@@ -20,6 +21,17 @@ describe('embedded user directory (YAML)', () => {
     assert.deepEqual((await d.findByUsername('viewer'))?.permissions, ['system:user:list', 'monitor:online:list']);
     assert.equal((await d.findById('2'))?.username, 'viewer');
     assert.equal(await d.findByUsername('nobody'), null);
+  });
+
+  it('the member seed: alice / alice-pass-123 (BCrypt), no roles, no admin accounts', async () => {
+    const d = InMemoryUserDirectory.fromFile(path.join(__dirname, '../../config/members.yml'));
+    const alice = await d.findByUsername('alice');
+    assert.ok(alice);
+    assert.equal(alice.id, '1');
+    assert.deepEqual([alice.roles, alice.permissions], [[], []]);
+    assert.ok(await bcrypt.compare('alice-pass-123', alice.passwordHash));
+    assert.equal(await d.findByUsername('admin'), null);
+    assert.equal((await d.list(0, 100)).total, 1);
   });
 
   it('refuses plaintext passwords, unknown roles and unknown fields, naming the file', () => {

@@ -80,3 +80,16 @@ export class NodeRsaDecryptor implements RsaDecryptor {
     }
   }
 }
+
+/**
+ * The web app's decryptor: it has no RSA layer (members send plain passwords over TLS), so
+ * nothing decrypts. Use cases only reach it with `encrypted: true`, which the web app never sends;
+ * should one ever do so, the password counts as undecryptable (401 bad-credentials, like admin).
+ */
+export class NoRsaDecryptor implements RsaDecryptor {
+  readonly publicKeyPem = '';
+  readonly padding: RsaPadding = 'oaep-sha256';
+  async decrypt(): Promise<string | null> {
+    return null;
+  }
+}

@@ -117,3 +117,25 @@ export class EndSession {
     else await manager.logoutByHash(hash);
   }
 }
+
+@injectable()
+export class LogoutAll {
+  constructor(@inject(IssueTokens) private readonly issue: IssueTokens) {}
+
+  /**
+   * "Log out everywhere" (ASVS 7.4.3): every session of the user ends and the refresh-token
+   * family of each is revoked, so no refresh token of theirs can mint a new session (a refresh
+   * racing with this call dies too: RefreshToken checks the revocation after it rotates).
+   * Returns how many sessions were live.
+   */
+  async execute(input: { loginType: string; userId: string }): Promise<number> {
+    const manager = this.issue.manager(input.loginType);
+    const sessions = await manager.listSessions(input.userId);
+    for (const s of sessions) {
+      const family = s.record.attrs.rtFamily ?? (await this.issue.registry.familyOfAccess(input.loginType, s.tokenHash));
+      if (family !== undefined && family !== null) await this.issue.registry.revokeFamily(manager, family);
+    }
+    await manager.logoutAll(input.userId);
+    return sessions.length;
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * Authentication routes of a login type. The admin app: RSA-encrypted password, captcha,
- * `{code, message, data}` envelope. Each route lists its guards beside it, in the order they run.
+ * `{code, message, data}` envelope. The web app: plain JSON passwords (TLS protects them),
+ * registration, problem details. Each route lists its guards beside it, in the order they run.
  */
 import { z } from 'zod';
 import type { CreateCaptcha } from '../../../application/auth/captcha';
@@ -8,6 +9,7 @@ import type { GetLoginConfig } from '../../../application/auth/get-login-config'
 import type { Login } from '../../../application/auth/login';
 import type { Logout, RefreshToken } from '../../../application/auth/session-use-cases';
 import type { SessionManagers } from '../../../application/session/session-manager';
+import { passwordProblem, USERNAME_PATTERN, type CreateUser } from '../../../application/users/users';
 import type { ClientInfo } from '../../../domain/session';
 import { currentUser, requireLogin } from '../guards';
 import type { RateLimitGuardFactory } from '../rate-limit';
@@ -35,6 +37,26 @@ const adminLoginBody = z
     password: z.string().min(1).max(4096),
     code: z.string().max(32).optional(),
     uuid: z.string().max(64).optional(),
+  })
+  .strict();
+
+/** Web login: plain text. Over-long passwords are not a validation error: they fail like a wrong one. */
+const webLoginBody = z
+  .object({
+    username: z.string().min(1).max(64),
+    password: z.string().min(1).max(1024),
+  })
+  .strict();
+
+/** Registration rules (ASVS 6.2): every problem is reported at once, each with its JSON Pointer. */
+const registerBody = z
+  .object({
+    username: z.string().regex(USERNAME_PATTERN, 'must be 3-32 characters of A-Z a-z 0-9 _ . -'),
+    password: z.string().superRefine((pw, ctx) => {
+      const problem = passwordProblem(pw);
+      if (problem !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
+    nickname: z.string().trim().min(1, 'must not be blank').max(64).optional(),
   })
   .strict();
 
@@ -108,5 +130,45 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
         return { loggedOut: true, userId: currentUser(ctx).userId };
       },
     },
+  ];
+}
+
+export interface WebAuthRouteDeps extends AuthRouteDeps {
+  readonly register: CreateUser;
+  /** `POST /auth/register` requests per hour per client IP. */
+  readonly registerPerHour: number;
+}
+
+export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
+  const type = 'web';
+  return [
+    {
+      method: 'post',
+      path: '/auth/register',
+      summary: 'Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409',
+      tags: ['auth'],
+      guards: [deps.rateLimit({ key: 'register', windowSeconds: 3600, limit: deps.registerPerHour, limitType: 'IP' })],
+      body: registerBody,
+      successStatus: 201,
+      handler: async (ctx) => {
+        const b = ctx.state.body as z.infer<typeof registerBody>;
+        const created = await deps.register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [] });
+        return { userId: created.userId, username: created.username };
+      },
+    },
+    {
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}',
+      tags: ['auth'],
+      guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
+      body: webLoginBody,
+      handler: async (ctx) => {
+        const b = ctx.state.body as z.infer<typeof webLoginBody>;
+        const out = await deps.login.execute({ loginType: type, username: b.username, password: b.password, encrypted: false, requireCaptcha: false, client: clientOf(ctx) });
+        return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
+      },
+    },
+    ...sessionAuthRoutes(deps, type),
   ];
 }

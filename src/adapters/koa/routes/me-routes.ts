@@ -1,4 +1,5 @@
 /** "Who am I" routes: the current user of a login type, from the session snapshot. */
+import type { EndSession, ListSessions, LogoutAll } from '../../../application/auth/session-use-cases';
 import type { SessionManagers } from '../../../application/session/session-manager';
 import { currentUser, requireLogin } from '../guards';
 import type { RouteDef } from '../routes';
@@ -19,18 +20,70 @@ export function adminMeRoutes(managers: SessionManagers): RouteDef[] {
   ];
 }
 
-export function webProfileRoutes(managers: SessionManagers): RouteDef[] {
+export interface WebUserRouteDeps {
+  readonly managers: SessionManagers;
+  readonly listSessions: ListSessions;
+  readonly endSession: EndSession;
+  readonly logoutAll: LogoutAll;
+}
+
+/** The member's own account: profile, their sessions ("devices"), ending one or all of them. */
+export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
+  const type = 'web';
+  const login = requireLogin(deps.managers, type);
   return [
     {
       method: 'get',
       path: '/user/profile',
       summary: "The current member's profile",
       tags: ['user'],
-      guards: [requireLogin(managers, 'web')],
+      guards: [login],
       handler: async (ctx) => {
         const u = currentUser(ctx);
         return { userId: u.userId, username: u.username, nickname: u.nickname ?? u.username };
       },
+    },
+    {
+      method: 'get',
+      path: '/user/sessions',
+      summary: "The member's live sessions, oldest first; `current` marks the caller's own",
+      tags: ['user'],
+      guards: [login],
+      handler: async (ctx) => {
+        const u = currentUser(ctx);
+        const list = await deps.listSessions.execute({ loginType: type, userId: u.userId });
+        return list.map((s) => ({
+          tokenId: s.tokenId,
+          loginTime: s.loginTime,
+          lastActiveTime: s.lastActiveTime,
+          expires: s.expires,
+          ipaddr: s.ipaddr,
+          userAgent: s.userAgent,
+          current: s.tokenId === u.tokenId,
+        }));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/user/sessions/:tokenId',
+      summary: 'End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404',
+      tags: ['user'],
+      guards: [login],
+      successStatus: 204,
+      handler: async (ctx) => {
+        const tokenId = String(ctx.params.tokenId ?? '');
+        // Only the caller's own sessions are searched: another member's token id is "not found", revealing nothing.
+        await deps.endSession.execute({ loginType: type, tokenId, kick: false, ownerId: currentUser(ctx).userId });
+        return null;
+      },
+    },
+    {
+      method: 'post',
+      path: '/user/logout-all',
+      summary: 'Log out everywhere: every session of the member ends and their refresh tokens are revoked',
+      tags: ['user'],
+      guards: [login],
+      handler: async (ctx) => ({ endedSessions: await deps.logoutAll.execute({ loginType: type, userId: currentUser(ctx).userId }) }),
     },
   ];
 }
