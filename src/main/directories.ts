@@ -3,7 +3,7 @@
  * process beside the stores, and their container bindings.
  *
  *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
- *  - `file` (default): the embedded YAML files (svc.users-file for admin users); changes made
+ *  - `file` (default): the embedded YAML files (svc.users-file, svc.members-file); changes made
  *    through the service (created users, roles, enabled flag) live in memory only.
  */
 import type { Container } from 'inversify';
@@ -38,7 +38,9 @@ export type DirectoryFactory = (config: AppConfig, log: Logger) => Directories;
 export const createFileDirectories: DirectoryFactory = (config, log) => {
   if (config.usersFile === '') log.warn({}, 'svc.users-file is not set: the admin directory is empty');
   const admins = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
-  return { admins, members: new InMemoryUserDirectory(), administration: admins, close: async () => undefined };
+  if (config.membersFile === '' && config.profile !== 'prod') log.warn({}, 'svc.members-file is not set: the member directory starts empty');
+  const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
+  return { admins, members, administration: admins, close: async () => undefined };
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;

@@ -5,7 +5,6 @@ import { EndSession, ListSessions, Logout, LogoutAll, RefreshToken } from '../ap
 import { TOKENS } from '../application/tokens';
 import { CreateUser } from '../application/users/users';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
-import { InMemoryUserDirectory } from '../adapters/directory/yaml-user-directory';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
 import { rateLimiter } from '../adapters/koa/rate-limit';
@@ -25,10 +24,8 @@ import { operations } from './operations';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const container = createBaseContainer(config, infra, 'web');
-  // Members: a directory of their own, separate from the admin users.
-  const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
-  if (config.membersFile === '' && config.profile !== 'prod') infra.log.warn({}, 'svc.members-file is not set: the member directory starts empty');
-  container.bind(TOKENS.UserDirectory).toConstantValue(members);
+  // Members: a directory of their own (svc.directory: YAML file or the SQL `member` table), separate from admin users.
+  container.bind(TOKENS.UserDirectory).toConstantValue(infra.directories.members);
   // No RSA layer on the web app: passwords arrive as plain JSON over TLS.
   container.bind(TOKENS.RsaDecryptor).toConstantValue(new NoRsaDecryptor());
 
