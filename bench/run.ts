@@ -4,7 +4,8 @@
  * same run. Writes bench/results/latest.json. Never asserts absolute times: these machines are noisy.
  *
  * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per round (default 4), BENCH_CONNECTIONS (default 50),
- * REDIS_URL (default redis://127.0.0.1:6379), BENCH_ONLY (comma-separated scenario names).
+ * REDIS_URL (default redis://127.0.0.1:6379), BENCH_ONLY (comma-separated scenario names; `login-timing`
+ * is the timing scenario of bench/login-timing.ts, run last), BENCH_TIMING_SAMPLES (default 60).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
 import { BENCH_APP } from './servers/authguard';
+import { describeTiming, measureLoginTiming } from './login-timing';
 
 const ROOT = path.join(__dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -274,9 +276,12 @@ async function main(): Promise<void> {
   }
   console.log(targets.map((t) => `- ${t}`).join('\n'));
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  // Login timing (unknown user vs wrong password): after the throughput rounds, on a quiet machine.
+  const timing = !only || only.includes('login-timing') ? await measureLoginTiming(Number(process.env.BENCH_TIMING_SAMPLES ?? 60)) : null;
+  if (timing) console.log(`- ${describeTiming(timing)}`);
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
-    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, rows, logins, targets }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, rows, logins, targets, loginTiming: timing }, null, 2),
   );
 }
 

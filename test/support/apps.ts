@@ -19,6 +19,8 @@ export function testConfig(overrides: Partial<Record<ConfigKey, unknown>> = {}, 
 }
 
 export interface TestInfra extends Infrastructure {
+  /** The Redis key prefix of this infrastructure (unique per suite). */
+  readonly keyPrefix: string;
   /** Removes everything this infrastructure wrote (Redis) and closes it. */
   dispose(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export function testInfra(config: AppConfig, opts: { clock?: Clock; label?: stri
   const infra = createInfrastructure(config, { log: silentLogger, ...(opts.clock ? { clock: opts.clock } : {}), keyPrefix });
   return {
     ...infra,
+    keyPrefix,
     async dispose() {
       await infra.close();
       if (config.store === 'redis') {

@@ -43,17 +43,24 @@ async function waitForPort(port: number, up: boolean, timeoutMs = 5000): Promise
 
 export class DisposableRedis {
   private proc: ChildProcess | null = null;
-  constructor(readonly port: number) {}
-  static async create(): Promise<DisposableRedis> {
-    const r = new DisposableRedis(await freePort());
+  constructor(
+    readonly port: number,
+    /** requirepass of the server (a prod-like Redis); none when undefined. */
+    readonly password?: string,
+  ) {}
+  static async create(opts: { password?: string } = {}): Promise<DisposableRedis> {
+    const r = new DisposableRedis(await freePort(), opts.password);
     await r.start();
     return r;
   }
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return this.password === undefined ? `redis://127.0.0.1:${this.port}` : `redis://:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}`;
   }
   async start(): Promise<void> {
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+    if (this.proc && this.proc.exitCode === null) return; // already running
+    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', ...(this.password === undefined ? [] : ['--requirepass', this.password])], {
+      stdio: 'ignore',
+    });
     await waitForPort(this.port, true);
   }
   /** Kills the server abruptly (no clean shutdown), as a crash would. */

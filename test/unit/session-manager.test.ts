@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
-import { SessionManager, hashToken, type SessionSettings } from '../../src/application/session/session-manager';
+import { SessionManager, hashToken, sameTokenHash, type SessionSettings } from '../../src/application/session/session-manager';
 import { DEFAULT_SESSION_POLICY, EXPIRED_GRACE_MS, type Principal } from '../../src/domain/session';
 import { FakeClock } from '../support/fake-clock';
 
@@ -190,6 +190,14 @@ describe('SessionManager (the session core)', () => {
       const b = await manager.login(alice);
       assert.notEqual(b.token, a.token);
       assert.equal(await reasonOf(manager, `Bearer ${b.token}`), 'ok');
+    });
+    it('compares token hashes in constant time, only as 32-byte values', () => {
+      const h = hashToken('t');
+      assert.equal(sameTokenHash(h, hashToken('t')), true);
+      assert.equal(sameTokenHash(h, hashToken('u')), false);
+      assert.equal(sameTokenHash(h, h.slice(0, 62)), false, 'a shorter value never matches (and never throws)');
+      assert.equal(sameTokenHash(h, 'not hex'), false);
+      assert.equal(sameTokenHash('', ''), false);
     });
     it('share also works with random-64 tokens', async () => {
       const { manager } = setup({ isShare: true, shareSecret: 'y'.repeat(32), tokenStyle: 'random-64' });

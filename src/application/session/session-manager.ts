@@ -3,7 +3,7 @@
  * Tokens are opaque; the store only ever sees SHA-256(token). Every `session.*` setting is
  * honoured here; the store keeps the data atomic.
  */
-import { createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   EXPIRED_GRACE_MS,
   expiresAtFor,
@@ -44,6 +44,13 @@ export interface LoginResult {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Whether two token hashes (hex SHA-256) are equal, compared in constant time on equal-length buffers. */
+export function sameTokenHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
 }
 
 /** Short, non-secret session identifier shown to users and admins (derived from the hash). */
@@ -118,7 +125,7 @@ export class SessionManager {
       const reusable = (await this.store.listByUser(this.loginType, principal.userId, now)).find((s) => s.record.attrs.shareSeed !== undefined);
       if (reusable) {
         const token = this.deriveSharedToken(reusable.record.attrs.shareSeed as string);
-        if (hashToken(token) === reusable.tokenHash) {
+        if (sameTokenHash(hashToken(token), reusable.tokenHash)) {
           this.debug({ tokenId: reusable.record.tokenId, userId: principal.userId }, 'login reused shared token');
           return { token, tokenId: reusable.record.tokenId, record: reusable.record, reused: true };
         }

@@ -1,0 +1,83 @@
+/** Starts test/support/app-process.ts as a child process and talks to it (see that file). */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { InstanceReady } from './app-process';
+
+const SCRIPT = path.join(__dirname, 'app-process.ts');
+
+export class AppInstance {
+  /** Fatal errors (unhandled rejection, uncaught exception) the child reported. */
+  readonly fatals: string[] = [];
+  exitCode: number | null = null;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly ready: InstanceReady,
+  ) {
+    child.on('message', (m: { fatal?: string }) => {
+      if (m.fatal !== undefined) this.fatals.push(m.fatal);
+    });
+    child.once('exit', (code) => (this.exitCode = code ?? -1));
+  }
+
+  /** Forks an instance with these configuration variables (added to a minimal environment). */
+  static start(env: Record<string, string>, timeoutMs = 30_000): Promise<AppInstance> {
+    return new Promise((resolve, reject) => {
+      const child = fork(SCRIPT, [], {
+        execArgv: ['--import', 'tsx'],
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', APP_PROFILE: 'test', ...env },
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('app instance did not report readiness in time'));
+      }, timeoutMs);
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        reject(new Error(`app instance exited with ${code} before it was ready`));
+      };
+      child.once('exit', onExit);
+      child.on('message', function onMessage(m: Partial<InstanceReady>) {
+        if (m.ready !== true) return;
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve(new AppInstance(child, m as InstanceReady));
+      });
+    });
+  }
+
+  url(app: 'admin' | 'web'): string {
+    return `http://127.0.0.1:${this.ready[app]}`;
+  }
+
+  get alive(): boolean {
+    return this.exitCode === null;
+  }
+
+  /** The child's process.memoryUsage(). */
+  memory(): Promise<NodeJS.MemoryUsage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no memory report')), 5000);
+      const on = (m: { memory?: NodeJS.MemoryUsage }) => {
+        if (!m.memory) return;
+        clearTimeout(timer);
+        this.child.off('message', on);
+        resolve(m.memory);
+      };
+      this.child.on('message', on);
+      this.child.send({ cmd: 'memory' });
+    });
+  }
+
+  /** Stops the child (SIGKILL after 5 s) and waits for it to exit. */
+  async stop(): Promise<void> {
+    if (this.exitCode !== null) return;
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    if (this.child.connected) this.child.send({ cmd: 'stop' });
+    else this.child.kill('SIGTERM');
+    const force = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(force);
+  }
+}
