@@ -22,6 +22,7 @@ import type { AppState } from '../adapters/koa/state';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
+import { tryItRoutes } from '../adapters/koa/routes/try-it-routes';
 import type { AppConfig } from './config';
 import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import type { Infrastructure } from './infrastructure';
@@ -90,6 +91,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
       }),
     );
   }
+  if (config.tryItEnabled) routes.push(...tryItRoutes());
   const ops = operations({ app: 'admin', config, infra, container, routes });
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,
