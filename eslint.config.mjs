@@ -39,9 +39,9 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Container']", message: 'Only src/main creates the inversify container.' }],
     },
   },
-  // Worker-thread entries are plain CommonJS (a Worker cannot load .ts; copied as-is by the build).
+  // Worker-thread entries and the bin launcher are plain CommonJS (a Worker cannot load .ts).
   {
-    files: ['src/**/*.js'],
+    files: ['src/**/*.js', 'bin/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

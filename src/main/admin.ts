@@ -21,6 +21,7 @@ import type { AppState } from '../adapters/koa/state';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotencyGuards } from '../adapters/koa/idempotency-guards';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
+import { tryItRoutes } from '../adapters/koa/routes/try-it-routes';
 import type { AppConfig } from './config';
 import { createBaseContainer, idempotencyGuardDeps, inputFilter, LOGIN_TYPES } from './container';
 import { userAdminRoutesOf } from './directories';
@@ -89,6 +90,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
       }),
     );
   }
+  if (config.tryItEnabled) routes.push(...tryItRoutes());
   const ops = operations({ app: 'admin', config, infra, container, routes });
   const app = createHttpApp({
     realm: LOGIN_TYPES.admin,

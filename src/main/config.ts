@@ -154,6 +154,7 @@ const KEYS = {
   'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
   'svc.actuator.show-details': { schema: profileBool, default: undefined },
   'svc.openapi.enabled': { schema: profileBool, default: undefined },
+  'svc.try-it.enabled': { schema: profileBool, default: undefined },
   'svc.cors.allowed-origins': { schema: originList, default: [] },
   'svc.server.headers-timeout-ms': { schema: int(1000, 600000), default: 15000 },
   'svc.server.request-timeout-ms': { schema: int(1000, 600000), default: 30000 },
@@ -229,6 +230,8 @@ export interface AppConfig {
   };
   /** /v3/api-docs and /swagger-ui are mounted (default: everywhere but prod). */
   readonly openapiEnabled: boolean;
+  /** GET / on the admin app serves the try-it login page (default: dev only). */
+  readonly tryItEnabled: boolean;
   /** Origins allowed to call the apps from a browser (CORS); empty = none. */
   readonly corsAllowedOrigins: readonly string[];
   /** Slow-client protection of the HTTP servers. */
@@ -381,6 +384,7 @@ function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: strin
       showDetails: s<boolean | undefined>('svc.actuator.show-details') ?? profile !== 'prod',
     },
     openapiEnabled: s<boolean | undefined>('svc.openapi.enabled') ?? profile !== 'prod',
+    tryItEnabled: s<boolean | undefined>('svc.try-it.enabled') ?? profile === 'dev',
     corsAllowedOrigins: s<string[]>('svc.cors.allowed-origins'),
     server: {
       headersTimeoutMs: s<number>('svc.server.headers-timeout-ms'),

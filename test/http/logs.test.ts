@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { TOKENS } from '../../src/application/tokens';
 import { createPinoLogger } from '../../src/adapters/logging/pino-logger';
@@ -97,5 +98,78 @@ describe('logs: one access line per request, secrets never logged', () => {
     const all = c.lines.join('');
     for (const v of ['t-1', 'c-1', 's-1', 'p-1', 'r-1', 'p-2', 'p-3', 't-2']) assert.ok(!all.includes(`"${v}`) && !all.includes(v + '"'), `${v} leaked`);
     assert.ok(all.includes('[REDACTED]'));
+  });
+});
+
+describe('logs over a full flow: getConfig -> login -> me -> refresh -> logout, and a signed request', function () {
+  this.timeout(30000);
+  const SIGN_APP = 'log-flow-app';
+  const SIGN_SECRET = 'log-flow-secret-0123456789abcdef';
+  const capture = captureLogs();
+  let infra: Infrastructure;
+  let admin: ReturnType<typeof buildAdminApp>;
+  let web: ReturnType<typeof buildWebApp>;
+
+  before(() => {
+    const config = testConfig({ 'session.is-log': true, 'svc.security.sign.apps': { [SIGN_APP]: SIGN_SECRET }, 'svc.crypto.worker-threads': 1 });
+    const log = createPinoLogger({ level: 'debug', destination: capture.stream });
+    infra = createInfrastructure(config, { log });
+    admin = buildAdminApp(config, infra);
+    web = buildWebApp(config, infra);
+  });
+  after(async () => infra?.close());
+
+  it('writes access and session debug lines but no token, refresh token, password (plain or encrypted) or X-Sign', async () => {
+    const a = admin.app.callback();
+    const password = 'admin123';
+    const cfg = await request(a).get('/auth/getConfig').expect(200);
+    const encrypted = publicEncrypt(
+      { key: cfg.body.data.publicKey as string, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(password, 'utf8'),
+    ).toString('base64');
+    // a failed attempt first: its ciphertext must not be logged either
+    const wrong = publicEncrypt({ key: cfg.body.data.publicKey as string, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('wrong-pass-1', 'utf8')).toString('base64');
+    await request(a).post('/auth/login').send({ username: 'admin', password: wrong }).expect(401);
+    const login = await request(a).post('/auth/login').send({ username: 'admin', password: encrypted }).expect(200);
+    const { accessToken, refreshToken } = login.body.data as { accessToken: string; refreshToken: string };
+    await request(a).get('/auth/me').set('Authorization', `Bearer ${accessToken}`).expect(200);
+    const refreshed = await request(a).post('/auth/refresh-token').send({ refreshToken }).expect(200);
+    const next = refreshed.body.data as { accessToken: string; refreshToken: string };
+    await request(a).get('/auth/me').set('Authorization', `Bearer ${accessToken}`).expect(401);
+    await request(a).post('/auth/logout').set('Authorization', `Bearer ${next.accessToken}`).expect(200);
+
+    const body = '{"order":42}';
+    const ts = String(Date.now());
+    const nonce = randomBytes(12).toString('hex');
+    const sign = createHmac('sha256', SIGN_SECRET).update(SIGN_APP + ts + nonce + body).digest('hex');
+    await request(web.app.callback())
+      .post('/open/echo')
+      .set({ 'X-App-Key': SIGN_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign, 'Content-Type': 'application/json' })
+      .send(body)
+      .expect(200);
+
+    const lines = capture.parsed();
+    const routes = lines.filter((l) => l.msg === 'request').map((l) => `${String(l.method)} ${String(l.route)} ${String(l.status)}`);
+    for (const r of ['GET /auth/getConfig 200', 'POST /auth/login 401', 'POST /auth/login 200', 'GET /auth/me 200', 'POST /auth/refresh-token 200', 'GET /auth/me 401', 'POST /auth/logout 200', 'POST /open/echo 200']) {
+      assert.ok(routes.includes(r), `access line for ${r} (got ${routes.join(', ')})`);
+    }
+    assert.ok(lines.some((l) => l.level === 20), 'session debug lines were written (is-log)');
+    const all = capture.lines.join('');
+    const secrets = {
+      accessToken,
+      refreshToken,
+      nextAccessToken: next.accessToken,
+      nextRefreshToken: next.refreshToken,
+      password,
+      wrongPassword: 'wrong-pass-1',
+      encryptedPassword: encrypted,
+      encryptedWrongPassword: wrong,
+      encryptedPrefix: encrypted.slice(0, 24),
+      sign,
+      signSecret: SIGN_SECRET,
+    };
+    for (const [name, value] of Object.entries(secrets)) assert.ok(!all.includes(value), `${name} leaked into the logs`);
+    // JSON-escaped forms too (a "/" in base64 is written as-is by pino, but be strict)
+    assert.ok(!all.includes(JSON.stringify(encrypted).slice(1, 30)), 'encrypted password leaked (escaped)');
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
 import { CONFIG_KEYS, envNameOf } from '../../src/main/config';
 import { REASONS } from '../../src/domain/errors';
+import { PromMetrics } from '../../src/adapters/metrics/prom-metrics';
 
 const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 
@@ -23,5 +24,35 @@ describe('README stays in step with the code', () => {
     const codes = Object.values(ERROR_CATALOGUE).map((e) => e.code);
     assert.equal(new Set(codes).size, codes.length);
     assert.ok(!codes.includes(0));
+  });
+});
+
+describe('docs/ stays in step with the code', () => {
+  const doc = (name: string) => readFileSync(path.join(__dirname, '../../docs', name), 'utf8');
+
+  it('operations.md names every metric the apps export and every prod secret', async () => {
+    const ops = doc('operations.md');
+    const names = (await new PromMetrics({ app: 'docs' }).registry.getMetricsAsJSON()).map((m) => m.name);
+    assert.ok(names.length >= 6);
+    for (const n of names) assert.ok(ops.includes(`\`${n}\``), `operations.md lacks metric ${n}`);
+    for (const v of ['SVC_RSA_PRIVATE_KEY', 'SVC_REDIS_URL', 'SVC_SECURITY_SIGN_APPS', 'svc.trusted-proxies', 'svc.actuator.exposure', 'APP_PROFILE']) {
+      assert.ok(ops.includes(v), `operations.md lacks ${v}`);
+    }
+  });
+
+  it('integration-admin.md gives the envelope code of every login and refresh failure it names', () => {
+    const admin = doc('integration-admin.md');
+    for (const reason of ['bad-credentials', 'captcha-missing', 'rate-limited', 'account-locked', 'refresh-token-reused'] as const) {
+      assert.ok(admin.includes(reason) && admin.includes(String(ERROR_CATALOGUE[reason].code)), `integration-admin.md: ${reason}`);
+    }
+    assert.ok(admin.includes('encryptOAEP(unescape(encodeURIComponent('), 'the JSEncrypt UTF-8 note');
+  });
+
+  it('integration-third-party.md gives the status and admin code of every signing failure', () => {
+    const third = doc('integration-third-party.md');
+    for (const reason of REASONS.filter((r) => r.startsWith('sign-'))) {
+      const e = ERROR_CATALOGUE[reason];
+      assert.ok(third.includes(`| \`${reason}\` | ${e.status} | ${e.code} |`), `integration-third-party.md lacks ${reason}`);
+    }
   });
 });

@@ -4,7 +4,7 @@
  * worker pool (~35 ms of CPU). Never Node's RSA_PKCS1_PADDING (Marvin, CVE-2023-46809), never
  * both paddings by trial.
  */
-import { constants, createPrivateKey, createPublicKey, generateKeyPairSync, privateDecrypt, type KeyObject } from 'node:crypto';
+import { constants, createPrivateKey, createPublicKey, generateKeyPairSync, privateDecrypt, publicEncrypt, type KeyObject } from 'node:crypto';
 import type { RsaDecryptor, RsaPadding } from '../../application/ports/rsa-decryptor';
 import type { CryptoWorkerPool } from './worker-pool';
 
@@ -92,4 +92,28 @@ export class NoRsaDecryptor implements RsaDecryptor {
   async decrypt(): Promise<string | null> {
     return null;
   }
+}
+
+export const RSA_KEY_SIZES = [2048, 3072] as const;
+
+/** A new RSA key pair as PEM: private PKCS#8 (what svc.rsa-private-key takes), public SPKI. */
+export function generateRsaKeyPairPem(bits: (typeof RSA_KEY_SIZES)[number]): { privatePem: string; publicPem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: bits });
+  return {
+    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+/**
+ * What a client sends as the login password: the UTF-8 bytes encrypted with the server's public
+ * key, base64. `oaep-sha256` as WebCrypto RSA-OAEP/SHA-256 or JSEncrypt encryptOAEP; `pkcs1` as
+ * JSEncrypt encrypt() (encrypting with v1.5 padding is fine; only decrypting it needs care).
+ * `key` is a PEM public key (SPKI or PKCS#1) or a private key, whose public half is used.
+ */
+export function encryptForLogin(key: string, padding: RsaPadding, text: string): string {
+  const publicKey = createPublicKey(key.trim().replace(/\\n/g, '\n'));
+  if (publicKey.asymmetricKeyType !== 'rsa') throw new Error(`expected an RSA key, got ${publicKey.asymmetricKeyType ?? 'unknown'}`);
+  const opts = padding === 'oaep-sha256' ? { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' } : { key: publicKey, padding: constants.RSA_PKCS1_PADDING };
+  return publicEncrypt(opts, Buffer.from(text, 'utf8')).toString('base64');
 }

@@ -12,6 +12,7 @@ import { DomainError } from '../../domain/errors';
 import type { ClientInfo, Principal } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
+import type { Metrics } from '../ports/metrics';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
 import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
@@ -104,6 +105,7 @@ export class Login {
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
     @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
     @inject(IssueTokens) private readonly issue: IssueTokens,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
   /** A hash of a random password at the configured cost: unknown users cost one real compare too. */
@@ -112,7 +114,19 @@ export class Login {
     return this.dummyHash;
   }
 
+  /** Counts every attempt by outcome: "success", the failure's domain reason, or "error" (store down, bug). */
   async execute(input: LoginInput): Promise<LoginOutput> {
+    try {
+      const out = await this.attempt(input);
+      this.metrics.loginAttempt(input.loginType, 'success');
+      return out;
+    } catch (e) {
+      this.metrics.loginAttempt(input.loginType, e instanceof DomainError ? e.reason : 'error');
+      throw e;
+    }
+  }
+
+  private async attempt(input: LoginInput): Promise<LoginOutput> {
     if (input.requireCaptcha && this.settings.captcha.enabled) {
       await this.captcha.execute({ scope: input.loginType, uuid: input.captcha?.uuid, code: input.captcha?.code });
     }

@@ -1,6 +1,7 @@
 /** Sliding-window rate limiting as a use case: the edge declares the policy, this applies it. */
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../ports/clock';
+import type { Metrics } from '../ports/metrics';
 import type { RateLimitDecision, RateLimitStore } from '../ports/rate-limit-store';
 import { TOKENS } from '../tokens';
 
@@ -19,12 +20,15 @@ export class CheckRateLimit {
   constructor(
     @inject(TOKENS.RateLimitStore) private readonly store: RateLimitStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
   /** `subject` is the client IP (IP), the user id (USER) or ignored (GLOBAL). */
-  execute(input: { policy: RateLimitPolicy; scope: string; subject: string }): Promise<RateLimitDecision> {
+  async execute(input: { policy: RateLimitPolicy; scope: string; subject: string }): Promise<RateLimitDecision> {
     const { policy } = input;
     const who = policy.limitType === 'GLOBAL' ? '*' : input.subject;
-    return this.store.hit(`${input.scope}:${policy.key}:${policy.limitType}:${who}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+    const decision = await this.store.hit(`${input.scope}:${policy.key}:${policy.limitType}:${who}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+    if (!decision.allowed) this.metrics.rateLimitRejected(policy.key);
+    return decision;
   }
 }

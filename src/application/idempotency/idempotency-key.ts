@@ -14,6 +14,7 @@ import { DomainError } from '../../domain/errors';
 import { canonicalJson, decodeIdempotencyRecord, type IdempotencyRecord, type StoredResponse } from '../../domain/idempotency';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
+import type { Metrics } from '../ports/metrics';
 import { TOKENS } from '../tokens';
 import type { IdempotencySettings } from './settings';
 
@@ -44,6 +45,7 @@ export class BeginIdempotentRequest {
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
   async execute(input: BeginInput): Promise<BeginResult> {
@@ -58,9 +60,11 @@ export class BeginIdempotentRequest {
     const record = decodeIdempotencyRecord(existing);
     if (record === null) throw new Error('unreadable idempotency record');
     if (record.fingerprint !== fingerprint) {
+      this.metrics.idempotencyConflict('HEADER', 'idempotency-key-mismatch');
       throw new DomainError('idempotency-key-mismatch', `This ${this.settings.headerName} was already used with a different request; use a new key.`);
     }
     if (record.state === 'running') {
+      this.metrics.idempotencyConflict('HEADER', 'idempotency-in-progress');
       throw new DomainError('idempotency-in-progress', `A request with this ${this.settings.headerName} is still being processed; retry shortly.`, {
         retryAfterSeconds: 1,
       });

@@ -8,6 +8,7 @@ import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
 import { canonicalJson } from '../../domain/idempotency';
 import type { KeyValueStore } from '../ports/key-value-store';
+import type { Metrics } from '../ports/metrics';
 import { TOKENS } from '../tokens';
 import type { IdempotencySettings } from './settings';
 
@@ -34,6 +35,7 @@ export class AcquireIdempotencyLock {
   constructor(
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
   async execute(input: ParamLockInput): Promise<ParamLock> {
@@ -44,6 +46,7 @@ export class AcquireIdempotencyLock {
     const owner = randomUUID();
     const ttlSeconds = input.ttlSeconds ?? this.settings.paramTtlSeconds;
     if (!(await this.kv.setIfAbsent(key, owner, ttlSeconds * 1000))) {
+      this.metrics.idempotencyConflict('PARAM', 'duplicate-submission');
       throw new DomainError('duplicate-submission', 'The same request is already being processed; do not submit it twice.');
     }
     return { key, owner };

@@ -12,6 +12,7 @@ import { DomainError } from '../../domain/errors';
 import { NONCE_PATTERN, SIGNATURE_PATTERN, nonceRetentionMs, parseTimestamp, signingPrefix, withinWindow } from '../../domain/signing';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
+import type { Metrics } from '../ports/metrics';
 import { TOKENS } from '../tokens';
 
 export interface SignSettings {
@@ -46,6 +47,7 @@ export class VerifySignature {
     @inject(TOKENS.SignSettings) private readonly settings: SignSettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {
     // A Map, so "__proto__" or "constructor" are never mistaken for registered apps.
     this.secrets = new Map(Object.entries(settings.apps).map(([k, v]) => [k, Buffer.from(v, 'utf8')]));
@@ -55,8 +57,18 @@ export class VerifySignature {
     return this.settings.enabled;
   }
 
+  /** Every refusal is counted by its reason (signatureFailed). */
   async execute(input: VerifySignatureInput): Promise<VerifySignatureResult> {
     if (!this.settings.enabled) return { verified: false, appKey: null };
+    try {
+      return await this.verify(input);
+    } catch (e) {
+      if (e instanceof DomainError) this.metrics.signatureFailed(e.reason);
+      throw e;
+    }
+  }
+
+  private async verify(input: VerifySignatureInput): Promise<VerifySignatureResult> {
     const { appKey, timestamp, nonce, sign } = input;
     const missing = (
       [

@@ -1,0 +1,104 @@
+/**
+ * Composition root of the command-line tool (`npm run cli -- <command>`, package bin `authguard`):
+ * the same application layer as the servers, on the configured directory and store. The
+ * configuration and the store are only loaded for the commands that need them (users, sessions);
+ * keys, password and sign work without any configuration.
+ */
+import 'reflect-metadata';
+import pino from 'pino';
+import { DomainError } from '../domain/errors';
+import { EndSession, ListSessions } from '../application/auth/session-use-cases';
+import { CreateUser } from '../application/users/users';
+import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
+import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
+import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
+import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
+import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
+import { runCli, type CliDeps } from '../adapters/cli/program';
+import { createPinoLogger } from '../adapters/logging/pino-logger';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { authSettingsOf, createBaseContainer } from './container';
+import { createInfrastructure, type Infrastructure } from './infrastructure';
+
+/** `users add` takes a plain password: nothing is ever decrypted. */
+const noDecryption: RsaDecryptor = { padding: 'oaep-sha256', publicKeyPem: '', decrypt: async () => null };
+
+function loadCliConfig(): AppConfig {
+  try {
+    // One worker thread is plenty for one command.
+    return loadConfig({ overrides: { 'svc.crypto.worker-threads': 1 } });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new CliFailure(`invalid configuration: ${e.problems.join('; ')}`);
+    throw e;
+  }
+}
+
+/** Domain refusals as CLI outcomes: invalid input is a usage error (2), the rest a failure (1). */
+function translate(e: unknown): never {
+  if (e instanceof DomainError) {
+    const details = (e.extras.errors ?? []).map((f) => `${f.pointer.replace(/^\//, '')} ${f.detail}`).join('; ');
+    const text = details === '' ? e.message : `${e.message.replace(/\.$/, '')}: ${details}`;
+    throw e.reason === 'validation-failed' ? new UsageError(text) : new CliFailure(text);
+  }
+  throw e;
+}
+
+export function cliDeps(): CliDeps {
+  let pool: CryptoWorkerPool | undefined;
+  let infra: Infrastructure | undefined;
+  let config: AppConfig | undefined;
+  const hasher = () => new PooledBcryptHasher((pool ??= new CryptoWorkerPool(1)));
+  const cfg = () => (config ??= loadCliConfig());
+  // Warnings only (e.g. Redis connection errors), on stderr: stdout is the command's output.
+  const log = () => createPinoLogger({ level: 'warn', destination: pino.destination({ dest: 2, sync: true }) });
+  const container = () => {
+    const c = cfg();
+    if (c.store !== 'redis') {
+      throw new CliFailure('sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)');
+    }
+    infra ??= createInfrastructure(c, { log: log() });
+    return createBaseContainer(c, infra, 'cli');
+  };
+  return {
+    hashPassword: (password, cost) => hasher().hash(password, cost),
+    async addUser(input) {
+      const c = cfg();
+      if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
+      const directory = new YamlFileUserDirectory(c.usersFile);
+      const create = new CreateUser(directory, hasher(), noDecryption, authSettingsOf(c));
+      try {
+        const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles });
+        return { user, where: c.usersFile };
+      } catch (e) {
+        return translate(e);
+      }
+    },
+    async listSessions(type, userId) {
+      return container().get(ListSessions).execute({ loginType: type, userId });
+    },
+    async kickoutToken(type, tokenId) {
+      try {
+        await container().get(EndSession).execute({ loginType: type, tokenId, kick: true });
+        return true;
+      } catch (e) {
+        if (e instanceof DomainError && e.reason === 'not-found') return false;
+        throw e;
+      }
+    },
+    async close() {
+      await pool?.close();
+      await infra?.close();
+    },
+  };
+}
+
+/** Runs one command line on this process's terminal; resolves to the exit status. */
+export function main(argv: readonly string[]): Promise<number> {
+  return runCli(argv, processIo(), async () => cliDeps());
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
