@@ -9,8 +9,9 @@ import pino from 'pino';
 import { DomainError } from '../domain/errors';
 import { EndSession, ListSessions } from '../application/auth/session-use-cases';
 import { CreateUser } from '../application/users/users';
-import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
+import type { UserDirectory } from '../application/ports/user-directory';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
+import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
@@ -18,10 +19,9 @@ import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { authSettingsOf, createBaseContainer } from './container';
+import { createSqlDirectories } from './directories';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
 
-/** `users add` takes a plain password: nothing is ever decrypted. */
-const noDecryption: RsaDecryptor = { padding: 'oaep-sha256', publicKeyPem: '', decrypt: async () => null };
 
 function loadCliConfig(): AppConfig {
   try {
@@ -63,14 +63,29 @@ export function cliDeps(): CliDeps {
     hashPassword: (password, cost) => hasher().hash(password, cost),
     async addUser(input) {
       const c = cfg();
-      if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
-      const directory = new YamlFileUserDirectory(c.usersFile);
-      const create = new CreateUser(directory, hasher(), noDecryption, authSettingsOf(c));
+      let directory: UserDirectory;
+      let where: string;
+      let closeDirectory = async (): Promise<void> => undefined;
+      if (c.directory === 'sql') {
+        // svc.directory=sql: the user goes into sys_user (+ sys_user_role), where the servers read it at once.
+        const dirs = createSqlDirectories(c, log());
+        directory = dirs.admins;
+        where = 'the SQL directory (sys_user)';
+        closeDirectory = () => dirs.close();
+      } else {
+        if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
+        directory = new YamlFileUserDirectory(c.usersFile);
+        where = c.usersFile;
+      }
+      // `users add` takes a plain password: nothing is ever decrypted.
+      const create = new CreateUser(directory, hasher(), new NoRsaDecryptor(), authSettingsOf(c));
       try {
         const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles });
-        return { user, where: c.usersFile };
+        return { user, where };
       } catch (e) {
         return translate(e);
+      } finally {
+        await closeDirectory();
       }
     },
     async listSessions(type, userId) {
