@@ -4,9 +4,8 @@
  * Usage: tsx bench/servers/authguard.ts <memory|redis> [admin|web]
  */
 import 'reflect-metadata';
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createPinoLogger } from '../../src/adapters/logging/pino-logger';
+import { accessLoggerOf, bufferedDestination, createPinoLogger } from '../../src/adapters/logging/pino-logger';
 import { TOKENS } from '../../src/application/tokens';
 import { buildAdminApp } from '../../src/main/admin';
 import { loadConfig } from '../../src/main/config';
@@ -32,9 +31,9 @@ async function main(): Promise<void> {
       ...(store === 'redis' ? { 'svc.redis.url': process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'svc.redis.key-prefix': `agbench:${process.pid}:` } : {}),
     },
   });
-  // Production-like logging: info level, asynchronous, to a sink (the bench reads no logs).
-  const log = createPinoLogger({ level: 'info', destination: fs.createWriteStream('/dev/null') });
-  const infra = createInfrastructure(config, { log });
+  // Production logging (as start.ts): info level, buffered asynchronous writes, to a sink (the bench reads no logs).
+  const log = createPinoLogger({ level: 'info', destination: bufferedDestination('/dev/null') });
+  const infra = createInfrastructure(config, { log, accessLog: accessLoggerOf(log) });
   const built = which === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
   const managers = built.container.get(TOKENS.SessionManagers);
   const { token } = await managers.get(which).login(

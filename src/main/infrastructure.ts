@@ -22,6 +22,8 @@ import { createDirectories, type Directories } from './directories';
 export interface Infrastructure {
   readonly clock: Clock;
   readonly log: Logger;
+  /** Writer of the access lines (an unredacted child of `log`: the access line is an allowlist). */
+  readonly accessLog: Logger;
   readonly sessions: SessionStore;
   readonly kv: KeyValueStore;
   readonly lists: ListStore;
@@ -45,6 +47,8 @@ const RL_METHODS = ['hit', 'reset'] as const;
 
 export interface InfrastructureOptions {
   readonly log: Logger;
+  /** Defaults to `log`. */
+  readonly accessLog?: Logger;
   readonly clock?: Clock;
   /** Redis key prefix override (tests). */
   readonly keyPrefix?: string;
@@ -61,6 +65,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     return {
       clock,
       log: opts.log,
+      accessLog: opts.accessLog ?? opts.log,
       sessions: store,
       kv: store,
       lists: store,
@@ -84,6 +89,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
   return {
     clock,
     log: opts.log,
+    accessLog: opts.accessLog ?? opts.log,
     sessions: failClosed<SessionStore>(store, SESSION_METHODS),
     kv: failClosed<KeyValueStore>(store, KV_METHODS),
     lists: failClosed<ListStore>(store, LIST_METHODS),

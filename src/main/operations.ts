@@ -77,7 +77,7 @@ function actuatorOptions(input: OperationsInput, metrics: PromMetrics): Actuator
 export function operations(input: OperationsInput): Operations {
   const metrics = input.container.get(MAIN_TOKENS.PromMetrics);
   const outer: AppMiddleware[] = [
-    accessLog({ log: input.infra.log, app: input.app }),
+    accessLog({ log: input.infra.accessLog, app: input.app }),
     requestMetrics((method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds)),
     securityHeaders(),
   ];

@@ -6,8 +6,7 @@ import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer } from '../adapters/koa/http-server';
-import pino from 'pino';
-import { createPinoLogger } from '../adapters/logging/pino-logger';
+import { accessLoggerOf, bufferedDestination, createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { buildAdminApp } from './admin';
 import { buildWebApp } from './web';
@@ -38,12 +37,13 @@ function loadOrExit(): AppConfig {
 async function main(): Promise<void> {
   const which = parseArgs(process.argv.slice(2));
   const config = loadOrExit();
-  // Asynchronous stdout: a log line never blocks the request that wrote it (flushed on shutdown).
-  const destination = pino.destination({ dest: 1, sync: false });
+  // Asynchronous, buffered stdout: a log line never blocks the request that wrote it, and lines
+  // leave in batches (at least every second; flushed on shutdown).
+  const destination = bufferedDestination(1);
   // session.is-log turns on the session core's debug lines, so the level must let them through.
   const level = process.env.LOG_LEVEL ?? (config.session.isLog ? 'debug' : config.profile === 'test' ? 'warn' : 'info');
   const log = createPinoLogger({ level, destination });
-  const infra = createInfrastructure(config, { log });
+  const infra = createInfrastructure(config, { log, accessLog: accessLoggerOf(log) });
 
   const servers: http.Server[] = [];
   for (const name of which) {

@@ -61,6 +61,14 @@ export function readDirectoryFile(file: string): DirectoryFile {
   return parsed.data;
 }
 
+function compareIds(a: string, b: string): number {
+  const na = /^\d+$/.test(a);
+  const nb = /^\d+$/.test(b);
+  if (na && nb) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  if (na !== nb) return na ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 interface RoleDef {
   readonly enabled: boolean;
   readonly permissions: readonly string[];
@@ -182,7 +190,8 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
   }
 
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    const all = [...this.byId.values()].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+    // Numeric ids in numeric order (then any others by code unit): no Intl collator on this path.
+    const all = [...this.byId.values()].sort((a, b) => compareIds(a.id, b.id));
     return { total: all.length, users: all.slice(offset, offset + limit).map((a) => this.view(a)) };
   }
 }

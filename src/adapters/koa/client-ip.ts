@@ -45,9 +45,18 @@ export function parseCidrList(entries: readonly string[]): TrustedProxies {
   };
 }
 
+/** Peers repeat (keep-alive, proxies): their canonical form is remembered, up to a bound. */
+const canonicalCache = new Map<string, string>();
+const CANONICAL_CACHE_MAX = 10_000;
+
 export function canonicalIp(ip: string): string {
+  const hit = canonicalCache.get(ip);
+  if (hit !== undefined) return hit;
   const addr = normalise(ip);
-  return addr === null ? ip : addr.toString();
+  const canonical = addr === null ? ip : addr.toString();
+  if (canonicalCache.size >= CANONICAL_CACHE_MAX) canonicalCache.clear();
+  canonicalCache.set(ip, canonical);
+  return canonical;
 }
 
 export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {

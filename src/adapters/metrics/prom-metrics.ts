@@ -49,8 +49,22 @@ export class PromMetrics implements Metrics {
     });
   }
 
+  /**
+   * Labelled children are looked up once per label combination and kept: prom-client otherwise
+   * hashes the label object on every observation (the hot path of every request and store call).
+   * The label sets are bounded (route templates, store operations), so the caches are too.
+   */
+  private readonly httpChildren = new Map<string, { observe(v: number): void }>();
+  private readonly storeChildren = new Map<string, { observe(v: number): void }>();
+
   httpRequest(method: string, route: string, status: number, seconds: number): void {
-    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+    const key = `${method} ${route} ${status}`;
+    let child = this.httpChildren.get(key);
+    if (child === undefined) {
+      child = this.httpDuration.labels({ method, route, status: String(status) });
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
   }
   loginAttempt(loginType: string, outcome: string): void {
     this.logins.inc({ login_type: loginType, outcome });
@@ -65,7 +79,14 @@ export class PromMetrics implements Metrics {
     this.idempotency.inc({ mode, reason });
   }
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void {
-    this.storeDuration.observe({ store, operation, outcome: ok ? 'ok' : 'error' }, seconds);
+    const outcome = ok ? 'ok' : 'error';
+    const key = `${store} ${operation} ${outcome}`;
+    let child = this.storeChildren.get(key);
+    if (child === undefined) {
+      child = this.storeDuration.labels({ store, operation, outcome });
+      this.storeChildren.set(key, child);
+    }
+    child.observe(seconds);
   }
 
   /** The Prometheus text exposition: this app's metrics, then the process metrics. */
