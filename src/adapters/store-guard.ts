@@ -1,10 +1,11 @@
 /**
- * Wraps a store adapter so that any infrastructure failure (connection lost, command timeout)
- * surfaces as the domain's `store-unavailable` (503), never as a 500, and fails closed.
+ * Wraps an adapter so that any infrastructure failure (connection refused or lost, command or
+ * statement timeout, pool exhausted) surfaces as a domain error that fails closed (503), never
+ * as a 500. Domain errors thrown by the adapter pass through unchanged.
  */
 import { DomainError, isDomainError } from '../domain/errors';
 
-export function failClosed<T extends object>(target: T, methods: readonly (keyof T)[]): T {
+export function failClosedWith<T extends object>(target: T, methods: readonly (keyof T)[], toDomainError: (cause: unknown, method: string) => DomainError): T {
   const wrapped = Object.create(target) as T;
   for (const name of methods) {
     const fn = target[name];
@@ -14,9 +15,14 @@ export function failClosed<T extends object>(target: T, methods: readonly (keyof
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args);
       } catch (e) {
         if (isDomainError(e)) throw e;
-        throw new DomainError('store-unavailable', 'The session store is unavailable; try again shortly.', { cause: e, retryAfterSeconds: 1 });
+        throw toDomainError(e, String(name));
       }
     };
   }
   return wrapped;
+}
+
+/** Store adapters: `store-unavailable`. */
+export function failClosed<T extends object>(target: T, methods: readonly (keyof T)[]): T {
+  return failClosedWith(target, methods, (cause) => new DomainError('store-unavailable', 'The session store is unavailable; try again shortly.', { cause, retryAfterSeconds: 1 }));
 }

@@ -3,24 +3,14 @@
  * timeout, pool exhausted) surfaces as the domain's `directory-unavailable` (503) and fails
  * closed: a login cannot succeed without the directory. The cause goes to the log only.
  */
-import { DomainError, isDomainError } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../application/ports/logger';
+import { failClosedWith } from '../store-guard';
 
 export function directoryFailClosed<T extends object>(target: T, methods: readonly (keyof T)[], log: Logger): T {
-  const wrapped = Object.create(target) as T;
-  for (const name of methods) {
-    const fn = target[name];
-    if (typeof fn !== 'function') continue;
-    (wrapped as Record<keyof T, unknown>)[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      } catch (e) {
-        if (isDomainError(e)) throw e;
-        const err = e as { code?: unknown; errno?: unknown; message?: unknown };
-        log.error({ err: { code: err.code, errno: err.errno, message: err.message }, op: String(name) }, 'user directory failure');
-        throw new DomainError('directory-unavailable', 'The user directory is unavailable; try again shortly.', { cause: e, retryAfterSeconds: 1 });
-      }
-    };
-  }
-  return wrapped;
+  return failClosedWith(target, methods, (e, op) => {
+    const err = e as { code?: unknown; errno?: unknown; message?: unknown };
+    log.error({ err: { code: err.code, errno: err.errno, message: err.message }, op }, 'user directory failure');
+    return new DomainError('directory-unavailable', 'The user directory is unavailable; try again shortly.', { cause: e, retryAfterSeconds: 1 });
+  });
 }
