@@ -134,12 +134,15 @@ export class Login {
 
     const lockKey = `loginfail:${input.loginType}:${input.username.toLowerCase()}`;
     await this.checkLock(lockKey);
+    // The attempt is counted before the (slow) compare, so a burst of parallel guesses cannot all
+    // pass the lock check while their compares are still queued.
+    const attempt = await this.reserveAttempt(lockKey);
 
     const user = await this.directory.findByUsername(input.username);
     const usable = password !== null && password !== '' && utf8Length(password) <= BCRYPT_MAX_BYTES;
     const matches = await this.hasher.verify(usable ? password : 'x', user?.passwordHash ?? (await this.dummy()));
     if (user === null || !usable || !matches || !user.enabled) {
-      await this.recordFailure(lockKey);
+      await this.recordFailure(lockKey, attempt);
       throw badCredentials();
     }
     if (this.settings.maxLoginFailures > 0) {
@@ -177,12 +180,34 @@ export class Login {
     }
   }
 
-  private async recordFailure(key: string): Promise<void> {
+  /**
+   * Counts this attempt as a failure until it proves otherwise (increment() is atomic; its TTL
+   * starts at the first attempt and is not extended). Attempts beyond the cap are refused before
+   * any compare: 429 for as long as the count lives.
+   */
+  private async reserveAttempt(key: string, retried = false): Promise<{ count: number; ttlMs: number } | null> {
     const max = this.settings.maxLoginFailures;
-    if (max <= 0) return;
+    if (max <= 0) return null;
+    const reserved = await this.kv.increment(`${key}:n`, this.settings.lockSeconds * 1000);
+    if (reserved.count <= max) return reserved;
+    // Over the cap: either a burst whose compares are still running (no lock recorded yet), or a
+    // lock whose window has ended by the clock while the counter lingers in the store.
+    const raw = await this.kv.get(key);
+    const state = raw === null ? null : (JSON.parse(raw) as { n: number; until: number });
+    if (state !== null && state.until <= this.clock.now() && !retried) {
+      await this.kv.delete(`${key}:n`);
+      await this.kv.delete(key);
+      return this.reserveAttempt(key, true);
+    }
+    const leftMs = state !== null ? state.until - this.clock.now() : reserved.ttlMs;
+    throw new DomainError('account-locked', 'Too many failed logins for this account; try again later.', { retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) });
+  }
+
+  private async recordFailure(key: string, attempt: { count: number; ttlMs: number } | null): Promise<void> {
+    const max = this.settings.maxLoginFailures;
+    if (max <= 0 || attempt === null) return;
     const lockMs = this.settings.lockSeconds * 1000;
-    // increment() is atomic; its TTL starts at the first failure and is not extended.
-    const { count, ttlMs } = await this.kv.increment(`${key}:n`, lockMs);
+    const { count, ttlMs } = attempt;
     if (count >= max) {
       // Locked for a full lock period from the failure that reached the cap.
       await this.kv.set(key, JSON.stringify({ n: count, until: this.clock.now() + lockMs }), lockMs);
