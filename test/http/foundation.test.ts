@@ -184,3 +184,39 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+describe('request bodies that once reached a 500', () => {
+  let infra: TestInfra;
+  let apps: ReturnType<typeof buildBoth>;
+  before(async () => {
+    const config = testConfig();
+    infra = testInfra(config, { label: 'bodies' });
+    apps = buildBoth(config, infra);
+  });
+  after(async () => infra?.dispose());
+
+  it('a Content-Encoding the service does not take -> 415 in the app format (a broken gzip body is never decompressed)', async () => {
+    const a = await request(apps.admin.app.callback()).post('/auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+    assert.equal(a.status, 415);
+    assert.equal(a.body.code, 41500);
+    const w = await request(apps.web.app.callback()).post('/auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+    assert.equal(w.status, 415);
+    assert.match(w.headers['content-type'] ?? '', /problem\+json/);
+  });
+
+  it('JSON nested deeper than 32 levels -> 400 before any guard or handler sees it', async () => {
+    const deep = '{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
+    const token = (await apps.web.container.get(TOKENS.SessionManagers).get('web').login({ userId: 'n1', username: 'n', roles: [], permissions: [] })).token;
+    const res = await request(apps.web.app.callback())
+      .post('/payments')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', 'deep-1')
+      .set('Content-Type', 'application/json')
+      .send(deep);
+    assert.equal(res.status, 400);
+    assert.equal(JSON.parse(res.text).code, 'validation-failed');
+    const ok = '{"a":' + '['.repeat(20) + ']'.repeat(20) + '}';
+    const res2 = await request(apps.admin.app.callback()).post('/auth/login').set('Content-Type', 'application/json').send(ok);
+    assert.notEqual(res2.status, 500);
+  });
+});

@@ -99,11 +99,42 @@ export function jsonBody(opts: { limitBytes: number }): AppMiddleware {
       if (!ctx.is('application/json', '+json')) {
         throw new DomainError('unsupported-media-type', MESSAGES['unsupported-media-type'] as string);
       }
+      // Compressed request bodies are not accepted: a broken gzip stream must not reach zlib as a 500,
+      // and the size limit must apply to what is parsed (no decompression bombs).
+      const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+      if (encoding !== '' && encoding !== 'identity') {
+        throw new DomainError('unsupported-media-type', 'Content-Encoding is not supported: send the JSON body uncompressed.');
+      }
       const declared = Number(ctx.get('Content-Length'));
       if (Number.isFinite(declared) && declared > opts.limitBytes) {
         throw new DomainError('payload-too-large', MESSAGES['payload-too-large'] as string);
       }
     }
-    await (parse as unknown as AppMiddleware)(ctx, next);
+    await (parse as unknown as AppMiddleware)(ctx, async () => {
+      const body = (ctx.request as { body?: unknown }).body;
+      if (body !== null && typeof body === 'object' && jsonDepthExceeds(body, MAX_JSON_DEPTH)) {
+        throw new DomainError('validation-failed', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, {
+          errors: [{ pointer: '', detail: `nesting deeper than ${MAX_JSON_DEPTH} levels` }],
+        });
+      }
+      await next();
+    });
   };
+}
+
+/** No handler needs deeper JSON; recursive code downstream (canonicalisation, validation) stays safe. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Iterative (no recursion, so no stack overflow on hostile input). */
+export function jsonDepthExceeds(root: object, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node as Record<string, unknown>)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
