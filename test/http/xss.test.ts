@@ -53,6 +53,12 @@ describe('XSS input filter', () => {
         });
       }
 
+      it('naming a skipped content type without sending a body does not switch the filter off', async () => {
+        const res = await echo().query('q=<script>x</script>').set('X-Echo', '<i>').set('Content-Type', 'image/png').expect(200);
+        assert.deepEqual(data(res).query, { q: '&lt;script&gt;x&lt;/script&gt;' });
+        assert.equal(data(res).echo, '&lt;i&gt;');
+      });
+
       it('a JSON body containing <b> reaches the handler unchanged; signing headers keep their exact bytes', async () => {
         const body = '{"html":"<b>bold</b> & \'q\'"}';
         const ts = String(Date.now());

@@ -77,3 +77,14 @@ export function resolveClientIp(peer: string | undefined, forwardedFor: string |
   const first = hops[0] !== undefined ? normalise(hops[0]) : null;
   return first ? first.toString() : peerIp;
 }
+
+/**
+ * The unit an IP rate limit counts: an IPv4 address, or the /64 network of an IPv6 address
+ * (one subscriber usually holds a whole /64, so per-address counting would be unlimited).
+ */
+export function rateLimitSubjectOf(ip: string): string {
+  const addr = normalise(ip);
+  if (addr === null || addr.kind() === 'ipv4') return addr === null ? ip : addr.toString();
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
+}

@@ -6,6 +6,7 @@
  */
 import { DomainError } from '../../domain/errors';
 import type { CheckRateLimit, RateLimitPolicy } from '../../application/auth/rate-limit';
+import { rateLimitSubjectOf } from './client-ip';
 import { guard, type Guard } from './guards';
 
 export type RateLimitGuardFactory = (policy: RateLimitPolicy) => Guard;
@@ -14,7 +15,7 @@ export type RateLimitGuardFactory = (policy: RateLimitPolicy) => Guard;
 export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuardFactory {
   return (policy) =>
     guard({ kind: 'rate-limit', ...policy }, async function rateLimit(ctx, next) {
-      let subject = ctx.state.clientIp;
+      let subject = rateLimitSubjectOf(ctx.state.clientIp);
       if (policy.limitType === 'USER') {
         const auth = ctx.state.auth;
         if (!auth) throw new Error(`rate limit "${policy.key}" of type USER used without requireLogin`);

@@ -50,11 +50,19 @@ export function pathMatcher(patterns: readonly string[]): (path: string) => bool
   return (path) => exact.has(path) || prefixes.some((pre) => path === pre || path.startsWith(`${pre}/`));
 }
 
+function hasRequestBody(ctx: { get(name: string): string }): boolean {
+  const len = ctx.get('Content-Length');
+  if (len !== '') return len !== '0';
+  return ctx.get('Transfer-Encoding') !== '';
+}
+
 export function xssFilter(opts: XssFilterOptions): AppMiddleware {
   const exempt = new Set(opts.exemptHeaders.map((h) => h.toLowerCase()));
   const excluded = pathMatcher(opts.excludePaths);
   return async function xssFilter(ctx, next) {
-    if (!opts.enabled || excluded(ctx.path) || isSkippedContentType(ctx.request.type)) {
+    // The content-type skip applies only to requests that carry such a body; a bodiless request
+    // cannot switch the filter off by naming a content type.
+    if (!opts.enabled || excluded(ctx.path) || (hasRequestBody(ctx) && isSkippedContentType(ctx.request.type))) {
       await next();
       return;
     }
