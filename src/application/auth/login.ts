@@ -92,6 +92,9 @@ export class IssueTokens {
   }
 }
 
+/** A BCrypt hash ($2a$ / $2b$ / $2y$, two-digit cost, 53 characters of salt and digest). */
+const BCRYPT_HASH = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
+
 @injectable()
 export class Login {
   private dummyHash: Promise<string> | undefined;
@@ -140,8 +143,11 @@ export class Login {
 
     const user = await this.directory.findByUsername(input.username);
     const usable = password !== null && password !== '' && utf8Length(password) <= BCRYPT_MAX_BYTES;
-    const matches = await this.hasher.verify(usable ? password : 'x', user?.passwordHash ?? (await this.dummy()));
-    if (user === null || !usable || !matches || !user.enabled) {
+    // A stored hash that is not BCrypt (a broken row) would fail instantly: compare against the
+    // dummy instead, so it costs the same time as any other failure.
+    const storedHash = user !== null && BCRYPT_HASH.test(user.passwordHash) ? user.passwordHash : null;
+    const matches = await this.hasher.verify(usable ? password : 'x', storedHash ?? (await this.dummy()));
+    if (user === null || storedHash === null || !usable || !matches || !user.enabled) {
       await this.recordFailure(lockKey, attempt);
       throw badCredentials();
     }
