@@ -16,6 +16,7 @@ export const REASONS = [
   'unsupported-media-type',
   'internal-error',
   'store-unavailable',
+  'server-busy',
   // session resolution (Sa-Token's NotLoginException reasons)
   'token-missing',
   'token-bad-prefix',

@@ -3,6 +3,7 @@ import { constants, publicEncrypt } from 'node:crypto';
 import { PooledBcryptHasher } from '../../src/adapters/crypto/bcrypt-hasher';
 import { generateEphemeralRsaKey, NodeRsaDecryptor } from '../../src/adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../../src/adapters/crypto/worker-pool';
+import { isDomainError } from '../../src/domain/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const JSEncrypt = require('jsencrypt') as new () => { setPublicKey(pem: string): void; encrypt(s: string): string | false };
@@ -27,6 +28,22 @@ describe('crypto worker pool (BCrypt, PKCS#1 RSA off the event loop)', function 
   it('keeps serving after a worker reports an error', async () => {
     await assert.rejects(pool.run({ op: 'rsa-pkcs1', keyPem: 'garbage', ciphertext: 'AA==' }));
     assert.equal(typeof (await pool.run<string>({ op: 'hash', password: 'x', cost: 4 })), 'string');
+  });
+
+  it('sheds load once its bounded queue is full: server-busy (503) at once, the queued work still completes', async () => {
+    const small = new CryptoWorkerPool(1, undefined, 2); // 1 worker, at most 2 waiting
+    try {
+      const h = new PooledBcryptHasher(small);
+      const hash = await h.hash('pw', 8);
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => h.verify('pw', hash)));
+      const busy = results.filter((r) => r.status === 'rejected' && isDomainError(r.reason) && r.reason.reason === 'server-busy');
+      const done = results.filter((r) => r.status === 'fulfilled' && r.value === true);
+      assert.equal(done.length, 3, 'one running + two queued');
+      assert.equal(busy.length, 3);
+      assert.equal(await h.verify('pw', hash), true, 'accepts work again once the queue drains');
+    } finally {
+      await small.close();
+    }
   });
 
   it('rejects work after close', async () => {

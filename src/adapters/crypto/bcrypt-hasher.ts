@@ -1,4 +1,5 @@
 import type { PasswordHasher } from '../../application/ports/password-hasher';
+import { isDomainError } from '../../domain/errors';
 import type { CryptoWorkerPool } from './worker-pool';
 
 /** bcryptjs, run on the worker pool (its async API still blocks the event loop in ~100 ms slices). */
@@ -13,7 +14,8 @@ export class PooledBcryptHasher implements PasswordHasher {
     if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) return false;
     try {
       return await this.pool.run<boolean>({ op: 'verify', password, hash });
-    } catch {
+    } catch (e) {
+      if (isDomainError(e)) throw e; // the pool is saturated: 503, not a failed check
       return false;
     }
   }

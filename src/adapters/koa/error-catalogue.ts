@@ -55,5 +55,6 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'account-locked': { status: 429, code: 42901, title: 'Too many failed logins for this account' },
   'internal-error': { status: 500, code: 50000, title: 'Internal server error' },
   'store-unavailable': { status: 503, code: 50300, title: 'The session store is unavailable' },
+  'server-busy': { status: 503, code: 50302, title: 'The server is busy' },
   'directory-unavailable': { status: 503, code: 50301, title: 'The user directory is unavailable' },
 };

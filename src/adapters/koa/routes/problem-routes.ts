@@ -59,6 +59,7 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
   'account-locked': { what: 'There were too many failed logins for this username, so it is locked for a while.', todo: 'Wait the number of seconds in the Retry-After header, then log in with the right password.' },
   'internal-error': { what: 'The service failed unexpectedly. The details were logged; none are shown here.', todo: 'Retry later. If it persists, report the instance value of the problem to the operator.' },
   'store-unavailable': { what: 'The session store cannot be reached, so the service cannot check or create sessions.', todo: 'Retry after the Retry-After seconds or a short pause.' },
+  'server-busy': { what: 'Too many password checks are already waiting; the server sheds load instead of queueing without bound.', todo: 'Retry after the Retry-After seconds.' },
   'directory-unavailable': { what: 'The user directory (database) cannot be reached, so accounts cannot be looked up.', todo: 'Retry after the Retry-After seconds or a short pause.' },
 };
 
