@@ -9,6 +9,7 @@ import pino from 'pino';
 import { DomainError } from '../domain/errors';
 import { EndSession, ListSessions } from '../application/auth/session-use-cases';
 import { CreateUser } from '../application/users/users';
+import { ResyncUserSessions } from '../application/users/resync-user-sessions';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
@@ -99,6 +100,11 @@ export function cliDeps(): CliDeps {
         if (e instanceof DomainError && e.reason === 'not-found') return false;
         throw e;
       }
+    },
+    async resync(userId) {
+      const c = container();
+      if (!c.isBound(ResyncUserSessions)) throw new CliFailure(`no user directory is configured for svc.directory=${cfg().directory}`);
+      return c.get(ResyncUserSessions).execute({ userId });
     },
     async close() {
       await pool?.close();

@@ -25,6 +25,8 @@ export interface CliDeps {
   listSessions(type: CliLoginType, userId: string): Promise<OnlineSession[]>;
   /** Ends (kicks out) the session with this token id; false when there is none. */
   kickoutToken(type: CliLoginType, tokenId: string): Promise<boolean>;
+  /** Brings the user's live admin sessions in line with the directory (after direct database edits). */
+  resync(userId: string): Promise<{ sessions: number; action: 'updated' | 'ended'; userFound: boolean }>;
   close(): Promise<void>;
 }
 
@@ -42,11 +44,13 @@ commands:
        [--timestamp <ms>] [--nonce <nonce>]
       print the four signing headers (X-App-Key, X-Timestamp, X-Nonce, X-Sign), one per line
   users add --username <name> --roles <role,...> [--nickname <name>] [--password <pw>]
-      add a user to the configured directory (svc.users-file); restart the admin app to load it
+      add a user to the configured directory (svc.users-file, or sys_user with svc.directory=sql)
   sessions list <admin|web> <userId> [--json]
       the user's live sessions in the configured store (svc.store=redis)
   sessions kickout <admin|web> <userId|tokenId>
       kick out one session (by token id) or every session of a user
+  sessions resync <userId>
+      after direct database edits: update (or end, if disabled) the user's live admin sessions
   help
       this text
 
@@ -246,7 +250,16 @@ async function sessionsCommand(io: CliIo, argv: readonly string[], deps: () => P
     io.out(`kicked out ${n} ${type} session(s) of user ${id}`);
     return;
   }
-  throw new UsageError(sub === undefined ? 'sessions: expected "list" or "kickout"' : `sessions: unknown subcommand "${sub}"`);
+  if (sub === 'resync') {
+    const { positionals } = parse(rest, {}, 1);
+    const userId = positionals[0];
+    if (userId === undefined || userId === '') throw new UsageError('sessions resync: the user id is required');
+    const r = await (await deps()).resync(userId);
+    const what = r.action === 'updated' ? 'updated' : r.userFound ? 'ended (user disabled)' : 'ended (no such user)';
+    io.out(`user ${userId}: ${r.sessions} live admin session(s) ${what}`);
+    return;
+  }
+  throw new UsageError(sub === undefined ? 'sessions: expected "list", "kickout" or "resync"' : `sessions: unknown subcommand "${sub}"`);
 }
 
 /** Runs one command line; returns the exit status. `deps` is created on first use and closed at the end. */
