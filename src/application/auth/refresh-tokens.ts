@@ -87,23 +87,19 @@ export class RefreshTokenRegistry {
     return (await this.kv.get(`rtrev:${loginType}:${family}`)) !== null;
   }
 
-  /** Revokes the whole family: its live refresh token and its live access token. */
-  async revokeFamily(manager: SessionManager, family: string): Promise<void> {
+  /**
+   * Revokes the whole family: its live refresh token and its live access token (except
+   * `keepAccessHash`, which the caller ends itself, e.g. to leave a "kicked out" tombstone).
+   * The revocation marker is written first, so a refresh that consumed the family's token just
+   * before this call sees it in its post-rotation re-check and ends the pair it minted.
+   */
+  async revokeFamily(manager: SessionManager, family: string, keepAccessHash?: string): Promise<void> {
     const type = manager.loginType;
     await this.kv.set(`rtrev:${type}:${family}`, '1', this.ttlMs);
-    await this.endFamily(manager, family, true);
-  }
-
-  /**
-   * Ends the family without marking it revoked (logout, force logout): the live refresh token is
-   * deleted and, when `logoutAccess`, the live access token too.
-   */
-  async endFamily(manager: SessionManager, family: string, logoutAccess: boolean): Promise<void> {
-    const type = manager.loginType;
     const raw = await this.kv.getAndDelete(`rtfam:${type}:${family}`);
     if (raw === null) return;
     const fam = JSON.parse(raw) as { r: string; a: string };
     await this.kv.delete(`rt:${type}:${fam.r}`);
-    if (logoutAccess) await manager.logoutByHash(fam.a);
+    if (fam.a !== keepAccessHash) await manager.logoutByHash(fam.a);
   }
 }

@@ -51,11 +51,14 @@ export class RefreshToken {
 export class Logout {
   constructor(@inject(IssueTokens) private readonly issue: IssueTokens) {}
 
-  /** Logs out the current token and deletes the refresh token of its family. */
+  /**
+   * Logs out the current token and revokes its refresh-token family (the marker, not just a
+   * delete: a refresh that consumed the family's token while this logout ran ends what it minted).
+   */
   async execute(input: { loginType: string; tokenHash: string; family?: string | undefined }): Promise<void> {
     const manager = this.issue.manager(input.loginType);
     await manager.logoutByHash(input.tokenHash);
-    if (input.family !== undefined) await this.issue.registry.endFamily(manager, input.family, false);
+    if (input.family !== undefined) await this.issue.registry.revokeFamily(manager, input.family);
   }
 }
 
@@ -102,7 +105,7 @@ export class EndSession {
   /**
    * Ends one session by its short token id. `kick` (admin force logout): its token then answers
    * "kicked out"; otherwise (a user ending one of their own devices) it is logged out. Either way
-   * the refresh token of its family is deleted, so it cannot mint a new session. `ownerId` limits
+   * the refresh-token family is revoked, so it cannot mint a new session. `ownerId` limits
    * the search to that user's sessions (a user can only end their own).
    */
   async execute(input: { loginType: string; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
@@ -112,7 +115,9 @@ export class EndSession {
     else hash = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId)?.tokenHash ?? null;
     if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');
     const family = await this.issue.registry.familyOfAccess(input.loginType, hash);
-    if (family !== null) await this.issue.registry.endFamily(manager, family, false);
+    // Revoked (marker first), not just deleted: a refresh racing this call cannot keep a session.
+    // The ended token itself is left to the kick / logout below.
+    if (family !== null) await this.issue.registry.revokeFamily(manager, family, hash);
     if (input.kick) await manager.kickoutTokenId(input.tokenId);
     else await manager.logoutByHash(hash);
   }

@@ -1,0 +1,173 @@
+/**
+ * Refresh tokens against logout, kick, "log out everywhere" and the one-session policy, on both
+ * stores: no path that ends a login may leave a refresh token (or a refresh in flight) able to
+ * mint a live session.
+ */
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type Koa from 'koa';
+import { DomainError } from '../../src/domain/errors';
+import { EndSession, Logout, RefreshToken } from '../../src/application/auth/session-use-cases';
+import type { KeyValueStore } from '../../src/application/ports/key-value-store';
+import { hashToken, tokenIdOf, type SessionManagers } from '../../src/application/session/session-manager';
+import { TOKENS } from '../../src/application/tokens';
+import type { ConfigKey } from '../../src/main/config';
+import type { Container } from 'inversify';
+import { FakeClock } from '../support/fake-clock';
+import { requireRedis } from '../support/services';
+import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
+
+const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
+
+/** Lets a test stop a refresh right after it consumed its token (the race window). */
+class Gate {
+  armed = false;
+  private reachedResolve: (() => void) | undefined;
+  private releaseResolve: (() => void) | undefined;
+  reached = new Promise<void>((r) => (this.reachedResolve = r));
+  private released = new Promise<void>((r) => (this.releaseResolve = r));
+  arm(): void {
+    this.reached = new Promise<void>((r) => (this.reachedResolve = r));
+    this.released = new Promise<void>((r) => (this.releaseResolve = r));
+    this.armed = true;
+  }
+  async pass(): Promise<void> {
+    if (!this.armed) return;
+    this.armed = false;
+    this.reachedResolve?.();
+    await this.released;
+  }
+  release(): void {
+    this.releaseResolve?.();
+  }
+}
+
+function gatedKv(kv: KeyValueStore, gate: Gate): KeyValueStore {
+  return new Proxy(kv, {
+    get(target, prop, receiver) {
+      if (prop === 'getAndDelete') {
+        return async (key: string) => {
+          const v = await target.getAndDelete(key);
+          if (key.startsWith('rt:')) await gate.pass();
+          return v;
+        };
+      }
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+interface Ctx {
+  infra: TestInfra;
+  web: Koa;
+  container: Container;
+  managers: SessionManagers;
+  clock: FakeClock;
+  gate: Gate;
+}
+
+async function setup(kind: StoreKind, label: string, overrides: Partial<Record<ConfigKey, unknown>> = {}): Promise<Ctx> {
+  const clock = new FakeClock(Date.now());
+  const config = testConfig({ 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides }, kind);
+  const infra = testInfra(config, { clock, label });
+  const gate = new Gate();
+  const built = buildBoth(config, { ...infra, kv: gatedKv(infra.kv, gate) });
+  const container = built.web.container;
+  return { infra, web: built.web.app, container, managers: container.get(TOKENS.SessionManagers), clock, gate };
+}
+
+let ipSeq = 0;
+const nextIp = () => `10.9.${Math.floor(++ipSeq / 200)}.${(ipSeq % 200) + 1}`;
+
+async function login(c: Ctx, ua = 'test-agent'): Promise<{ accessToken: string; refreshToken: string }> {
+  const res = await request(c.web.callback()).post('/auth/login').set('X-Forwarded-For', nextIp()).set('User-Agent', ua).send({ username: 'alice', password: 'alice-pass-123' });
+  assert.equal(res.status, 200, res.text);
+  return res.body as { accessToken: string; refreshToken: string };
+}
+
+function refresh(c: Ctx, refreshToken: string) {
+  return request(c.web.callback()).post('/auth/refresh-token').set('X-Forwarded-For', nextIp()).send({ refreshToken });
+}
+
+function profile(c: Ctx, accessToken: string) {
+  return request(c.web.callback()).get('/user/profile').set(bearer(accessToken));
+}
+
+async function familyOf(c: Ctx, accessToken: string): Promise<string> {
+  const r = await c.managers.get('web').resolveToken(accessToken);
+  assert.ok(r.ok);
+  const f = r.session.record.attrs.rtFamily;
+  assert.ok(f !== undefined);
+  return f;
+}
+
+const liveSessions = async (c: Ctx) => (await c.managers.get('web').listSessions('1')).length;
+
+for (const kind of STORE_KINDS) {
+  describe(`refresh-token revocation (${kind} store)`, function () {
+    this.timeout(30000);
+
+    describe('logout and kick racing a refresh', () => {
+      let c: Ctx;
+      before(async function () {
+        if (kind === 'redis') await requireRedis(this);
+        c = await setup(kind, 'rt-race');
+      });
+      after(async () => c?.infra.dispose());
+      afterEach(async () => {
+        await request(c.web.callback()).post('/user/logout-all').set(bearer((await login(c)).accessToken));
+      });
+
+      it('a logout that authenticated just before a refresh rotated ends the pair the refresh minted', async () => {
+        const first = await login(c);
+        const family = await familyOf(c, first.accessToken);
+        // the logout request resolved its token here; the refresh then wins the race and rotates
+        const next = (await refresh(c, first.refreshToken).expect(200)).body as { accessToken: string; refreshToken: string };
+        await c.container.get(Logout).execute({ loginType: 'web', tokenHash: hashToken(first.accessToken), family });
+        assert.equal((await profile(c, next.accessToken)).status, 401, 'the access token minted by the racing refresh is dead');
+        assert.equal((await refresh(c, next.refreshToken)).status, 401);
+        assert.equal(await liveSessions(c), 0);
+      });
+
+      for (const kick of [true, false]) {
+        it(`${kick ? 'a kick' : 'ending a session'} while a refresh has consumed its token leaves no live session`, async () => {
+          const first = await login(c);
+          c.gate.arm();
+          const racing = c.container.get(RefreshToken).execute({ loginType: 'web', refreshToken: first.refreshToken, client: {} });
+          const settled = racing.then(
+            (v) => ({ ok: true as const, v }),
+            (e: unknown) => ({ ok: false as const, e }),
+          );
+          await c.gate.reached;
+          await c.container.get(EndSession).execute({ loginType: 'web', tokenId: tokenIdOf(hashToken(first.accessToken)), kick });
+          c.gate.release();
+          const out = await settled;
+          assert.equal(out.ok, false, 'the refresh that raced the kick is refused');
+          if (!out.ok) assert.ok(out.e instanceof DomainError && out.e.reason.startsWith('refresh-token-'), String(out.e));
+          assert.equal(await liveSessions(c), 0);
+        });
+      }
+
+      it('concurrent refresh + logout, repeated: once the logout succeeded no access token of the family works', async () => {
+        for (let i = 0; i < 15; i++) {
+          const first = await login(c);
+          const [r, out] = await Promise.all([refresh(c, first.refreshToken), request(c.web.callback()).post('/auth/logout').set(bearer(first.accessToken))]);
+          if (out.status === 200) {
+            if (r.status === 200) {
+              assert.equal((await profile(c, (r.body as { accessToken: string }).accessToken)).status, 401, `round ${i}`);
+              assert.equal((await refresh(c, (r.body as { refreshToken: string }).refreshToken)).status, 401, `round ${i}`);
+            }
+            assert.equal(await liveSessions(c), 0, `round ${i}`);
+          } else {
+            // the refresh rotated first: the logout's token was already gone, the new pair is legitimate
+            assert.equal(out.status, 401);
+            assert.equal(r.status, 200);
+            await request(c.web.callback()).post('/auth/logout').set(bearer((r.body as { accessToken: string }).accessToken)).expect(200);
+          }
+        }
+      });
+    });
+  });
+}
