@@ -169,5 +169,50 @@ for (const kind of STORE_KINDS) {
         }
       });
     });
+
+    describe('a replaced or kicked-out login cannot come back through its refresh token', () => {
+      let c: Ctx;
+      before(async function () {
+        if (kind === 'redis') await requireRedis(this);
+        c = await setup(kind, 'rt-replaced', { 'session.is-concurrent': false });
+      });
+      after(async () => c?.infra.dispose());
+
+      it('is-concurrent=false: device A, replaced by B, cannot refresh and replace B', async () => {
+        const a = await login(c, 'device-a');
+        const b = await login(c, 'device-b');
+        assert.equal((await profile(c, a.accessToken)).body.code, 'token-replaced');
+        assert.equal((await refresh(c, a.refreshToken)).body.code, 'refresh-token-invalid');
+        await profile(c, b.accessToken).expect(200);
+        assert.equal((await profile(c, a.accessToken)).body.code, 'token-replaced', 'the tombstone is kept');
+        // B's own refresh still works, and A's token stays dead afterwards (its family was revoked)
+        const b2 = (await refresh(c, b.refreshToken).expect(200)).body as { accessToken: string };
+        await profile(c, b2.accessToken).expect(200);
+        assert.equal((await refresh(c, a.refreshToken)).status, 401);
+        await profile(c, b2.accessToken).expect(200);
+      });
+
+      it('a kicked-out session cannot refresh (the user is still enabled)', async () => {
+        const k = await login(c, 'kicked');
+        assert.equal(await c.managers.get('web').kickoutUser('1'), 1);
+        assert.equal((await refresh(c, k.refreshToken)).body.code, 'refresh-token-invalid');
+        assert.equal((await profile(c, k.accessToken)).body.code, 'token-kicked-out');
+        assert.equal(await liveSessions(c), 0);
+      });
+
+      it('an expired or logged-out access token still refreshes', async () => {
+        const e = await login(c, 'expired');
+        c.clock.advance(604800 * 1000 + 1000); // expired, record still kept for the grace hour
+        assert.equal((await profile(c, e.accessToken)).body.code, 'token-expired');
+        const e2 = (await refresh(c, e.refreshToken).expect(200)).body as { accessToken: string; refreshToken: string };
+        c.clock.advance(604800 * 1000 + 2 * 3600 * 1000); // expired and purged
+        const e3 = (await refresh(c, e2.refreshToken).expect(200)).body as { accessToken: string; refreshToken: string };
+        await profile(c, e3.accessToken).expect(200);
+        // the member ended this device themselves (the refresh token stays: only a revocation ends it)
+        await c.managers.get('web').logoutByHash(hashToken(e3.accessToken));
+        const e4 = (await refresh(c, e3.refreshToken).expect(200)).body as { accessToken: string };
+        await profile(c, e4.accessToken).expect(200);
+      });
+    });
   });
 }

@@ -19,7 +19,8 @@ export class RefreshToken {
   /**
    * Single use, rotated: the presented token is consumed atomically, the access token it was
    * issued with is logged out, and a new pair of the same family is issued with roles and
-   * permissions reloaded from the directory. A token that was already rotated revokes its family.
+   * permissions reloaded from the directory. A token that was already rotated revokes its family;
+   * so does one whose access token was replaced or kicked out (401 refresh-token-invalid).
    */
   async execute(input: { loginType: string; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
     const registry = this.issue.registry;
@@ -31,8 +32,16 @@ export class RefreshToken {
       throw new DomainError('refresh-token-reused', 'The refresh token was already used; every session of this login was ended. Log in again.');
     }
     const { record } = consumed;
-    await manager.logoutByHash(record.a);
-    const user = await this.directory.findById(record.u);
+    // The access token this refresh token was issued with: a tombstone means the login was ended
+    // by someone else (replaced by a newer login under is-concurrent=false, or kicked out), and
+    // its refresh token must not bring it back. Expired or logged out (or gone) is fine: refreshing
+    // after the access token lapsed is what refresh tokens are for.
+    const [access, user] = await Promise.all([manager.stateOf(record.a), this.directory.findById(record.u)]);
+    if (access !== null && access.state !== 'active') {
+      await registry.revokeFamily(manager, record.f, record.a); // the tombstone keeps answering "replaced" / "kicked out"
+      throw new DomainError('refresh-token-invalid', 'The refresh token is not valid; log in again.');
+    }
+    if (access !== null) await manager.logoutByHash(record.a);
     if (user === null || !user.enabled) {
       await registry.revokeFamily(manager, record.f);
       throw new DomainError('refresh-token-invalid', 'The refresh token is not valid; log in again.');
