@@ -214,5 +214,48 @@ for (const kind of STORE_KINDS) {
         await profile(c, e4.accessToken).expect(200);
       });
     });
+
+    describe('"log out everywhere" reaches every refresh token of the user', () => {
+      let c: Ctx;
+      before(async function () {
+        if (kind === 'redis') await requireRedis(this);
+        c = await setup(kind, 'rt-logout-all');
+      });
+      after(async () => c?.infra.dispose());
+
+      it('a device whose access token lapsed (no longer listed) cannot refresh after logout-all', async () => {
+        const old = await login(c, 'old-device');
+        c.clock.advance(604800 * 1000 + 3600 * 1000 + 1000); // past session.timeout + the 1 h grace: not listed any more
+        const now = await login(c, 'new-device');
+        const all = await request(c.web.callback()).post('/user/logout-all').set(bearer(now.accessToken)).expect(200);
+        assert.deepEqual(all.body, { endedSessions: 1 }, 'the lapsed session is not among the listed ones');
+        const res = await refresh(c, old.refreshToken);
+        assert.equal(res.status, 401, res.text);
+        assert.equal(res.body.code, 'refresh-token-invalid');
+        assert.equal(await liveSessions(c), 0);
+        // a login after the cut-off works and refreshes normally
+        c.clock.advance(1);
+        const fresh = await login(c, 'after');
+        const next = (await refresh(c, fresh.refreshToken).expect(200)).body as { accessToken: string };
+        await profile(c, next.accessToken).expect(200);
+      });
+
+      it('a refresh that consumed its token before logout-all does not keep the pair it mints', async () => {
+        c.clock.advance(10);
+        const a = await login(c, 'racing');
+        c.clock.advance(10);
+        const b = await login(c, 'caller');
+        c.gate.arm();
+        const settled = c.container.get(RefreshToken).execute({ loginType: 'web', refreshToken: a.refreshToken, client: {} }).then(
+          () => true,
+          (e: unknown) => (e instanceof DomainError ? false : Promise.reject(e)),
+        );
+        await c.gate.reached;
+        await request(c.web.callback()).post('/user/logout-all').set(bearer(b.accessToken)).expect(200);
+        c.gate.release();
+        assert.equal(await settled, false, 'the racing refresh is refused');
+        assert.equal(await liveSessions(c), 0);
+      });
+    });
   });
 }
