@@ -6,6 +6,14 @@
  *   rtfam:<type>:<family>          -> {r: current refresh hash, a: current access hash}
  *   rtrev:<type>:<family>          -> "1"      (the family was revoked)
  *   rtacc:<type>:<access hash>     -> family   (which family an access token belongs to)
+ *   rtcut:<type>:<user id>         -> ms      ("log out everywhere" cut-off, TTL refresh TTL)
+ *
+ * A family id is `<ms it was created>.<uuid>`: its birth time travels with it through every
+ * rotation at no store cost. A family born before the user's cut-off is refused when its token is
+ * consumed (and re-checked after rotation), which reaches the families no session index lists any
+ * more (devices whose access token lapsed). The comparison is strict: a login in the very
+ * millisecond of the cut-off survives it (LogoutAll also revokes every family it can list).
+ * Family ids from before this format count as born at 0 (refused by any cut-off).
  *
  * Consumption is one atomic getAndDelete, so of N concurrent refreshes with one token exactly one
  * gets the record. Rotation logs out the previous access token, so a family has at most one live
@@ -50,7 +58,27 @@ export class RefreshTokenRegistry {
   }
 
   newFamily(): string {
-    return randomUUID();
+    return `${this.clock.now()}.${randomUUID()}`;
+  }
+
+  /** When the family was created (ms); 0 for a family id without a birth time. */
+  static bornAt(family: string): number {
+    const m = /^(\d{1,15})\./.exec(family);
+    return m ? Number(m[1]) : 0;
+  }
+
+  /**
+   * "Revoke everything before now" for one user: every family of theirs created before this
+   * moment is refused at its next refresh, whether or not a live session still lists it.
+   */
+  async revokeAllOfUser(loginType: string, userId: string): Promise<void> {
+    await this.kv.set(`rtcut:${loginType}:${userId}`, String(this.clock.now()), this.ttlMs);
+  }
+
+  /** Whether the user's cut-off (if any) is later than the family's birth. One GET. */
+  async isCutOff(loginType: string, userId: string, family: string): Promise<boolean> {
+    const raw = await this.kv.get(`rtcut:${loginType}:${userId}`);
+    return raw !== null && RefreshTokenRegistry.bornAt(family) < Number(raw);
   }
 
   /** Issues the family's next refresh token, bound to the access token `accessHash`. */
@@ -87,23 +115,19 @@ export class RefreshTokenRegistry {
     return (await this.kv.get(`rtrev:${loginType}:${family}`)) !== null;
   }
 
-  /** Revokes the whole family: its live refresh token and its live access token. */
-  async revokeFamily(manager: SessionManager, family: string): Promise<void> {
+  /**
+   * Revokes the whole family: its live refresh token and its live access token (except
+   * `keepAccessHash`, which the caller ends itself, e.g. to leave a "kicked out" tombstone).
+   * The revocation marker is written first, so a refresh that consumed the family's token just
+   * before this call sees it in its post-rotation re-check and ends the pair it minted.
+   */
+  async revokeFamily(manager: SessionManager, family: string, keepAccessHash?: string): Promise<void> {
     const type = manager.loginType;
     await this.kv.set(`rtrev:${type}:${family}`, '1', this.ttlMs);
-    await this.endFamily(manager, family, true);
-  }
-
-  /**
-   * Ends the family without marking it revoked (logout, force logout): the live refresh token is
-   * deleted and, when `logoutAccess`, the live access token too.
-   */
-  async endFamily(manager: SessionManager, family: string, logoutAccess: boolean): Promise<void> {
-    const type = manager.loginType;
     const raw = await this.kv.getAndDelete(`rtfam:${type}:${family}`);
     if (raw === null) return;
     const fam = JSON.parse(raw) as { r: string; a: string };
     await this.kv.delete(`rt:${type}:${fam.r}`);
-    if (logoutAccess) await manager.logoutByHash(fam.a);
+    if (fam.a !== keepAccessHash) await manager.logoutByHash(fam.a);
   }
 }

@@ -16,6 +16,7 @@ import {
   type ResolveFailure,
   type SessionPolicy,
   type SessionRecord,
+  type StoredSession,
   type TokenStyle,
 } from '../../domain/session';
 import type { Clock } from '../ports/clock';
@@ -192,6 +193,14 @@ export class SessionManager {
     }
     if (verdict.record.loginType !== this.loginType) return { ok: false, reason: 'token-invalid', tokenPresented: true };
     return { ok: true, session: { tokenHash, record: verdict.record } };
+  }
+
+  /**
+   * What the store holds for a token hash right now (active, a tombstone, or nothing), without
+   * touching its last-active time or judging expiry. One store round trip.
+   */
+  stateOf(tokenHash: string): Promise<StoredSession | null> {
+    return this.store.getSession(this.loginType, tokenHash, this.clock.now(), null);
   }
 
   async logout(token: string): Promise<boolean> {

@@ -1,5 +1,9 @@
-/** Disables an admin account and ends every live session of it at once (ASVS 7.4.2). */
+/**
+ * Disables an admin account and ends every live session of it at once (ASVS 7.4.2), and every
+ * refresh token of it: re-enabling the account later does not bring any earlier login back.
+ */
 import { inject, injectable } from 'inversify';
+import { IssueTokens } from '../auth/login';
 import { DomainError } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
 import type { SessionManagers } from '../session/session-manager';
@@ -19,11 +23,15 @@ export class DisableUser {
   constructor(
     @inject(USER_TOKENS.UserAdministration) private readonly administration: UserAdministration,
     @inject(TOKENS.SessionManagers) private readonly managers: SessionManagers,
+    @inject(IssueTokens) private readonly tokens: IssueTokens,
   ) {}
 
   async execute(input: { readonly userId: string }): Promise<DisableUserOutput> {
     const r = await this.administration.setEnabled(input.userId, false);
     if (!r.ok) throw new DomainError('user-not-found', r.detail);
+    // The refresh-token cut-off first (a refresh in flight re-checks it after rotating): it also
+    // reaches logins whose access token lapsed, which no session index lists any more.
+    await this.tokens.registry.revokeAllOfUser(ADMIN_LOGIN_TYPE, r.user.id);
     // Kicked out, not deleted: the tokens then say why they stopped working (token-kicked-out).
     const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), r.user.id, null);
     return { userId: r.user.id, username: r.user.username, enabled: false, sessions };
