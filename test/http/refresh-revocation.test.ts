@@ -192,6 +192,17 @@ for (const kind of STORE_KINDS) {
         await profile(c, b2.accessToken).expect(200);
       });
 
+      it('is-concurrent=false: a device replaced after its old session was purged still cannot come back', async () => {
+        const a = await login(c, 'device-a-old');
+        c.clock.advance(604800 * 1000 + 2 * 3600 * 1000); // A's session expired and its record (the tombstone's carrier) is gone
+        const b = await login(c, 'device-b-new');
+        // B's login is the only one allowed: every refresh family of the user born before it is refused.
+        assert.equal((await refresh(c, a.refreshToken)).body.code, 'refresh-token-invalid');
+        await profile(c, b.accessToken).expect(200);
+        const b2 = (await refresh(c, b.refreshToken).expect(200)).body as { accessToken: string };
+        await profile(c, b2.accessToken).expect(200);
+      });
+
       it('a kicked-out session cannot refresh (the user is still enabled)', async () => {
         const k = await login(c, 'kicked');
         assert.equal(await c.managers.get('web').kickoutUser('1'), 1);

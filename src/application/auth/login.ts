@@ -77,6 +77,11 @@ export class IssueTokens {
 
   async execute(input: { loginType: string; principal: Principal; client: ClientInfo; family?: string }): Promise<TokenPair & { family: string; tokenHash: string }> {
     const manager = this.managers.get(input.loginType);
+    if (input.family === undefined && !manager.policy.isConcurrent) {
+      // session.is-concurrent=false: this login replaces every other session of the user, so every
+      // refresh family born before it is refused too — even one whose replaced session is long purged.
+      await this.registry.revokeAllOfUser(input.loginType, input.principal.userId);
+    }
     const family = input.family ?? this.registry.newFamily();
     const session = await manager.login(input.principal, input.client, { rtFamily: family });
     const tokenHash = hashToken(session.token);
