@@ -9,6 +9,7 @@ import pino from 'pino';
 import { DomainError } from '../domain/errors';
 import { EndSession, ListSessions } from '../application/auth/session-use-cases';
 import { CreateUser } from '../application/users/users';
+import { IssueTokens } from '../application/auth/login';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
@@ -100,6 +101,9 @@ export function cliDeps(): CliDeps {
         if (e instanceof DomainError && e.reason === 'not-found') return false;
         throw e;
       }
+    },
+    async revokeRefreshTokens(type, userId) {
+      await container().get(IssueTokens).registry.revokeAllOfUser(type, userId);
     },
     async resync(userId) {
       const c = container();

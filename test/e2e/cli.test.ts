@@ -21,6 +21,7 @@ import { buildAdminApp } from '../../src/main/admin';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { REDIS_URL, deleteByPrefix, requireRedis, testKeyPrefix } from '../support/services';
 import Redis from 'ioredis';
+import { IssueTokens } from '../../src/application/auth/login';
 
 const root = path.join(__dirname, '../..');
 
@@ -323,10 +324,16 @@ describe('CLI (child process)', function () {
       assert.deepEqual(await manager.resolveToken(a.token), { ok: false, reason: 'token-kicked-out', tokenPresented: true });
       assert.equal((await manager.resolveToken(b.token)).ok, true);
 
+      // A login with a refresh token: kicking the user out also refuses that refresh family.
+      const issue = admin.container.get(IssueTokens);
+      const withRefresh = await issue.execute({ loginType: 'admin', principal, client: {} });
+      assert.equal(await issue.registry.isCutOff('admin', '77', withRefresh.family), false);
+
       const all = await cli(['sessions', 'kickout', 'admin', '77'], { env });
       assert.equal(all.code, 0, all.stderr);
-      assert.match(all.stdout, /kicked out 1 admin session\(s\) of user 77/);
+      assert.match(all.stdout, /kicked out 2 admin session\(s\) of user 77/);
       assert.equal((await manager.resolveToken(b.token)).ok, false);
+      assert.equal(await issue.registry.isCutOff('admin', '77', withRefresh.family), true, 'earlier refresh tokens are refused');
 
       const none = await cli(['sessions', 'kickout', 'admin', '77'], { env });
       assert.equal(none.code, 1);

@@ -25,6 +25,8 @@ export interface CliDeps {
   listSessions(type: CliLoginType, userId: string): Promise<OnlineSession[]>;
   /** Ends (kicks out) the session with this token id; false when there is none. */
   kickoutToken(type: CliLoginType, tokenId: string): Promise<boolean>;
+  /** Refuses every refresh token of the user issued before now (lapsed devices included). */
+  revokeRefreshTokens(type: CliLoginType, userId: string): Promise<void>;
   /** Brings the user's live admin sessions in line with the directory (after direct database edits). */
   resync(userId: string): Promise<{ sessions: number; action: 'updated' | 'ended'; userFound: boolean }>;
   close(): Promise<void>;
@@ -243,11 +245,14 @@ async function sessionsCommand(io: CliIo, argv: readonly string[], deps: () => P
       io.out(`kicked out 1 ${type} session (token id ${id})`);
       return;
     }
+    // A user id: every refresh token of the user issued so far is refused first (devices whose
+    // access token lapsed are not listed, but their refresh tokens must not bring them back).
+    await d.revokeRefreshTokens(type, id);
     const sessions = await d.listSessions(type, id);
     let n = 0;
     for (const s of sessions) if (await d.kickoutToken(type, s.tokenId)) n++;
-    if (n === 0) throw new CliFailure(`no live ${type} session with token id or user id "${id}"`);
-    io.out(`kicked out ${n} ${type} session(s) of user ${id}`);
+    if (n === 0) throw new CliFailure(`no live ${type} session with token id or user id "${id}" (earlier refresh tokens of a user with that id are refused)`);
+    io.out(`kicked out ${n} ${type} session(s) of user ${id}; their earlier refresh tokens are refused`);
     return;
   }
   if (sub === 'resync') {
