@@ -1,6 +1,7 @@
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { isDomainError } from '../../domain/errors';
 import type { CryptoWorkerPool } from './worker-pool';
+import { isBcryptHash } from '../../domain/password';
 
 /** bcryptjs, run on the worker pool (its async API still blocks the event loop in ~100 ms slices). */
 export class PooledBcryptHasher implements PasswordHasher {
@@ -11,7 +12,7 @@ export class PooledBcryptHasher implements PasswordHasher {
   }
 
   async verify(password: string, hash: string): Promise<boolean> {
-    if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) return false;
+    if (!isBcryptHash(hash)) return false;
     try {
       return await this.pool.run<boolean>({ op: 'verify', password, hash });
     } catch (e) {

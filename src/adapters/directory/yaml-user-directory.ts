@@ -15,8 +15,8 @@ import type { AdministrationResult, UserAdministration } from '../../application
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
+import { isBcryptHash } from '../../domain/password';
 
-const BCRYPT = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
 
 const roleSchema = z.union([
   z.array(z.string()),
@@ -34,7 +34,7 @@ const fileSchema = z
             username: z.string().min(1),
             nickname: z.string().optional(),
             avatar: z.string().optional(),
-            password: z.string().regex(BCRYPT, 'must be a BCrypt hash ($2a$/$2b$/$2y$), never plaintext'),
+            password: z.string().refine(isBcryptHash, 'must be a BCrypt hash ($2a$/$2b$/$2y$), never plaintext'),
             enabled: z.boolean().default(true),
             roles: z.array(z.string()).default([]),
             permissions: z.array(z.string()).default([]),

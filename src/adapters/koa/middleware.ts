@@ -82,7 +82,8 @@ export function errorEdge(opts: { log: Logger }): AppMiddleware {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function hasBody(ctx: { get(name: string): string }): boolean {
+/** Whether the request carries a body (a non-zero Content-Length, or a chunked one). */
+export function hasBody(ctx: { get(name: string): string }): boolean {
   const len = ctx.get('Content-Length');
   if (len !== '') return len !== '0';
   return ctx.get('Transfer-Encoding') !== '';

@@ -12,6 +12,7 @@
  *
  * Defence in depth only: skipped requests carry raw values, and handlers must still encode their output.
  */
+import { hasBody } from './middleware';
 import type { AppMiddleware } from './state';
 
 export interface XssFilterOptions {
@@ -50,19 +51,13 @@ export function pathMatcher(patterns: readonly string[]): (path: string) => bool
   return (path) => exact.has(path) || prefixes.some((pre) => path === pre || path.startsWith(`${pre}/`));
 }
 
-function hasRequestBody(ctx: { get(name: string): string }): boolean {
-  const len = ctx.get('Content-Length');
-  if (len !== '') return len !== '0';
-  return ctx.get('Transfer-Encoding') !== '';
-}
-
 export function xssFilter(opts: XssFilterOptions): AppMiddleware {
   const exempt = new Set(opts.exemptHeaders.map((h) => h.toLowerCase()));
   const excluded = pathMatcher(opts.excludePaths);
   return async function xssFilter(ctx, next) {
     // The content-type skip applies only to requests that carry such a body; a bodiless request
     // cannot switch the filter off by naming a content type.
-    if (!opts.enabled || excluded(ctx.path) || (hasRequestBody(ctx) && isSkippedContentType(ctx.request.type))) {
+    if (!opts.enabled || excluded(ctx.path) || (hasBody(ctx) && isSkippedContentType(ctx.request.type))) {
       await next();
       return;
     }

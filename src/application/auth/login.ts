@@ -22,9 +22,9 @@ import type { AuthSettings } from './auth-settings';
 import { VerifyCaptcha } from './captcha';
 import { formatDateTime, utf8Length } from './format';
 import { RefreshTokenRegistry } from './refresh-tokens';
+import { BCRYPT_MAX_BYTES, isBcryptHash } from '../../domain/password';
 
 export const BAD_CREDENTIALS_MESSAGE = 'Wrong username or password.';
-const BCRYPT_MAX_BYTES = 72;
 
 export interface LoginInput {
   readonly loginType: string;
@@ -97,9 +97,6 @@ export class IssueTokens {
   }
 }
 
-/** A BCrypt hash ($2a$ / $2b$ / $2y$, two-digit cost, 53 characters of salt and digest). */
-const BCRYPT_HASH = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
-
 @injectable()
 export class Login {
   private dummyHash: Promise<string> | undefined;
@@ -150,7 +147,7 @@ export class Login {
     const usable = password !== null && password !== '' && utf8Length(password) <= BCRYPT_MAX_BYTES;
     // A stored hash that is not BCrypt (a broken row) would fail instantly: compare against the
     // dummy instead, so it costs the same time as any other failure.
-    const storedHash = user !== null && BCRYPT_HASH.test(user.passwordHash) ? user.passwordHash : null;
+    const storedHash = user !== null && isBcryptHash(user.passwordHash) ? user.passwordHash : null;
     const matches = await this.hasher.verify(usable ? password : 'x', storedHash ?? (await this.dummy()));
     if (user === null || storedHash === null || !usable || !matches || !user.enabled) {
       await this.recordFailure(lockKey, attempt);

@@ -7,6 +7,7 @@ import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from '../auth/auth-settings';
 import { utf8Length } from '../auth/format';
+import { BCRYPT_MAX_BYTES } from '../../domain/password';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
 
@@ -15,7 +16,7 @@ export function passwordProblem(password: string): string | null {
   const chars = [...password].length;
   if (chars < 8) return 'must be at least 8 characters';
   if (chars > 64) return 'must be at most 64 characters';
-  if (utf8Length(password) > 72) return 'must be at most 72 bytes in UTF-8 (BCrypt reads no further)';
+  if (utf8Length(password) > BCRYPT_MAX_BYTES) return 'must be at most 72 bytes in UTF-8 (BCrypt reads no further)';
   return null;
 }
 
