@@ -220,3 +220,29 @@ describe('request bodies that once reached a 500', () => {
     assert.notEqual(res2.status, 500);
   });
 });
+
+describe('session.is-read-cookie', () => {
+  for (const readCookie of [false, true]) {
+    it(`${readCookie}: a token in a cookie named like the token header is ${readCookie ? 'accepted when no header is sent' : 'never read'}`, async () => {
+      const config = testConfig({ 'session.is-read-cookie': readCookie });
+      const infra = testInfra(config, { label: `cookie-${readCookie}` });
+      try {
+        const { admin } = buildBoth(config, infra);
+        const { token } = await admin.container.get(TOKENS.SessionManagers).get('admin').login({ userId: 'c1', username: 'cookie', roles: [], permissions: [] });
+        const res = await request(admin.app.callback()).get('/auth/me').set('Cookie', `Authorization=${token}`);
+        if (readCookie) {
+          assert.equal(res.status, 200);
+          assert.equal(res.body.data.username, 'cookie');
+          // the header still wins when both are sent
+          const both = await request(admin.app.callback()).get('/auth/me').set('Cookie', `Authorization=${token}`).set('Authorization', 'Bearer 00000000-0000-4000-8000-000000000000');
+          assert.equal(both.status, 401);
+        } else {
+          assert.equal(res.status, 401);
+          assert.equal(res.body.code, 40100, 'token-missing: the cookie was not read');
+        }
+      } finally {
+        await infra.dispose();
+      }
+    });
+  }
+});

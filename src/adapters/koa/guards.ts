@@ -38,8 +38,13 @@ export function requireLogin(managers: SessionManagers, loginType: string): Guar
   const manager = managers.get(loginType); // fails at start-up if the type is not registered
   const header = manager.policy.tokenName;
   const doc = { kind: 'login', loginType, header, prefix: manager.policy.tokenPrefix } as const;
+  const readCookie = manager.policy.isReadCookie;
   return guard(doc, async function requireLogin(ctx, next) {
-    const result = await manager.resolveHeader(ctx.get(header) || undefined);
+    const headerValue = ctx.get(header) || undefined;
+    // session.is-read-cookie: with no token header, a cookie named like the header carries the bare
+    // token (Sa-Token's behaviour). Off by default: cookies are then never read.
+    const cookieToken = headerValue === undefined && readCookie ? ctx.cookies.get(header) : undefined;
+    const result = cookieToken !== undefined && cookieToken !== '' ? await manager.resolveToken(cookieToken) : await manager.resolveHeader(headerValue);
     if (!result.ok) {
       throw new DomainError(result.reason, RESOLVE_MESSAGES[result.reason], { loginType, tokenPresented: result.tokenPresented });
     }
