@@ -113,8 +113,9 @@ export function readTokenFromHeader(policy: SessionPolicy, headerValue: string |
 }
 
 /** Milliseconds the store should keep a record created now, or null for no expiry. */
-export function retentionMs(policy: SessionPolicy): number | null {
-  return policy.timeout < 0 ? null : policy.timeout * 1000 + EXPIRED_GRACE_MS;
+/** Ms the store keeps a record that expires at `expiresAt` (plus the "expired" grace), null = forever. */
+export function retentionUntil(expiresAt: number | null, now: number): number | null {
+  return expiresAt === null ? null : Math.max(1, expiresAt + EXPIRED_GRACE_MS - now);
 }
 
 export function expiresAtFor(policy: Pick<SessionPolicy, 'timeout'>, now: number): number | null {

@@ -14,12 +14,3 @@ export interface Metrics {
   /** One call to a store port and how long it took. */
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void;
 }
-
-/** Counts nothing (unit tests of use cases). */
-export const noopMetrics: Metrics = {
-  loginAttempt: () => undefined,
-  rateLimitRejected: () => undefined,
-  signatureFailed: () => undefined,
-  idempotencyConflict: () => undefined,
-  storeCall: () => undefined,
-};

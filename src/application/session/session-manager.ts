@@ -5,11 +5,11 @@
  */
 import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
-  EXPIRED_GRACE_MS,
   expiresAtFor,
   idleLimitMs,
   judgeSession,
   readTokenFromHeader,
+  retentionUntil,
   tokenLooksValid,
   type ClientInfo,
   type Principal,
@@ -95,11 +95,6 @@ export function generateToken(style: TokenStyle): string {
   return style === 'uuid' ? randomUUID() : formatToken(style, randomBytes(style === 'random-64' ? 96 : 16));
 }
 
-/** Ms the store keeps a record that expires at `expiresAt` (plus the "expired" grace), null = forever. */
-function retentionUntil(expiresAt: number | null, now: number): number | null {
-  return expiresAt === null ? null : Math.max(1, expiresAt + EXPIRED_GRACE_MS - now);
-}
-
 export class SessionManager {
   private readonly idleMs: number | null;
 
@@ -177,12 +172,16 @@ export class SessionManager {
   async resolveHeader(headerValue: string | undefined): Promise<ResolveResult> {
     const read = readTokenFromHeader(this.policy, headerValue);
     if (!read.ok) return { ok: false, reason: read.reason, tokenPresented: read.reason !== 'token-missing' };
-    return this.resolveToken(read.token);
+    return this.resolveWellFormed(read.token); // readTokenFromHeader already checked the token's form
   }
 
   /** Resolves a bare token. One store round trip. */
   async resolveToken(token: string): Promise<ResolveResult> {
     if (!tokenLooksValid(this.policy.tokenStyle, token)) return { ok: false, reason: 'token-invalid', tokenPresented: true };
+    return this.resolveWellFormed(token);
+  }
+
+  private async resolveWellFormed(token: string): Promise<ResolveResult> {
     const tokenHash = hashToken(token);
     const now = this.clock.now();
     const stored = await this.store.getSession(this.loginType, tokenHash, now, this.idleMs);
