@@ -19,6 +19,8 @@ function normalise(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return addr;
 }
 
+const VERDICT_CACHE_MAX = 10_000;
+
 /** Parses addresses and CIDRs; throws naming the first bad entry. */
 export function parseCidrList(entries: readonly string[]): TrustedProxies {
   const ranges: Range[] = entries.map((e) => {
@@ -36,11 +38,17 @@ export function parseCidrList(entries: readonly string[]): TrustedProxies {
     if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
     return [addr, addr.kind() === 'ipv4' ? 32 : 128];
   });
+  // Peers repeat (keep-alive, the same proxies): each address is judged once, up to a bound.
+  const verdicts = new Map<string, boolean>();
   return {
     contains(ip: string): boolean {
+      const known = verdicts.get(ip);
+      if (known !== undefined) return known;
       const addr = normalise(ip);
-      if (addr === null) return false;
-      return ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
+      const inside = addr !== null && ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
+      if (verdicts.size >= VERDICT_CACHE_MAX) verdicts.clear();
+      verdicts.set(ip, inside);
+      return inside;
     },
   };
 }

@@ -42,14 +42,18 @@ const MESSAGES: Partial<Record<Reason, string>> = {
   'method-not-allowed': 'This method is not allowed on this path.',
 };
 
+/** Headers a handler may set that an error response keeps (the request id and rate-limit state). */
+const KEEP_ON_ERROR: readonly string[] = ['x-request-id', 'ratelimit', 'ratelimit-policy'];
+
 /**
  * The one error edge, first in the chain: every failure leaves in the app's own format.
  * Unknown errors become a generic 500; the detail goes to the log only.
  */
 export function errorEdge(opts: { log: Logger }): AppMiddleware {
   return async function errorEdge(ctx, next) {
-    // Headers set before the edge (request id, security headers, CORS) survive an error.
-    const outer = new Set(Object.keys(ctx.response.headers).map((h) => h.toLowerCase()));
+    // Headers set before the edge (request id, security headers, CORS) survive an error
+    // (Node keeps header names lower-cased).
+    const outer = ctx.res.getHeaderNames();
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new DomainError('not-found', MESSAGES['not-found'] as string);
@@ -70,10 +74,8 @@ export function errorEdge(opts: { log: Logger }): AppMiddleware {
         }
       }
       // Headers set by handlers before the failure (except those the error sets) are dropped.
-      const keep = ['x-request-id', 'ratelimit', 'ratelimit-policy'];
-      for (const h of Object.keys(ctx.response.headers)) {
-        const name = h.toLowerCase();
-        if (!keep.includes(name) && !outer.has(name)) ctx.remove(h);
+      for (const name of ctx.res.getHeaderNames()) {
+        if (!KEEP_ON_ERROR.includes(name) && !outer.includes(name)) ctx.remove(name);
       }
       ctx.state.responder.error(ctx, err);
     }
@@ -96,7 +98,14 @@ export function hasBody(ctx: { get(name: string): string }): boolean {
 export function jsonBody(opts: { limitBytes: number }): AppMiddleware {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${opts.limitBytes}b`, strict: true, onerror: (err) => { throw err; } });
   return async function jsonBody(ctx, next) {
-    if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
+    if (!hasBody(ctx)) {
+      // Nothing to read: what the parser would set (an empty object, no raw body), without its
+      // content-type checks and extra promise on every GET.
+      (ctx.request as { body?: unknown }).body = {};
+      await next();
+      return;
+    }
+    if (BODY_METHODS.has(ctx.method)) {
       if (!ctx.is('application/json', '+json')) {
         throw new DomainError('unsupported-media-type', MESSAGES['unsupported-media-type'] as string);
       }

@@ -33,6 +33,8 @@ const key2 = (a: string, b: string): string => `${a}${SEP}${b}`;
 interface ActiveEntry {
   readonly kind: 'active';
   readonly json: string;
+  /** The record parsed once and deep-frozen: readers share it and cannot change the stored copy. */
+  parsed?: SessionRecord;
   readonly userId: string;
   readonly tokenId: string;
   readonly createdAt: number;
@@ -40,6 +42,20 @@ interface ActiveEntry {
   lastActiveAt: number;
   /** Retention deadline on the store clock, null = kept forever. */
   readonly deadline: number | null;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Parsing once per write instead of once per read (a resolve is one read per authenticated request). */
+function recordOf(entry: ActiveEntry): SessionRecord {
+  entry.parsed ??= deepFreeze(JSON.parse(entry.json) as SessionRecord);
+  return entry.parsed;
 }
 
 /** A kicked-out / replaced marker; it keeps the deadline of the session it replaced. */
@@ -144,7 +160,7 @@ export class InMemoryStore implements SessionStore, KeyValueStore, ListStore, Ra
     const lastActiveAt = entry.lastActiveAt;
     // Touch only a session that is not already frozen (idle longer than the limit).
     if (idleLimitMs !== null && now > lastActiveAt && now - lastActiveAt <= idleLimitMs) entry.lastActiveAt = now;
-    return { state: 'active', record: JSON.parse(entry.json) as SessionRecord, lastActiveAt };
+    return { state: 'active', record: recordOf(entry), lastActiveAt };
   }
 
   async update(loginType: string, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
@@ -470,7 +486,7 @@ export class InMemoryStore implements SessionStore, KeyValueStore, ListStore, Ra
   }
 
   private listed(tokenHash: string, entry: ActiveEntry): ListedSession {
-    return { tokenHash, record: JSON.parse(entry.json) as SessionRecord, lastActiveAt: entry.lastActiveAt };
+    return { tokenHash, record: recordOf(entry), lastActiveAt: entry.lastActiveAt };
   }
 }
 
