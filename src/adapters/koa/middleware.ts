@@ -48,7 +48,7 @@ const MESSAGES: Partial<Record<Reason, string>> = {
  */
 export function errorEdge(opts: { log: Logger }): AppMiddleware {
   return async function errorEdge(ctx, next) {
-    // Headers set before the edge (request id, security headers, CORS) survive an error.
+    // Headers set before the edge (request id, CORS) survive an error; the security headers are set after it.
     const outer = new Set(Object.keys(ctx.response.headers).map((h) => h.toLowerCase()));
     try {
       await next();
