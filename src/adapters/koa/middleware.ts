@@ -51,8 +51,8 @@ const KEEP_ON_ERROR: readonly string[] = ['x-request-id', 'ratelimit', 'ratelimi
  */
 export function errorEdge(opts: { log: Logger }): AppMiddleware {
   return async function errorEdge(ctx, next) {
-    // Headers set before the edge (request id, security headers, CORS) survive an error
-    // (Node keeps header names lower-cased).
+    // Headers set before the edge (request id, CORS) survive an error; the security headers are set
+    // after it. Node keeps header names lower-cased.
     const outer = ctx.res.getHeaderNames();
     try {
       await next();
