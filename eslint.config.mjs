@@ -10,7 +10,7 @@ const layer = (files, forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'public/**'] },
+  { ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'bench/.build/**', 'public/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
