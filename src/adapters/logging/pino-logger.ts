@@ -59,10 +59,54 @@ export function accessLoggerOf(base: PinoLogger): Logger {
 /**
  * A buffered asynchronous destination: lines are written in batches of at least `minLength`
  * bytes (and at least every `flushMs`), so a busy server does not make one write per line.
- * Call flushSync() on shutdown.
+ * Call flush(cb) or flushSync() on shutdown; pending lines are also written when the process exits.
+ *
+ * The batching is done here, in an array joined once per batch, and sonic-boom (pino.destination)
+ * gets whole batches: fed line by line, its utf8 mode re-measures (and so flattens) the whole pending
+ * string on every append, which allocated ~7 KB per access line under load (sampling heap profile of
+ * the admin app, scratch), i.e. O(n²) copying per batch.
  */
-export function bufferedDestination(dest: string | number, flushMs = 1000): pino.DestinationStream & { flushSync(): void } {
-  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: flushMs } as never) as never;
+export function bufferedDestination(dest: string | number, flushMs = 1000, minLength = 4096): pino.DestinationStream & {
+  flush(cb?: (err?: Error) => void): void;
+  flushSync(): void;
+} {
+  // minLength 1: each batch is written at once; (0 would make flush(cb) answer before the write is done)
+  const boom = pino.destination({ dest, sync: false, minLength: 1 }) as pino.DestinationStream & {
+    flush(cb?: (err?: Error) => void): void;
+    flushSync(): void;
+  };
+  let lines: string[] = [];
+  let pending = 0;
+  const drain = (): void => {
+    if (lines.length === 0) return;
+    const batch = lines.join('');
+    lines = [];
+    pending = 0;
+    boom.write(batch);
+  };
+  const timer = setInterval(drain, flushMs);
+  timer.unref();
+  const flushSync = (): void => {
+    drain();
+    try {
+      boom.flushSync();
+    } catch {
+      // not open yet (exit within the first milliseconds): the lines cannot be written synchronously
+    }
+  };
+  process.once('exit', flushSync);
+  return {
+    write(line: string): void {
+      lines.push(line);
+      pending += line.length;
+      if (pending >= minLength) drain();
+    },
+    flush(cb?: (err?: Error) => void): void {
+      drain();
+      boom.flush(cb);
+    },
+    flushSync,
+  };
 }
 
 export function createPinoLogger(opts: { level?: string; name?: string; destination?: pino.DestinationStream } = {}): PinoLogger {
