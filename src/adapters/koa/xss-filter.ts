@@ -74,7 +74,8 @@ export function xssFilter(opts: XssFilterOptions): AppMiddleware {
       if (changed) ctx.query = clean; // re-encodes the query string: ctx.query/ctx.querystring/ctx.url agree
     }
     const headers = ctx.req.headers;
-    for (const [name, value] of Object.entries(headers)) {
+    for (const name in headers) {
+      const value = headers[name];
       if (exempt.has(name) || value === undefined) continue;
       if (typeof value === 'string') {
         const v = escapeHeaderText(value);
