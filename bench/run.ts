@@ -71,6 +71,14 @@ function signedRequest(): RequestSpec {
 const SCENARIOS: Scenario[] = [
   { name: 'baseline', description: 'bare Koa, one JSON route', script: 'bench/servers/bare-koa.ts', usesRedis: false, request: () => ({ path: '/hello' }) },
   {
+    name: 'thin-memory', description: 'reference floor: Koa + router + token Map + permission set, nothing else', script: 'bench/servers/thin-koa.ts', args: ['memory'], usesRedis: false,
+    request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
+    name: 'thin-redis', description: 'reference floor on Redis: the same with one ioredis GET (auto-pipelined)', script: 'bench/servers/thin-koa.ts', args: ['redis'], usesRedis: true,
+    request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
     name: 'admin-memory', description: `admin ${AUTH_PATH}, full stack, in-memory store`, script: 'bench/servers/authguard.ts', args: ['memory'], usesRedis: false,
     request: (r) => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } }),
   },
@@ -279,6 +287,10 @@ async function main(): Promise<void> {
   if (mem) targets.push(`authenticated GET, in-memory: ${mem.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.60)`);
   if (red) targets.push(`authenticated GET, Redis: ${red.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.40)`);
   if (red && peer) targets.push(`Redis stack vs Express/Passport peer: ${(red.medianRps / peer.medianRps).toFixed(1)}× (target ≥ 5)`);
+  const thinMem = rows.find((r) => r.scenario === 'thin-memory');
+  const thinRed = rows.find((r) => r.scenario === 'thin-redis');
+  if (mem && thinMem) targets.push(`full stack vs the thin reference floor, in-memory: ${(mem.medianRps / thinMem.medianRps).toFixed(2)}× (floor ${thinMem.ratioToBaseline.toFixed(2)}× baseline)`);
+  if (red && thinRed) targets.push(`full stack vs the thin reference floor, Redis: ${(red.medianRps / thinRed.medianRps).toFixed(2)}× (floor ${thinRed.ratioToBaseline.toFixed(2)}× baseline)`);
   if (red) targets.push(`Redis commands per authenticated request: ${red.redisCommandsPerRequest} (target 1)`);
   const pub = rows.find((r) => r.scenario === 'public-redis');
   if (pub) targets.push(`Redis commands per public request (getConfig): ${pub.redisCommandsPerRequest} (target 0)`);
