@@ -204,6 +204,15 @@ describe('request bodies that once reached a 500', () => {
     assert.match(w.headers['content-type'] ?? '', /problem\+json/);
   });
 
+  it('a body on GET is never read: a broken gzip body or bad JSON there changes nothing (no 500)', async () => {
+    for (const app of [apps.admin.app, apps.web.app]) {
+      const gz = await request(app.callback()).get('/actuator/health').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('garbage');
+      assert.equal(gz.status, 200);
+      const bad = await request(app.callback()).get('/actuator/health').set('Content-Type', 'application/json').send('{"not json');
+      assert.equal(bad.status, 200);
+    }
+  });
+
   it('JSON nested deeper than 32 levels -> 400 before any guard or handler sees it', async () => {
     const deep = '{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
     const token = (await apps.web.container.get(TOKENS.SessionManagers).get('web').login({ userId: 'n1', username: 'n', roles: [], permissions: [] })).token;

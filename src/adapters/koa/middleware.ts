@@ -98,27 +98,26 @@ export function hasBody(ctx: { get(name: string): string }): boolean {
 export function jsonBody(opts: { limitBytes: number }): AppMiddleware {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${opts.limitBytes}b`, strict: true, onerror: (err) => { throw err; } });
   return async function jsonBody(ctx, next) {
-    if (!hasBody(ctx)) {
-      // Nothing to read: what the parser would set (an empty object, no raw body), without its
-      // content-type checks and extra promise on every GET.
+    if (!hasBody(ctx) || !BODY_METHODS.has(ctx.method)) {
+      // Nothing to read, or a body on GET/HEAD/OPTIONS, which no route reads: left unread (Node
+      // discards it), so it is never inflated or parsed past the checks below. What the parser
+      // sets for an empty body: an empty object, no raw body.
       (ctx.request as { body?: unknown }).body = {};
       await next();
       return;
     }
-    if (BODY_METHODS.has(ctx.method)) {
-      if (!ctx.is('application/json', '+json')) {
-        throw new DomainError('unsupported-media-type', MESSAGES['unsupported-media-type'] as string);
-      }
-      // Compressed request bodies are not accepted: a broken gzip stream must not reach zlib as a 500,
-      // and the size limit must apply to what is parsed (no decompression bombs).
-      const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
-      if (encoding !== '' && encoding !== 'identity') {
-        throw new DomainError('unsupported-media-type', 'Content-Encoding is not supported: send the JSON body uncompressed.');
-      }
-      const declared = Number(ctx.get('Content-Length'));
-      if (Number.isFinite(declared) && declared > opts.limitBytes) {
-        throw new DomainError('payload-too-large', MESSAGES['payload-too-large'] as string);
-      }
+    if (!ctx.is('application/json', '+json')) {
+      throw new DomainError('unsupported-media-type', MESSAGES['unsupported-media-type'] as string);
+    }
+    // Compressed request bodies are not accepted: a broken gzip stream must not reach zlib as a 500,
+    // and the size limit must apply to what is parsed (no decompression bombs).
+    const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') {
+      throw new DomainError('unsupported-media-type', 'Content-Encoding is not supported: send the JSON body uncompressed.');
+    }
+    const declared = Number(ctx.get('Content-Length'));
+    if (Number.isFinite(declared) && declared > opts.limitBytes) {
+      throw new DomainError('payload-too-large', MESSAGES['payload-too-large'] as string);
     }
     await (parse as unknown as AppMiddleware)(ctx, async () => {
       const body = (ctx.request as { body?: unknown }).body;
