@@ -66,7 +66,7 @@ function respond(def: RouteDef): AppMiddleware {
  * (disabled) debug logger with fresh arguments for each: with this app's ~60 routes that allocated
  * ~4.4 KB a request (sampling heap profile, scratch). Matches that found a route are remembered per
  * method and path (bounded: the whole memo is dropped when full, and paths that match no route are
- * never kept, so a scan of random paths cannot grow it). Each hit hands out fresh arrays, since the
+ * never kept, so a scan of random paths cannot grow it; nor are paths over 256 characters). Each hit hands out fresh arrays, since the
  * router stores them on the context.
  */
 class MemoRouter extends Router<AppState> {
@@ -77,7 +77,7 @@ class MemoRouter extends Router<AppState> {
     const hit = this.memo.get(key);
     if (hit !== undefined) return { path: hit.path.slice(), pathAndMethod: hit.pathAndMethod.slice(), route: hit.route };
     const found = super.match(path, method);
-    if (found.route) {
+    if (found.route && path.length <= MATCH_MEMO_MAX_PATH) {
       if (this.memo.size >= MATCH_MEMO_MAX) this.memo.clear();
       this.memo.set(key, { path: found.path.slice(), pathAndMethod: found.pathAndMethod.slice(), route: true });
     }
@@ -86,6 +86,8 @@ class MemoRouter extends Router<AppState> {
 }
 
 const MATCH_MEMO_MAX = 1024;
+/** Longer paths are matched afresh each time: the memo stays small (≤ 1024 × 256 chars) under any traffic. */
+const MATCH_MEMO_MAX_PATH = 256;
 
 export function buildRouter(defs: readonly RouteDef[]): Router<AppState> {
   const router = new MemoRouter();
