@@ -29,6 +29,17 @@ describe('bufferedDestination (batched asynchronous log writes)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), '{"only":"line"}\n');
   });
 
+  it('many destinations share one exit listener; close() writes what is pending', async () => {
+    const before = process.listenerCount('exit');
+    const file = tmp();
+    const dests = Array.from({ length: 20 }, () => bufferedDestination(file, 60_000, 1 << 20));
+    assert.ok(process.listenerCount('exit') <= before + 1);
+    await new Promise((r) => setTimeout(r, 50)); // let the files open
+    dests[0]?.write('{"closed":true}\n');
+    for (const d of dests) d.close();
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"closed":true}\n');
+  });
+
   it('flushSync writes the pending lines synchronously (shutdown paths)', async () => {
     const file = tmp();
     const dest = bufferedDestination(file, 60_000, 1 << 20);

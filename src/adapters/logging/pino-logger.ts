@@ -69,6 +69,8 @@ export function accessLoggerOf(base: PinoLogger): Logger {
 export function bufferedDestination(dest: string | number, flushMs = 1000, minLength = 4096): pino.DestinationStream & {
   flush(cb?: (err?: Error) => void): void;
   flushSync(): void;
+  /** Writes what is pending and stops the periodic flush (the file stays open for late writes). */
+  close(): void;
 } {
   // minLength 1: each batch is written at once; (0 would make flush(cb) answer before the write is done)
   const boom = pino.destination({ dest, sync: false, minLength: 1 }) as pino.DestinationStream & {
@@ -94,7 +96,7 @@ export function bufferedDestination(dest: string | number, flushMs = 1000, minLe
       // not open yet (exit within the first milliseconds): the lines cannot be written synchronously
     }
   };
-  process.once('exit', flushSync);
+  onExit(flushSync);
   return {
     write(line: string): void {
       lines.push(line);
@@ -106,7 +108,23 @@ export function bufferedDestination(dest: string | number, flushMs = 1000, minLe
       boom.flush(cb);
     },
     flushSync,
+    close(): void {
+      clearInterval(timer);
+      flushSync();
+      exitHooks.delete(flushSync);
+    },
   };
+}
+
+/** One process 'exit' listener for every buffered destination (no listener per instance). */
+const exitHooks = new Set<() => void>();
+let exitListening = false;
+function onExit(hook: () => void): void {
+  if (!exitListening) {
+    exitListening = true;
+    process.once('exit', () => exitHooks.forEach((h) => h()));
+  }
+  exitHooks.add(hook);
 }
 
 export function createPinoLogger(opts: { level?: string; name?: string; destination?: pino.DestinationStream } = {}): PinoLogger {
