@@ -17,6 +17,7 @@ import type { SessionPolicy, TokenStyle } from '../domain/session';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { parseRsaPrivateKey } from '../adapters/crypto/rsa';
 import { parseDatasourceUrl } from '../adapters/sql/mysql-pool';
+import { packageRoot } from '../adapters/package-root';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -250,7 +251,7 @@ export interface LoadOptions {
   readonly overrides?: Partial<Record<ConfigKey, unknown>>;
 }
 
-export const DEFAULT_CONFIG_DIR = path.resolve(__dirname, '../../config');
+export const DEFAULT_CONFIG_DIR = path.join(packageRoot(), 'config');
 
 /** Flattens a YAML tree down to known keys; anything else is reported as unknown. */
 function flattenYaml(tree: unknown, file: string, out: Map<string, unknown>, problems: string[]): void {

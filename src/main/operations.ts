@@ -20,6 +20,7 @@ import type { AppMiddleware } from '../adapters/koa/state';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { MAIN_TOKENS } from './tokens';
+import { packageRoot } from '../adapters/package-root';
 
 export type AppName = 'admin' | 'web';
 
@@ -49,7 +50,7 @@ const DESCRIPTIONS: Readonly<Record<AppName, string>> = {
 
 function packageInfo(): { name: string; version: string; description: string } {
   try {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as Record<string, unknown>;
+    const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as Record<string, unknown>;
     return { name: String(pkg.name), version: String(pkg.version), description: String(pkg.description ?? '') };
   } catch {
     return { name: 'authguard', version: 'unknown', description: '' };

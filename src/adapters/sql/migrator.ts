@@ -11,8 +11,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { packageRoot } from '../package-root';
 
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(__dirname, '../../../db/migrations');
+export const DEFAULT_MIGRATIONS_DIR = path.join(packageRoot(), 'db/migrations');
 const FILE = /^(\d{3,})_([A-Za-z0-9_-]+)\.sql$/;
 const LOCK = 'authguard_schema_migrations';
 
