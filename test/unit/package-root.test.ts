@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/adapters/package-root';
 import { DEFAULT_CONFIG_DIR } from '../../src/main/config';
