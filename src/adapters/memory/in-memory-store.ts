@@ -52,6 +52,19 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+function activeEntry(record: SessionRecord, lastActiveAt: number, deadline: number | null): ActiveEntry {
+  return {
+    kind: 'active',
+    json: JSON.stringify(record),
+    userId: record.principal.userId,
+    tokenId: record.tokenId,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    lastActiveAt,
+    deadline,
+  };
+}
+
 /** Parsing once per write instead of once per read (a resolve is one read per authenticated request). */
 function recordOf(entry: ActiveEntry): SessionRecord {
   entry.parsed ??= deepFreeze(JSON.parse(entry.json) as SessionRecord);
@@ -138,16 +151,7 @@ export class InMemoryStore implements SessionStore, KeyValueStore, ListStore, Ra
     const previous = this.sessions.get(key2(loginType, tokenHash));
     if (previous?.kind === 'active') this.unindex(loginType, tokenHash, previous);
 
-    const entry: ActiveEntry = {
-      kind: 'active',
-      json: JSON.stringify(record),
-      userId: record.principal.userId,
-      tokenId: record.tokenId,
-      createdAt: record.createdAt,
-      expiresAt: record.expiresAt,
-      lastActiveAt: input.now,
-      deadline: this.deadline(input.retentionMs),
-    };
+    const entry = activeEntry(record, input.now, this.deadline(input.retentionMs));
     this.sessions.set(key2(loginType, tokenHash), entry);
     this.index(loginType, tokenHash, entry);
     return { replaced };
@@ -167,16 +171,7 @@ export class InMemoryStore implements SessionStore, KeyValueStore, ListStore, Ra
     const entry = this.liveSession(loginType, tokenHash);
     if (entry?.kind !== 'active') return false;
     this.unindex(loginType, tokenHash, entry);
-    const next: ActiveEntry = {
-      kind: 'active',
-      json: JSON.stringify(record),
-      userId: record.principal.userId,
-      tokenId: record.tokenId,
-      createdAt: record.createdAt,
-      expiresAt: record.expiresAt,
-      lastActiveAt: entry.lastActiveAt,
-      deadline: this.deadline(retentionMs),
-    };
+    const next = activeEntry(record, entry.lastActiveAt, this.deadline(retentionMs));
     this.sessions.set(key2(loginType, tokenHash), next);
     this.index(loginType, tokenHash, next);
     return true;
