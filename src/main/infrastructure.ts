@@ -59,49 +59,49 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
   const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
   const hasher = new PooledBcryptHasher(cryptoPool);
   const directories = createDirectories(config, opts.log);
-  const closeDirectories = async () => directories.close();
-  if (config.store === 'memory') {
-    const store = new InMemoryStore(clock);
-    return {
-      clock,
-      log: opts.log,
-      accessLog: opts.accessLog ?? opts.log,
-      sessions: store,
-      kv: store,
-      lists: store,
-      rateLimits: store,
-      health: store,
-      cryptoPool,
-      hasher,
-      directories,
-      close: async () => {
-        await cryptoPool.close();
-        await store.close();
-        await closeDirectories();
-      },
-    };
-  }
+  const stores = config.store === 'memory' ? memoryStores(clock) : redisStores(config, opts);
+  return {
+    clock,
+    log: opts.log,
+    accessLog: opts.accessLog ?? opts.log,
+    ...stores.ports,
+    cryptoPool,
+    hasher,
+    directories,
+    close: async () => {
+      await cryptoPool.close();
+      await stores.close();
+      await directories.close();
+    },
+  };
+}
+
+/** The store ports of one backend, and how to close it. */
+interface Stores {
+  readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'health'>;
+  close(): Promise<void>;
+}
+
+function memoryStores(clock: Clock): Stores {
+  const store = new InMemoryStore(clock);
+  return { ports: { sessions: store, kv: store, lists: store, rateLimits: store, health: store }, close: () => store.close() };
+}
+
+/** Every port call fails closed (store-unavailable) while Redis is down; health reports it. */
+function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
   const client = createRedisClient(config.redis.url, {
     commandTimeoutMs: config.redis.commandTimeoutMs,
     onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
   });
   const store = new RedisStore(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
   return {
-    clock,
-    log: opts.log,
-    accessLog: opts.accessLog ?? opts.log,
-    sessions: failClosed<SessionStore>(store, SESSION_METHODS),
-    kv: failClosed<KeyValueStore>(store, KV_METHODS),
-    lists: failClosed<ListStore>(store, LIST_METHODS),
-    rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
-    health: store,
-    cryptoPool,
-    hasher,
-    directories,
-    close: async () => {
-      await cryptoPool.close();
-      await store.close();
-      await closeDirectories();
+    ports: {
+      sessions: failClosed<SessionStore>(store, SESSION_METHODS),
+      kv: failClosed<KeyValueStore>(store, KV_METHODS),
+      lists: failClosed<ListStore>(store, LIST_METHODS),
+      rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
+      health: store,
     },
+    close: () => store.close(),
   };
 }
