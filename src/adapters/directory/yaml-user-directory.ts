@@ -75,16 +75,8 @@ interface RoleDef {
 }
 
 /** What the directory keeps per account; the DirectoryUser view is derived from it and the roles. */
-interface Account {
-  readonly id: string;
-  readonly username: string;
-  readonly nickname: string;
-  readonly avatar: string;
-  readonly passwordHash: string;
-  readonly enabled: boolean;
-  /** Assigned role keys (a disabled role stays assigned but grants nothing). */
-  readonly roles: readonly string[];
-  /** Permissions granted to the user directly. */
+interface Account extends Omit<DirectoryUser, 'permissions'> {
+  /** Permissions granted to the user directly (`roles`: assigned role keys; a disabled role stays assigned but grants nothing). */
   readonly extra: readonly string[];
 }
 
