@@ -19,7 +19,21 @@ function normalise(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return addr;
 }
 
-const VERDICT_CACHE_MAX = 10_000;
+/**
+ * Peers repeat (keep-alive, the same proxies): a pure function of an address is computed once per
+ * address, up to 10,000 remembered (all dropped when full, so hostile traffic cannot grow it).
+ */
+function memoByAddress<T extends string | boolean>(fn: (ip: string) => T): (ip: string) => T {
+  const memo = new Map<string, T>();
+  return (ip) => {
+    const hit = memo.get(ip);
+    if (hit !== undefined) return hit;
+    const value = fn(ip);
+    if (memo.size >= 10_000) memo.clear();
+    memo.set(ip, value);
+    return value;
+  };
+}
 
 /** Parses addresses and CIDRs; throws naming the first bad entry. */
 export function parseCidrList(entries: readonly string[]): TrustedProxies {
@@ -38,34 +52,17 @@ export function parseCidrList(entries: readonly string[]): TrustedProxies {
     if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
     return [addr, addr.kind() === 'ipv4' ? 32 : 128];
   });
-  // Peers repeat (keep-alive, the same proxies): each address is judged once, up to a bound.
-  const verdicts = new Map<string, boolean>();
-  return {
-    contains(ip: string): boolean {
-      const known = verdicts.get(ip);
-      if (known !== undefined) return known;
-      const addr = normalise(ip);
-      const inside = addr !== null && ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
-      if (verdicts.size >= VERDICT_CACHE_MAX) verdicts.clear();
-      verdicts.set(ip, inside);
-      return inside;
-    },
-  };
+  const contains = memoByAddress((ip) => {
+    const addr = normalise(ip);
+    return addr !== null && ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
+  });
+  return { contains };
 }
 
-/** Peers repeat (keep-alive, proxies): their canonical form is remembered, up to a bound. */
-const canonicalCache = new Map<string, string>();
-const CANONICAL_CACHE_MAX = 10_000;
-
-export function canonicalIp(ip: string): string {
-  const hit = canonicalCache.get(ip);
-  if (hit !== undefined) return hit;
+export const canonicalIp: (ip: string) => string = memoByAddress((ip) => {
   const addr = normalise(ip);
-  const canonical = addr === null ? ip : addr.toString();
-  if (canonicalCache.size >= CANONICAL_CACHE_MAX) canonicalCache.clear();
-  canonicalCache.set(ip, canonical);
-  return canonical;
-}
+  return addr === null ? ip : addr.toString();
+});
 
 export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {
   const peerIp = canonicalIp(peer ?? '');
