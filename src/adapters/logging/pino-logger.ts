@@ -56,6 +56,8 @@ export function accessLoggerOf(base: PinoLogger): Logger {
   };
 }
 
+type FlushableDestination = pino.DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void };
+
 /**
  * A buffered asynchronous destination: lines are written in batches of at least `minLength`
  * bytes (and at least every `flushMs`), so a busy server does not make one write per line.
@@ -66,17 +68,12 @@ export function accessLoggerOf(base: PinoLogger): Logger {
  * string on every append, which allocated ~7 KB per access line under load (sampling heap profile of
  * the admin app, scratch), i.e. O(n²) copying per batch.
  */
-export function bufferedDestination(dest: string | number, flushMs = 1000, minLength = 4096): pino.DestinationStream & {
-  flush(cb?: (err?: Error) => void): void;
-  flushSync(): void;
+export function bufferedDestination(dest: string | number, flushMs = 1000, minLength = 4096): FlushableDestination & {
   /** Writes what is pending and stops the periodic flush (the file stays open for late writes). */
   close(): void;
 } {
   // minLength 1: each batch is written at once; (0 would make flush(cb) answer before the write is done)
-  const boom = pino.destination({ dest, sync: false, minLength: 1 }) as pino.DestinationStream & {
-    flush(cb?: (err?: Error) => void): void;
-    flushSync(): void;
-  };
+  const boom = pino.destination({ dest, sync: false, minLength: 1 }) as FlushableDestination;
   let lines: string[] = [];
   let pending = 0;
   const drain = (): void => {
