@@ -3,10 +3,10 @@
  * Redis. Logs a bench user in and reports {port, token} to the parent over IPC.
  * Usage: tsx bench/servers/authguard.ts <memory|redis> [admin|web]
  */
-import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
+import 'reflect-metadata';
 import { accessLoggerOf, bufferedDestination, createPinoLogger } from '../../src/adapters/logging/pino-logger';
-import { TOKENS } from '../../src/application/tokens';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { buildAdminApp } from '../../src/main/admin';
 import { loadConfig } from '../../src/main/config';
 import { createInfrastructure } from '../../src/main/infrastructure';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const log = createPinoLogger({ level: 'info', destination: bufferedDestination('/dev/null') });
   const infra = createInfrastructure(config, { log, accessLog: accessLoggerOf(log) });
   const built = which === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
-  const managers = built.container.get(TOKENS.SessionManagers);
+  const managers = built.container.get(SessionManagers);
   const { token } = await managers.get(which).login(
     { userId: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
     { ip: '127.0.0.1', userAgent: 'autocannon' },

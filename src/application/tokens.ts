@@ -1,62 +1,63 @@
 /**
- * Dependency-injection identifiers for the ports and services of the application layer.
- * Only src/main binds them to implementations (the composition roots).
+ * Dependency-injection identifiers of the ports and the settings. Use cases and services are
+ * bound by their class, so they need no identifier here. Only src/main binds these.
+ *
+ * This module imports only port and settings types, never a use case, so the import graph
+ * stays free of cycles.
  */
 import type { interfaces } from 'inversify';
 import type { AuthSettings } from './auth/auth-settings';
+import type { IdempotencySettings } from './idempotency/idempotency-settings';
 import type { CaptchaGenerator } from './ports/captcha-generator';
+import type { CaptchaStore } from './ports/captcha-store';
 import type { Clock } from './ports/clock';
+import type { HealthIndicator } from './ports/health-indicator';
 import type { KeyValueStore } from './ports/key-value-store';
 import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
-import type { PasswordHasher } from './ports/password-hasher';
-import type { HealthIndicator } from './ports/health-indicator';
 import type { Metrics } from './ports/metrics';
+import type { PasswordHasher } from './ports/password-hasher';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { RsaDecryptor } from './ports/rsa-decryptor';
 import type { SessionStore } from './ports/session-store';
 import type { StoreHealth } from './ports/store-health';
+import type { UserAdministration } from './ports/user-administration';
 import type { UserDirectory } from './ports/user-directory';
-import type { SessionManagers } from './session/session-manager';
-import type { SignSettings, VerifySignature } from './signing/verify-signature';
-import type { IdempotencySettings } from './idempotency/settings';
-import type { AcquireIdempotencyLock, ReleaseIdempotencyLock } from './idempotency/param-lock';
-import type { ConsumeIdempotencyToken, IssueIdempotencyToken, RestoreIdempotencyToken } from './idempotency/one-time-token';
-import type { AbandonIdempotentRequest, BeginIdempotentRequest, CompleteIdempotentRequest } from './idempotency/idempotency-key';
-import type { CreateExampleRecord, ListExampleRecords } from './examples/example-records';
+import type { SessionSettings } from './session/session-settings';
+import type { SignSettings } from './signing/sign-settings';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
 export const TOKENS = {
+  // time, logs, metrics
   Clock: id<Clock>('Clock'),
   Logger: id<Logger>('Logger'),
+  Metrics: id<Metrics>('Metrics'),
+  // the store
   SessionStore: id<SessionStore>('SessionStore'),
   KeyValueStore: id<KeyValueStore>('KeyValueStore'),
   ListStore: id<ListStore>('ListStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
+  CaptchaStore: id<CaptchaStore>('CaptchaStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
-  Metrics: id<Metrics>('Metrics'),
   /** Multi-bound: one binding per health component (store, user directory, ...). */
   HealthIndicator: id<HealthIndicator>('HealthIndicator'),
-  SessionManagers: id<SessionManagers>('SessionManagers'),
-  // request protection (settings from the configuration, use cases)
-  SignSettings: id<SignSettings>('SignSettings'),
-  VerifySignature: id<VerifySignature>('VerifySignature'),
-  IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
-  AcquireIdempotencyLock: id<AcquireIdempotencyLock>('AcquireIdempotencyLock'),
-  ReleaseIdempotencyLock: id<ReleaseIdempotencyLock>('ReleaseIdempotencyLock'),
-  IssueIdempotencyToken: id<IssueIdempotencyToken>('IssueIdempotencyToken'),
-  ConsumeIdempotencyToken: id<ConsumeIdempotencyToken>('ConsumeIdempotencyToken'),
-  RestoreIdempotencyToken: id<RestoreIdempotencyToken>('RestoreIdempotencyToken'),
-  BeginIdempotentRequest: id<BeginIdempotentRequest>('BeginIdempotentRequest'),
-  CompleteIdempotentRequest: id<CompleteIdempotentRequest>('CompleteIdempotentRequest'),
-  AbandonIdempotentRequest: id<AbandonIdempotentRequest>('AbandonIdempotentRequest'),
-  CreateExampleRecord: id<CreateExampleRecord>('CreateExampleRecord'),
-  ListExampleRecords: id<ListExampleRecords>('ListExampleRecords'),
+  // accounts
   /** The accounts of the app's login type (admin users on the admin app, members on the web app). */
   UserDirectory: id<UserDirectory>('UserDirectory'),
+  /** Admin accounts (login type "admin"), whichever app the container belongs to. */
+  AdminDirectory: id<UserDirectory>('AdminUserDirectory'),
+  /** Web members (login type "web"). */
+  MemberDirectory: id<UserDirectory>('MemberDirectory'),
+  /** Role and enabled-flag changes of admin accounts; unbound when the directory is read-only. */
+  UserAdministration: id<UserAdministration>('UserAdministration'),
+  // crypto and captcha images
   PasswordHasher: id<PasswordHasher>('PasswordHasher'),
   RsaDecryptor: id<RsaDecryptor>('RsaDecryptor'),
   CaptchaGenerator: id<CaptchaGenerator>('CaptchaGenerator'),
+  // settings
   AuthSettings: id<AuthSettings>('AuthSettings'),
+  SessionSettings: id<SessionSettings>('SessionSettings'),
+  SignSettings: id<SignSettings>('SignSettings'),
+  IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
 } as const;

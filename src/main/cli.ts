@@ -5,13 +5,15 @@
  * keys, password and sign work without any configuration.
  */
 import 'reflect-metadata';
+import type { Container } from 'inversify';
 import pino from 'pino';
 import { DomainError } from '../domain/errors';
-import { EndSession, ListSessions } from '../application/auth/session-use-cases';
-import { CreateUser } from '../application/users/users';
-import { IssueTokens } from '../application/auth/login';
+import { EndSession } from '../application/auth/end-session';
+import { ListSessions } from '../application/auth/list-sessions';
+import { CreateUser } from '../application/users/create-user';
+import { RefreshTokenRegistry } from '../application/session/refresh-token-registry';
+import { TOKENS } from '../application/tokens';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
-import type { UserDirectory } from '../application/ports/user-directory';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
@@ -20,8 +22,8 @@ import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
-import { authSettingsOf, createBaseContainer } from './container';
-import { createSqlDirectories } from './directories';
+import { createContainer } from './container';
+import { createSqlDirectories, type Directories } from './directories';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
 
 
@@ -45,75 +47,96 @@ function translate(e: unknown): never {
   throw e;
 }
 
-export function cliDeps(): CliDeps {
-  let pool: CryptoWorkerPool | undefined;
-  let infra: Infrastructure | undefined;
-  let config: AppConfig | undefined;
-  const hasher = () => new PooledBcryptHasher((pool ??= new CryptoWorkerPool(1)));
-  const cfg = () => (config ??= loadCliConfig());
+/**
+ * What the commands share, created on first use: the configuration, one infrastructure (the
+ * configured store, or the memory store for `users add`, which touches no session) and the
+ * container built on it, exactly as the servers build theirs.
+ */
+class CliContext {
+  private config: AppConfig | undefined;
+  private pool: CryptoWorkerPool | undefined;
+  private infra: Infrastructure | undefined;
+  private built: Container | undefined;
   // Warnings only (e.g. Redis connection errors), on stderr: stdout is the command's output.
-  const log = () => createPinoLogger({ level: 'warn', destination: pino.destination({ dest: 2, sync: true }) });
-  const container = () => {
-    const c = cfg();
+  private readonly log = createPinoLogger({ level: 'warn', destination: pino.destination({ dest: 2, sync: true }) });
+
+  cfg(): AppConfig {
+    return (this.config ??= loadCliConfig());
+  }
+
+  /** `password hash` needs no configuration: BCrypt on a one-thread pool of its own. */
+  hasher(): PooledBcryptHasher {
+    return new PooledBcryptHasher((this.pool ??= new CryptoWorkerPool(1)));
+  }
+
+  /** The container on the configured store, for the session commands. */
+  container(): Container {
+    const c = this.cfg();
     if (c.store !== 'redis') {
       throw new CliFailure('sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)');
     }
-    infra ??= createInfrastructure(c, { log: log() });
-    return createBaseContainer(c, infra, 'cli');
-  };
+    this.infra ??= createInfrastructure(c, { log: this.log });
+    return (this.built ??= createContainer(c, this.infra, 'cli', { directory: this.infra.directories.admins, rsa: new NoRsaDecryptor() }));
+  }
+
+  /**
+   * `users add` goes to the configured admin directory: sys_user (+ sys_user_role) with
+   * svc.directory=sql, where the servers see it at once; else the YAML users file (comments kept;
+   * the admin app loads it at its next start). Passwords are plain: nothing is decrypted.
+   */
+  async addUser(input: Parameters<CliDeps['addUser']>[0]): ReturnType<CliDeps['addUser']> {
+    const c = this.cfg();
+    let directories: Directories;
+    let where: string;
+    if (c.directory === 'sql') {
+      directories = createSqlDirectories(c, this.log);
+      where = 'the SQL directory (sys_user)';
+    } else {
+      if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
+      const file = new YamlFileUserDirectory(c.usersFile);
+      directories = { admins: file, members: file, administration: null, close: async () => undefined };
+      where = c.usersFile;
+    }
+    const infra = createInfrastructure({ ...c, store: 'memory' }, { log: this.log, directories });
+    try {
+      const create = createContainer(c, infra, 'cli', { directory: directories.admins, rsa: new NoRsaDecryptor() }).get(CreateUser);
+      const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles });
+      return { user, where };
+    } catch (e) {
+      return translate(e);
+    } finally {
+      await infra.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    await this.infra?.close();
+  }
+}
+
+export function cliDeps(): CliDeps {
+  const ctx = new CliContext();
   return {
-    hashPassword: (password, cost) => hasher().hash(password, cost),
-    async addUser(input) {
-      const c = cfg();
-      let directory: UserDirectory;
-      let where: string;
-      let closeDirectory = async (): Promise<void> => undefined;
-      if (c.directory === 'sql') {
-        // svc.directory=sql: the user goes into sys_user (+ sys_user_role), where the servers read it at once.
-        const dirs = createSqlDirectories(c, log());
-        directory = dirs.admins;
-        where = 'the SQL directory (sys_user)';
-        closeDirectory = () => dirs.close();
-      } else {
-        if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
-        directory = new YamlFileUserDirectory(c.usersFile);
-        where = c.usersFile;
-      }
-      // `users add` takes a plain password: nothing is ever decrypted.
-      const create = new CreateUser(directory, hasher(), new NoRsaDecryptor(), authSettingsOf(c));
-      try {
-        const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles });
-        return { user, where };
-      } catch (e) {
-        return translate(e);
-      } finally {
-        await closeDirectory();
-      }
-    },
-    async listSessions(type, userId) {
-      return container().get(ListSessions).execute({ loginType: type, userId });
-    },
+    hashPassword: (password, cost) => ctx.hasher().hash(password, cost),
+    addUser: (input) => ctx.addUser(input),
+    listSessions: (type, userId) => ctx.container().get(ListSessions).execute({ loginType: type, userId }),
     async kickoutToken(type, tokenId) {
       try {
-        await container().get(EndSession).execute({ loginType: type, tokenId, kick: true });
+        await ctx.container().get(EndSession).execute({ loginType: type, tokenId, kick: true });
         return true;
       } catch (e) {
         if (e instanceof DomainError && e.reason === 'not-found') return false;
         throw e;
       }
     },
-    async revokeRefreshTokens(type, userId) {
-      await container().get(IssueTokens).registry.revokeAllOfUser(type, userId);
-    },
+    revokeRefreshTokens: (type, userId) => ctx.container().get(RefreshTokenRegistry).revokeAllOfUser(type, userId),
     async resync(userId) {
-      const c = container();
-      if (!c.isBound(ResyncUserSessions)) throw new CliFailure(`no user directory is configured for svc.directory=${cfg().directory}`);
+      const c = ctx.container();
+      if (!c.isBound(TOKENS.AdminDirectory)) throw new CliFailure(`no user directory is configured for svc.directory=${ctx.cfg().directory}`);
       return c.get(ResyncUserSessions).execute({ userId });
     },
-    async close() {
-      await pool?.close();
-      await infra?.close();
-    },
+    close: () => ctx.close(),
   };
 }
 

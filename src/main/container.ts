@@ -1,44 +1,163 @@
-/** The bindings both composition roots share. Only src/main touches the container. */
+/**
+ * The container both apps (and the CLI) are built from: ports bound through TOKENS, every use
+ * case and service bound by its class from the one list below. Only src/main touches it.
+ */
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { CreateCaptcha, VerifyCaptcha } from '../application/auth/captcha';
-import { GetLoginConfig } from '../application/auth/get-login-config';
-import { IssueTokens, Login } from '../application/auth/login';
-import { CheckRateLimit } from '../application/auth/rate-limit';
-import { EndSession, ListSessions, Logout, LogoutAll, RefreshToken } from '../application/auth/session-use-cases';
+import { AccountLock } from '../application/auth/account-lock';
 import type { AuthSettings } from '../application/auth/auth-settings';
-import { SessionManager, SessionManagers } from '../application/session/session-manager';
+import { Authenticate } from '../application/auth/authenticate';
+import { CheckPermission } from '../application/auth/check-permission';
+import { CheckRateLimit } from '../application/auth/check-rate-limit';
+import { CheckRole } from '../application/auth/check-role';
+import { CreateCaptcha } from '../application/auth/create-captcha';
+import { EndSession } from '../application/auth/end-session';
+import { GetLoginConfig } from '../application/auth/get-login-config';
+import { IssueTokens } from '../application/auth/issue-tokens';
+import { ListSessions } from '../application/auth/list-sessions';
+import { Login } from '../application/auth/login';
+import { Logout } from '../application/auth/logout';
+import { LogoutAll } from '../application/auth/logout-all';
+import { RefreshToken } from '../application/auth/refresh-token';
+import { VerifyCaptcha } from '../application/auth/verify-captcha';
+import { CreateExampleRecord } from '../application/examples/create-example-record';
+import { ListExampleRecords } from '../application/examples/list-example-records';
+import { CheckHealth, storeHealthIndicator } from '../application/health/check-health';
+import { AbandonIdempotentRequest } from '../application/idempotency/abandon-idempotent-request';
+import { AcquireIdempotencyLock } from '../application/idempotency/acquire-idempotency-lock';
+import { BeginIdempotentRequest } from '../application/idempotency/begin-idempotent-request';
+import { CompleteIdempotentRequest } from '../application/idempotency/complete-idempotent-request';
+import { ConsumeIdempotencyToken } from '../application/idempotency/consume-idempotency-token';
+import { IssueIdempotencyToken } from '../application/idempotency/issue-idempotency-token';
+import { ReleaseIdempotencyLock } from '../application/idempotency/release-idempotency-lock';
+import { RestoreIdempotencyToken } from '../application/idempotency/restore-idempotency-token';
+import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
+import type { UserDirectory } from '../application/ports/user-directory';
+import { RefreshTokenRegistry } from '../application/session/refresh-token-registry';
+import { SessionManagers } from '../application/session/session-manager';
 import { VerifySignature } from '../application/signing/verify-signature';
-import { AcquireIdempotencyLock, ReleaseIdempotencyLock } from '../application/idempotency/param-lock';
-import { ConsumeIdempotencyToken, IssueIdempotencyToken, RestoreIdempotencyToken } from '../application/idempotency/one-time-token';
-import { AbandonIdempotentRequest, BeginIdempotentRequest, CompleteIdempotentRequest } from '../application/idempotency/idempotency-key';
-import { CreateExampleRecord, ListExampleRecords } from '../application/examples/example-records';
 import { TOKENS } from '../application/tokens';
+import { ChangeUserRoles } from '../application/users/change-user-roles';
+import { CreateUser } from '../application/users/create-user';
+import { DisableUser } from '../application/users/disable-user';
+import { ListUsers } from '../application/users/list-users';
+import { ResyncUserSessions } from '../application/users/resync-user-sessions';
+import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
+import { authGuards, type AuthGuards } from '../adapters/koa/guards';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
-import { CreateUser, ListUsers } from '../application/users/users';
-import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
-import { storeHealthIndicator } from '../application/health/check-health';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { timed } from '../adapters/timed-store';
 import type { AppConfig } from './config';
-import { bindDirectories } from './directories';
 import type { Infrastructure } from './infrastructure';
-import { MAIN_TOKENS } from './tokens';
 
-export const LOGIN_TYPES = { admin: 'admin', web: 'web' } as const;
+/** Every use case and service, bound by class; a container builds each once (singleton scope). */
+const SERVICES = [
+  // sessions and tokens
+  SessionManagers,
+  RefreshTokenRegistry,
+  IssueTokens,
+  // authentication and authorization
+  Authenticate,
+  CheckPermission,
+  CheckRole,
+  CheckRateLimit,
+  AccountLock,
+  CreateCaptcha,
+  VerifyCaptcha,
+  GetLoginConfig,
+  Login,
+  RefreshToken,
+  Logout,
+  LogoutAll,
+  ListSessions,
+  EndSession,
+  // request protection
+  VerifySignature,
+  AcquireIdempotencyLock,
+  ReleaseIdempotencyLock,
+  IssueIdempotencyToken,
+  ConsumeIdempotencyToken,
+  RestoreIdempotencyToken,
+  BeginIdempotentRequest,
+  CompleteIdempotentRequest,
+  AbandonIdempotentRequest,
+  // accounts (ChangeUserRoles and DisableUser resolve only where TOKENS.UserAdministration is bound)
+  CreateUser,
+  ListUsers,
+  ResyncUserSessions,
+  ChangeUserRoles,
+  DisableUser,
+  // examples and operations
+  CreateExampleRecord,
+  ListExampleRecords,
+  CheckHealth,
+] as const;
 
-/** The duplicate-submission guards' use cases, from the container (composition roots only). */
+/** The accounts an app logs in against, and how its passwords arrive. */
+export interface AppAccounts {
+  readonly directory: UserDirectory;
+  readonly rsa: RsaDecryptor;
+}
+
+export function authSettingsOf(config: AppConfig): AuthSettings {
+  return {
+    captcha: { enabled: config.captcha.enabled, type: config.captcha.type, ttlSeconds: config.captcha.ttlSeconds },
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    bcryptCost: config.bcryptCost,
+    maxLoginFailures: config.login.maxFailures,
+    lockSeconds: config.login.lockSeconds,
+    timeZone: config.timeZone,
+  };
+}
+
+/** `app` labels the container's metrics registry (one per app; the stores are shared, their latency is counted per app). */
+export function createContainer(config: AppConfig, infra: Infrastructure, app: string, accounts: AppAccounts): Container {
+  const c = new Container({ defaultScope: 'Singleton' });
+  const metrics = new PromMetrics({ app });
+  c.bind(PromMetrics).toConstantValue(metrics);
+  c.bind(TOKENS.Metrics).toConstantValue(metrics);
+  c.bind(TOKENS.Clock).toConstantValue(infra.clock);
+  c.bind(TOKENS.Logger).toConstantValue(infra.log);
+  c.bind(TOKENS.SessionStore).toConstantValue(timed(infra.sessions, 'session', metrics));
+  c.bind(TOKENS.KeyValueStore).toConstantValue(timed(infra.kv, 'key-value', metrics));
+  c.bind(TOKENS.ListStore).toConstantValue(timed(infra.lists, 'list', metrics));
+  c.bind(TOKENS.RateLimitStore).toConstantValue(timed(infra.rateLimits, 'rate-limit', metrics));
+  c.bind(TOKENS.CaptchaStore).toConstantValue(timed(infra.captchas, 'captcha', metrics));
+  c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
+  // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
+  c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
+  c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
+  c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator());
+  c.bind(TOKENS.UserDirectory).toConstantValue(accounts.directory);
+  c.bind(TOKENS.RsaDecryptor).toConstantValue(accounts.rsa);
+  c.bind(TOKENS.AdminDirectory).toConstantValue(infra.directories.admins);
+  c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);
+  if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
+  c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config));
+  c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
+  c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
+  c.bind(TOKENS.IdempotencySettings).toConstantValue(config.idempotency);
+  for (const service of SERVICES) c.bind<unknown>(service).toSelf();
+  return c;
+}
+
+/** The login and permission guards of an app, on its container's use cases. */
+export function authGuardsOf(c: Container): AuthGuards {
+  return authGuards({ authenticate: c.get(Authenticate), checkPermission: c.get(CheckPermission), checkRole: c.get(CheckRole) });
+}
+
+/** The duplicate-submission guards' use cases. */
 export function idempotencyGuardDeps(c: Container, config: AppConfig, infra: Infrastructure): IdempotencyGuardDeps {
   return {
-    acquireLock: c.get(TOKENS.AcquireIdempotencyLock),
-    releaseLock: c.get(TOKENS.ReleaseIdempotencyLock),
-    consumeToken: c.get(TOKENS.ConsumeIdempotencyToken),
-    restoreToken: c.get(TOKENS.RestoreIdempotencyToken),
-    begin: c.get(TOKENS.BeginIdempotentRequest),
-    complete: c.get(TOKENS.CompleteIdempotentRequest),
-    abandon: c.get(TOKENS.AbandonIdempotentRequest),
+    acquireLock: c.get(AcquireIdempotencyLock),
+    releaseLock: c.get(ReleaseIdempotencyLock),
+    consumeToken: c.get(ConsumeIdempotencyToken),
+    restoreToken: c.get(RestoreIdempotencyToken),
+    begin: c.get(BeginIdempotentRequest),
+    complete: c.get(CompleteIdempotentRequest),
+    abandon: c.get(AbandonIdempotentRequest),
     headerName: config.idempotency.headerName,
     log: infra.log,
   };
@@ -51,62 +170,4 @@ export function inputFilter(config: AppConfig): AppMiddleware {
     excludePaths: config.xss.excludePaths,
     exemptHeaders: [...EXACT_BYTES_HEADERS, config.session.tokenName, config.idempotency.headerName],
   });
-}
-export function authSettingsOf(config: AppConfig): AuthSettings {
-  return {
-    captcha: { enabled: config.captcha.enabled, type: config.captcha.type, ttlSeconds: config.captcha.ttlSeconds },
-    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-    bcryptCost: config.bcryptCost,
-    maxLoginFailures: config.login.maxFailures,
-    lockSeconds: config.login.lockSeconds,
-    timeZone: config.timeZone,
-  };
-}
-
-/** Use cases resolved from the container (each app binds its own UserDirectory / RsaDecryptor). */
-const USE_CASES = [CheckRateLimit, CreateCaptcha, VerifyCaptcha, GetLoginConfig, IssueTokens, Login, RefreshToken, Logout, LogoutAll, ListSessions, EndSession, CreateUser, ListUsers] as const;
-
-/** `app` names the app whose container this is (its metrics registry is labelled with it). */
-export function createBaseContainer(config: AppConfig, infra: Infrastructure, app = 'app'): Container {
-  const c = new Container({ defaultScope: 'Singleton' });
-  c.bind(MAIN_TOKENS.Config).toConstantValue(config);
-  c.bind(TOKENS.Clock).toConstantValue(infra.clock);
-  c.bind(TOKENS.Logger).toConstantValue(infra.log);
-  // One metrics registry per app; the stores are shared, their call latency is counted per app.
-  const metrics = new PromMetrics({ app });
-  c.bind(MAIN_TOKENS.PromMetrics).toConstantValue(metrics);
-  c.bind(TOKENS.Metrics).toConstantValue(metrics);
-  const sessions = timed(infra.sessions, 'session', metrics);
-  c.bind(TOKENS.SessionStore).toConstantValue(sessions);
-  c.bind(TOKENS.KeyValueStore).toConstantValue(timed(infra.kv, 'key-value', metrics));
-  c.bind(TOKENS.ListStore).toConstantValue(timed(infra.lists, 'list', metrics));
-  c.bind(TOKENS.RateLimitStore).toConstantValue(timed(infra.rateLimits, 'rate-limit', metrics));
-  c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
-  // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
-  c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
-  c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
-  c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator());
-  c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config));
-  for (const uc of USE_CASES) c.bind(uc as never).toSelf();
-  // Both login types are registered at start-up: a guard naming either never fails lazily.
-  c.bind(TOKENS.SessionManagers).toConstantValue(
-    new SessionManagers(
-      Object.values(LOGIN_TYPES).map((type) => new SessionManager(type, config.session, sessions, infra.clock, infra.log)),
-    ),
-  );
-  c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
-  c.bind(TOKENS.VerifySignature).to(VerifySignature);
-  c.bind(TOKENS.IdempotencySettings).toConstantValue(config.idempotency);
-  c.bind(TOKENS.AcquireIdempotencyLock).to(AcquireIdempotencyLock);
-  c.bind(TOKENS.ReleaseIdempotencyLock).to(ReleaseIdempotencyLock);
-  c.bind(TOKENS.IssueIdempotencyToken).to(IssueIdempotencyToken);
-  c.bind(TOKENS.ConsumeIdempotencyToken).to(ConsumeIdempotencyToken);
-  c.bind(TOKENS.RestoreIdempotencyToken).to(RestoreIdempotencyToken);
-  c.bind(TOKENS.BeginIdempotentRequest).to(BeginIdempotentRequest);
-  c.bind(TOKENS.CompleteIdempotentRequest).to(CompleteIdempotentRequest);
-  c.bind(TOKENS.AbandonIdempotentRequest).to(AbandonIdempotentRequest);
-  c.bind(TOKENS.CreateExampleRecord).to(CreateExampleRecord);
-  c.bind(TOKENS.ListExampleRecords).to(ListExampleRecords);
-  bindDirectories(c, infra.directories);
-  return c;
 }

@@ -10,11 +10,10 @@ import type { Container } from 'inversify';
 import type { Logger } from '../application/ports/logger';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
-import type { SessionManagers } from '../application/session/session-manager';
+import { TOKENS } from '../application/tokens';
 import { ChangeUserRoles } from '../application/users/change-user-roles';
 import { DisableUser } from '../application/users/disable-user';
-import { ResyncUserSessions } from '../application/users/resync-user-sessions';
-import { USER_TOKENS } from '../application/users/tokens';
+import type { AuthGuards } from '../adapters/koa/guards';
 import type { RouteDef } from '../adapters/koa/routes';
 import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
 import { directoryFailClosed } from '../adapters/sql/fail-closed';
@@ -61,19 +60,8 @@ export function createDirectories(config: AppConfig, log: Logger): Directories {
   return config.directory === 'sql' ? createSqlDirectories(config, log) : createFileDirectories(config, log);
 }
 
-export function bindDirectories(c: Container, directories: Directories): void {
-  c.bind(USER_TOKENS.AdminDirectory).toConstantValue(directories.admins);
-  c.bind(USER_TOKENS.MemberDirectory).toConstantValue(directories.members);
-  c.bind(ResyncUserSessions).toSelf();
-  if (directories.administration !== null) {
-    c.bind(USER_TOKENS.UserAdministration).toConstantValue(directories.administration);
-    c.bind(ChangeUserRoles).toSelf();
-    c.bind(DisableUser).toSelf();
-  }
-}
-
 /** The admin app's account-administration routes, when the directory can change accounts. */
-export function userAdminRoutesOf(c: Container, managers: SessionManagers): RouteDef[] {
-  if (!c.isBound(USER_TOKENS.UserAdministration)) return [];
-  return userAdminRoutes(managers, { changeRoles: c.get(ChangeUserRoles), disable: c.get(DisableUser) });
+export function userAdminRoutesOf(c: Container, guards: AuthGuards): RouteDef[] {
+  if (!c.isBound(TOKENS.UserAdministration)) return [];
+  return userAdminRoutes(guards, { changeRoles: c.get(ChangeUserRoles), disable: c.get(DisableUser) });
 }

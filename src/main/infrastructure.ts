@@ -2,6 +2,7 @@
  * The store and the other process-wide resources, created once per process and shared by the
  * apps of that process (so `npm start` runs admin and web on one in-memory store).
  */
+import type { CaptchaStore } from '../application/ports/captcha-store';
 import type { Clock } from '../application/ports/clock';
 import type { KeyValueStore } from '../application/ports/key-value-store';
 import type { ListStore } from '../application/ports/list-store';
@@ -16,6 +17,7 @@ import { InMemoryStore } from '../adapters/memory/in-memory-store';
 import { createRedisClient } from '../adapters/redis/redis-client';
 import { RedisStore } from '../adapters/redis/redis-store';
 import { failClosed } from '../adapters/store-guard';
+import { KeyValueCaptchaStore } from '../adapters/kv-captcha-store';
 import type { AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
 
@@ -29,6 +31,7 @@ export interface Infrastructure {
   readonly lists: ListStore;
   readonly rateLimits: RateLimitStore;
   readonly health: StoreHealth;
+  readonly captchas: CaptchaStore;
   /** Worker threads for BCrypt and PKCS#1 RSA (shared by the apps of the process). */
   readonly cryptoPool: CryptoWorkerPool;
   /** BCrypt on that pool. */
@@ -52,19 +55,22 @@ export interface InfrastructureOptions {
   readonly clock?: Clock;
   /** Redis key prefix override (tests). */
   readonly keyPrefix?: string;
+  /** The user directories to use instead of those svc.directory names (the CLI's writable file directory). */
+  readonly directories?: Directories;
 }
 
 export function createInfrastructure(config: AppConfig, opts: InfrastructureOptions): Infrastructure {
   const clock = opts.clock ?? systemClock;
   const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
   const hasher = new PooledBcryptHasher(cryptoPool);
-  const directories = createDirectories(config, opts.log);
+  const directories = opts.directories ?? createDirectories(config, opts.log);
   const stores = config.store === 'memory' ? memoryStores(clock) : redisStores(config, opts);
   return {
     clock,
     log: opts.log,
     accessLog: opts.accessLog ?? opts.log,
     ...stores.ports,
+    captchas: new KeyValueCaptchaStore(stores.ports.kv),
     cryptoPool,
     hasher,
     directories,

@@ -1,26 +1,28 @@
 /**
- * What every app gets besides its own routes: the access log (and, as they are added, request
- * metrics, the actuator, the API description, security headers and CORS). Both composition roots
- * call this once, so admin and web stay alike.
+ * What every app gets besides its own routes: the access log, request metrics, the actuator,
+ * the API description, security headers and CORS, around the app's routes and its error format.
+ * Both composition roots end with `assembleApp`, so admin and web stay alike.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container } from 'inversify';
+import type Koa from 'koa';
 import { CheckHealth } from '../application/health/check-health';
-import { TOKENS } from '../application/tokens';
+import { parseCidrList } from '../adapters/koa/client-ip';
+import { createHttpApp } from '../adapters/koa/http-app';
 import { corsFor, securityHeaders } from '../adapters/koa/hygiene';
 import { buildOpenApiDocument } from '../adapters/koa/openapi';
 import { actuatorRoutes, type ActuatorOptions } from '../adapters/koa/routes/actuator-routes';
 import { docsRoutes } from '../adapters/koa/routes/docs-routes';
-import type { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { accessLog } from '../adapters/koa/access-log';
 import { requestMetrics } from '../adapters/koa/request-metrics';
 import type { RouteDef } from '../adapters/koa/routes';
-import type { AppMiddleware } from '../adapters/koa/state';
+import type { AppMiddleware, AppState, Responder } from '../adapters/koa/state';
+import { PromMetrics } from '../adapters/metrics/prom-metrics';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
-import { MAIN_TOKENS } from './tokens';
 import { packageRoot } from '../adapters/package-root';
+import { inputFilter } from './container';
 
 export type AppName = 'admin' | 'web';
 
@@ -69,14 +71,14 @@ function actuatorOptions(input: OperationsInput, metrics: PromMetrics): Actuator
   return {
     exposure: new Set(config.actuator.exposure),
     showDetails: config.actuator.showDetails,
-    health: new CheckHealth(container.getAll(TOKENS.HealthIndicator)),
+    health: container.get(CheckHealth),
     info: () => info,
     prometheus: () => metrics.exposition(),
   };
 }
 
 export function operations(input: OperationsInput): Operations {
-  const metrics = input.container.get(MAIN_TOKENS.PromMetrics);
+  const metrics = input.container.get(PromMetrics);
   const outer: AppMiddleware[] = [
     accessLog({ log: input.infra.accessLog, app: input.app }),
     requestMetrics((method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds)),
@@ -99,4 +101,27 @@ export function operations(input: OperationsInput): Operations {
     });
   }
   return { routes, outer };
+}
+
+export interface BuiltApp {
+  readonly app: Koa<AppState>;
+  readonly container: Container;
+  /** Every mounted route (the app's own and the operational ones). */
+  readonly routes: readonly RouteDef[];
+}
+
+/** The app's routes with the operational ones, behind the shared edge, answering in `responder`'s format. */
+export function assembleApp(input: OperationsInput & { readonly responder: Responder }): BuiltApp {
+  const ops = operations(input);
+  const app = createHttpApp({
+    realm: input.app,
+    responder: input.responder,
+    routes: ops.routes,
+    outer: ops.outer,
+    trustedProxies: parseCidrList(input.config.trustedProxies),
+    bodyLimitBytes: input.config.bodyLimitBytes,
+    log: input.infra.log,
+    pre: [inputFilter(input.config)],
+  });
+  return { app, container: input.container, routes: ops.routes };
 }

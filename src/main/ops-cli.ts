@@ -16,7 +16,8 @@ import { seedDevAccounts } from '../adapters/sql/dev-seed';
 import { migrate } from '../adapters/sql/migrator';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { ConfigError, loadConfig, type AppConfig } from './config';
-import { createBaseContainer } from './container';
+import { NoRsaDecryptor } from '../adapters/crypto/rsa';
+import { createContainer } from './container';
 import { createInfrastructure } from './infrastructure';
 
 export interface OpsIo {
@@ -79,7 +80,7 @@ export async function runOps(args: readonly string[], io: OpsIo): Promise<number
     }
     const infra = createInfrastructure(config, { log: silentLogger });
     try {
-      const container = createBaseContainer(config, infra);
+      const container = createContainer(config, infra, 'ops', { directory: infra.directories.admins, rsa: new NoRsaDecryptor() });
       if (!container.isBound(ResyncUserSessions)) {
         io.err(`no user directory is configured for svc.directory=${config.directory}`);
         return 2;

@@ -2,7 +2,8 @@
  * The CLI as a user runs it: a child process (node + tsx), its stdout, stderr and exit status, and
  * what it prints used against the real apps (signed request with curl, encrypted login, generated key).
  */
-import 'reflect-metadata';
+import bcrypt from 'bcryptjs';
+import Redis from 'ioredis';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -11,17 +12,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import bcrypt from 'bcryptjs';
+import 'reflect-metadata';
 import request from 'supertest';
-import { TOKENS } from '../../src/application/tokens';
 import { readDirectoryFile } from '../../src/adapters/directory/yaml-user-directory';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
-import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
+import { IssueTokens } from '../../src/application/auth/issue-tokens';
+import { RefreshTokenRegistry } from '../../src/application/session/refresh-token-registry';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { buildAdminApp } from '../../src/main/admin';
+import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { REDIS_URL, deleteByPrefix, requireRedis, testKeyPrefix } from '../support/services';
-import Redis from 'ioredis';
-import { IssueTokens } from '../../src/application/auth/login';
 
 const root = path.join(__dirname, '../..');
 
@@ -302,7 +303,7 @@ describe('CLI (child process)', function () {
     it('lists a user\'s sessions, kicks one out by token id, then the rest by user id', async () => {
       const config = testConfig({}, 'redis');
       const admin = buildAdminApp(config, infra);
-      const manager = admin.container.get(TOKENS.SessionManagers).get('admin');
+      const manager = admin.container.get(SessionManagers).get('admin');
       const principal = { userId: '77', username: 'cli-user', roles: [], permissions: [] };
       const a = await manager.login(principal, { ip: '203.0.113.5', userAgent: 'cli-test' });
       const b = await manager.login(principal, { ip: '203.0.113.6', userAgent: 'cli-test' });
@@ -325,15 +326,17 @@ describe('CLI (child process)', function () {
       assert.equal((await manager.resolveToken(b.token)).ok, true);
 
       // A login with a refresh token: kicking the user out also refuses that refresh family.
-      const issue = admin.container.get(IssueTokens);
-      const withRefresh = await issue.execute({ loginType: 'admin', principal, client: {} });
-      assert.equal(await issue.registry.isCutOff('admin', '77', withRefresh.family), false);
+      const withRefresh = await admin.container.get(IssueTokens).execute({ loginType: 'admin', principal, client: {} });
+      const registry = admin.container.get(RefreshTokenRegistry);
+      const resolved = await manager.resolveToken(withRefresh.accessToken);
+      const family = resolved.ok ? (resolved.session.record.attrs.rtFamily ?? '') : '';
+      assert.equal(await registry.isCutOff('admin', '77', family), false);
 
       const all = await cli(['sessions', 'kickout', 'admin', '77'], { env });
       assert.equal(all.code, 0, all.stderr);
       assert.match(all.stdout, /kicked out 2 admin session\(s\) of user 77/);
       assert.equal((await manager.resolveToken(b.token)).ok, false);
-      assert.equal(await issue.registry.isCutOff('admin', '77', withRefresh.family), true, 'earlier refresh tokens are refused');
+      assert.equal(await registry.isCutOff('admin', '77', family), true, 'earlier refresh tokens are refused');
 
       const none = await cli(['sessions', 'kickout', 'admin', '77'], { env });
       assert.equal(none.code, 1);

@@ -1,14 +1,14 @@
-import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import 'reflect-metadata';
 import request from 'supertest';
-import { TOKENS } from '../../src/application/tokens';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
-import { prodEnv } from '../support/prod-env';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { loadConfig } from '../../src/main/config';
 import { createInfrastructure } from '../../src/main/infrastructure';
-import { requireRedis } from '../support/services';
-import { sample } from '../support/prometheus';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
+import { prodEnv } from '../support/prod-env';
+import { sample } from '../support/prometheus';
+import { requireRedis } from '../support/services';
 
 /** Every line is a comment, blank, or `name{labels} value` (the Prometheus text format). */
 function assertPrometheusText(text: string): void {
@@ -55,7 +55,7 @@ for (const kind of STORE_KINDS) {
 
     it('prometheus: valid text with request durations by route template and status, store latency and process metrics', async () => {
       const admin = apps.admin.app.callback();
-      const { token } = await apps.admin.container.get(TOKENS.SessionManagers).get('admin').login({ userId: '1', username: 'a', roles: [], permissions: [] });
+      const { token } = await apps.admin.container.get(SessionManagers).get('admin').login({ userId: '1', username: 'a', roles: [], permissions: [] });
       await request(admin).get('/auth/me').set('Authorization', `Bearer ${token}`).expect(200);
       await request(admin).get('/auth/me').expect(401);
       await request(admin).get('/nope/123').expect(404);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type Koa from 'koa';
-import { formatDateTime } from '../../src/application/auth/format';
+import { formatDateTime } from '../../src/application/shared/date-time';
 import { TOKENS } from '../../src/application/tokens';
 import type { ConfigKey } from '../../src/main/config';
 import { FakeClock } from '../support/fake-clock';
@@ -335,10 +335,12 @@ for (const kind of STORE_KINDS) {
         assert.match(res.body.data.uuid, UUID);
         assert.match(res.body.data.img, /^data:image\/svg\+xml;base64,/);
         assert.match(Buffer.from(res.body.data.img.split(',')[1], 'base64').toString(), /^<svg/);
-        const kv = c.infra.kv;
-        const raw = await kv.get(`captcha:admin:${res.body.data.uuid}`);
-        assert.ok(raw);
-        return { uuid: res.body.data.uuid, answer: (JSON.parse(raw) as { a: string }).a };
+        // Peek: take the stored challenge and put it back unchanged (expiry is judged on expiresAt).
+        const uuid: string = res.body.data.uuid;
+        const stored = await c.infra.captchas.take('admin', uuid);
+        assert.ok(stored);
+        await c.infra.captchas.save('admin', uuid, stored, 15 * 60_000);
+        return { uuid, answer: stored.answer };
       }
       const send = (body: Record<string, unknown>, ip: string) => request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', ip).send({ username: 'admin', password: c.encrypt('admin123'), ...body });
 

@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { z } from 'zod';
-import { TOKENS } from '../../src/application/tokens';
 import { parseCidrList } from '../../src/adapters/koa/client-ip';
+import { currentUser, type AuthGuards } from '../../src/adapters/koa/guards';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
-import { currentUser, requireLogin, requirePermission, requireRole } from '../../src/adapters/koa/guards';
 import { EnvelopeResponder, ProblemResponder } from '../../src/adapters/koa/responders';
 import type { RouteDef } from '../../src/adapters/koa/routes';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { SessionManagers } from '../../src/application/session/session-manager';
 import type { Principal } from '../../src/domain/session';
-import { requireRedis } from '../support/services';
+import { authGuardsOf } from '../../src/main/container';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
+import { requireRedis } from '../support/services';
 
 const viewer: Principal = { userId: '7', username: 'viewer', roles: ['viewer'], permissions: ['system:user:list', 'monitor:*'] };
 
-function probeRoutes(managers: SessionManagers, type: string): RouteDef[] {
+function probeRoutes(g: AuthGuards, type: string): RouteDef[] {
   return [
     { method: 'get', path: '/probe/open', summary: 'open', handler: async () => ({ hello: 'world' }) },
     { method: 'get', path: '/probe/boom', summary: 'throws', handler: async () => { throw new Error('secret internal detail'); } },
@@ -24,10 +24,10 @@ function probeRoutes(managers: SessionManagers, type: string): RouteDef[] {
       body: z.object({ name: z.string().min(1), age: z.number().int() }),
       handler: async (ctx) => ctx.state.body,
     },
-    { method: 'get', path: '/probe/list', summary: 'perm', guards: [requireLogin(managers, type), requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) },
-    { method: 'post', path: '/probe/add', summary: 'perm', guards: [requireLogin(managers, type), requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) },
-    { method: 'get', path: '/probe/any', summary: 'or', guards: [requireLogin(managers, type), requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) },
-    { method: 'get', path: '/probe/admin-role', summary: 'role', guards: [requireLogin(managers, type), requireRole(type, 'admin')], handler: async () => ({ ok: true }) },
+    { method: 'get', path: '/probe/list', summary: 'perm', guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) },
+    { method: 'post', path: '/probe/add', summary: 'perm', guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) },
+    { method: 'get', path: '/probe/any', summary: 'or', guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) },
+    { method: 'get', path: '/probe/admin-role', summary: 'role', guards: [g.requireLogin(type), g.requireRole(type, 'admin')], handler: async () => ({ ok: true }) },
   ];
 }
 
@@ -47,10 +47,10 @@ for (const kind of STORE_KINDS) {
       const both = buildBoth(config, infra);
       realAdmin = both.admin;
       realWeb = both.web;
-      managers = both.admin.container.get(TOKENS.SessionManagers);
+      managers = both.admin.container.get(SessionManagers);
       const common = { trustedProxies: parseCidrList([]), bodyLimitBytes: 2048, log: silentLogger };
-      admin = createHttpApp({ ...common, realm: 'admin', responder: new EnvelopeResponder(), routes: probeRoutes(managers, 'admin') });
-      web = createHttpApp({ ...common, realm: 'web', responder: new ProblemResponder(config.problemBaseUri), routes: probeRoutes(managers, 'web') });
+      admin = createHttpApp({ ...common, realm: 'admin', responder: new EnvelopeResponder(), routes: probeRoutes(authGuardsOf(both.admin.container), 'admin') });
+      web = createHttpApp({ ...common, realm: 'web', responder: new ProblemResponder(config.problemBaseUri), routes: probeRoutes(authGuardsOf(both.admin.container), 'web') });
     });
     after(async () => infra?.dispose());
 
@@ -215,7 +215,7 @@ describe('request bodies that once reached a 500', () => {
 
   it('JSON nested deeper than 32 levels -> 400 before any guard or handler sees it', async () => {
     const deep = '{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
-    const token = (await apps.web.container.get(TOKENS.SessionManagers).get('web').login({ userId: 'n1', username: 'n', roles: [], permissions: [] })).token;
+    const token = (await apps.web.container.get(SessionManagers).get('web').login({ userId: 'n1', username: 'n', roles: [], permissions: [] })).token;
     const res = await request(apps.web.app.callback())
       .post('/payments')
       .set('Authorization', `Bearer ${token}`)
@@ -237,7 +237,7 @@ describe('session.is-read-cookie', () => {
       const infra = testInfra(config, { label: `cookie-${readCookie}` });
       try {
         const { admin } = buildBoth(config, infra);
-        const { token } = await admin.container.get(TOKENS.SessionManagers).get('admin').login({ userId: 'c1', username: 'cookie', roles: [], permissions: [] });
+        const { token } = await admin.container.get(SessionManagers).get('admin').login({ userId: 'c1', username: 'cookie', roles: [], permissions: [] });
         const res = await request(admin.app.callback()).get('/auth/me').set('Cookie', `Authorization=${token}`);
         if (readCookie) {
           assert.equal(res.status, 200);

@@ -5,17 +5,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { TOKENS } from '../../src/application/tokens';
 import { parseCidrList } from '../../src/adapters/koa/client-ip';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
 import { idempotencyGuards } from '../../src/adapters/koa/idempotency-guards';
 import { ProblemResponder } from '../../src/adapters/koa/responders';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import type { Principal } from '../../src/domain/session';
 import { idempotencyGuardDeps } from '../../src/main/container';
+import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
 import { requireRedis } from '../support/services';
-import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 
 const member = (id: string): Principal => ({ userId: id, username: `member${id}`, roles: ['member'], permissions: [] });
 const adminUser = (id: string): Principal => ({ userId: id, username: `admin${id}`, roles: ['admin'], permissions: ['*:*:*'] });
@@ -38,7 +38,7 @@ for (const kind of STORE_KINDS) {
     const web = () => request(apps.web.app.callback());
     const admin = () => request(apps.admin.app.callback());
     const login = async (type: 'admin' | 'web', p: Principal) =>
-      `Bearer ${(await apps.web.container.get(TOKENS.SessionManagers).get(type).login(p)).token}`;
+      `Bearer ${(await apps.web.container.get(SessionManagers).get(type).login(p)).token}`;
     const freshMember = () => login('web', member(`m${++seq}-${randomUUID().slice(0, 6)}`));
     const problem = (res: request.Response) => JSON.parse(res.text) as { code: string; status: number };
 

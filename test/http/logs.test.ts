@@ -1,9 +1,9 @@
-import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
+import 'reflect-metadata';
 import request from 'supertest';
-import { TOKENS } from '../../src/application/tokens';
 import { createPinoLogger } from '../../src/adapters/logging/pino-logger';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { buildAdminApp } from '../../src/main/admin';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import { buildWebApp } from '../../src/main/web';
@@ -61,7 +61,7 @@ describe('logs: one access line per request, secrets never logged', () => {
 
   it('never writes a token, password, refresh token, cookie or signature', async () => {
     capture.lines.length = 0;
-    const managers = admin.container.get(TOKENS.SessionManagers);
+    const managers = admin.container.get(SessionManagers);
     const { token } = await managers.get('admin').login({ userId: '1', username: 'admin', roles: ['admin'], permissions: ['*:*:*'] });
     const secrets = {
       token,

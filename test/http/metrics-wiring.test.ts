@@ -2,13 +2,13 @@
  * The use cases report to the Metrics port: logins by outcome, rate-limit rejections, signature
  * failures by reason and idempotency conflicts, read back from /actuator/prometheus.
  */
-import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
+import 'reflect-metadata';
 import request from 'supertest';
-import { TOKENS } from '../../src/application/tokens';
-import { sample } from '../support/prometheus';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
+import { sample } from '../support/prometheus';
 
 const APP = 'metrics-app';
 const SECRET = 'metrics-secret-0123456789abcdef';
@@ -77,7 +77,7 @@ describe('metrics: the use cases count what /actuator/prometheus shows', functio
 
   it('counts idempotency conflicts of every mode by reason', async () => {
     const conflicts = (text: string, app: string, mode: string, reason: string) => sample(text, 'authguard_idempotency_conflicts_total', { app, mode, reason }) ?? 0;
-    const managers = apps.admin.container.get(TOKENS.SessionManagers);
+    const managers = apps.admin.container.get(SessionManagers);
     const adminToken = (await managers.get('admin').login({ userId: '1', username: 'admin', roles: ['admin'], permissions: ['*:*:*'] })).token;
     const webToken = (await managers.get('web').login({ userId: 'm1', username: 'member', roles: [], permissions: [] })).token;
     const admin = apps.admin.app.callback();

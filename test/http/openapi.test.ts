@@ -1,13 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the tests walk a parsed JSON document */
-import 'reflect-metadata';
-import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import assert from 'node:assert/strict';
+import 'reflect-metadata';
 import request from 'supertest';
 import { z } from 'zod';
-import { guard, requireLogin, requirePermission } from '../../src/adapters/koa/guards';
+import { guard } from '../../src/adapters/koa/guards';
 import { buildOpenApiDocument, toOpenApiPath } from '../../src/adapters/koa/openapi';
 import type { RouteDef } from '../../src/adapters/koa/routes';
-import { TOKENS } from '../../src/application/tokens';
+import { authGuardsOf } from '../../src/main/container';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, Record<string, unknown>> };
@@ -61,7 +61,7 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
   });
 
   it('documents guards generically from their doc: permission, signature, idempotency, rate limit', async () => {
-    const managers = apps.admin.container.get(TOKENS.SessionManagers);
+    const g = authGuardsOf(apps.admin.container);
     // a fresh function per guard: guard() attaches its doc to the function it is given
     const noop = () => async (_ctx: unknown, next: () => Promise<unknown>) => void (await next());
     const routes: RouteDef[] = [
@@ -71,8 +71,8 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
         summary: 'add user',
         tags: ['system'],
         guards: [
-          requireLogin(managers, 'admin'),
-          requirePermission('admin', 'system:user:add'),
+          g.requireLogin('admin'),
+          g.requirePermission('admin', 'system:user:add'),
           guard({ kind: 'signature' }, noop()),
           guard({ kind: 'idempotency', idempotencyMode: 'HEADER' }, noop()),
           guard({ kind: 'rate-limit', key: 'login' }, noop()),

@@ -3,20 +3,22 @@
  * stores: no path that ends a login may leave a refresh token (or a refresh in flight) able to
  * mint a live session.
  */
-import 'reflect-metadata';
-import assert from 'node:assert/strict';
-import request from 'supertest';
-import type Koa from 'koa';
-import { DomainError } from '../../src/domain/errors';
-import { EndSession, Logout, RefreshToken } from '../../src/application/auth/session-use-cases';
-import type { KeyValueStore } from '../../src/application/ports/key-value-store';
-import { hashToken, tokenIdOf, type SessionManagers } from '../../src/application/session/session-manager';
-import { TOKENS } from '../../src/application/tokens';
-import type { ConfigKey } from '../../src/main/config';
 import type { Container } from 'inversify';
+import type Koa from 'koa';
+import assert from 'node:assert/strict';
+import 'reflect-metadata';
+import request from 'supertest';
+import { EndSession } from '../../src/application/auth/end-session';
+import { Logout } from '../../src/application/auth/logout';
+import { RefreshToken } from '../../src/application/auth/refresh-token';
+import type { KeyValueStore } from '../../src/application/ports/key-value-store';
+import { SessionManagers } from '../../src/application/session/session-manager';
+import { hashToken, tokenIdOf } from '../../src/application/session/session-token';
+import { DomainError } from '../../src/domain/errors';
+import type { ConfigKey } from '../../src/main/config';
+import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
 import { requireRedis } from '../support/services';
-import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
@@ -75,7 +77,7 @@ async function setup(kind: StoreKind, label: string, overrides: Partial<Record<C
   const gate = new Gate();
   const built = buildBoth(config, { ...infra, kv: gatedKv(infra.kv, gate) });
   const container = built.web.container;
-  return { infra, web: built.web.app, container, managers: container.get(TOKENS.SessionManagers), clock, gate };
+  return { infra, web: built.web.app, container, managers: container.get(SessionManagers), clock, gate };
 }
 
 let ipSeq = 0;

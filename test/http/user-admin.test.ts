@@ -6,16 +6,15 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { TOKENS } from '../../src/application/tokens';
-import { principalOf } from '../../src/application/users/live-sessions';
-import { USER_TOKENS } from '../../src/application/users/tokens';
-import type { SessionManagers } from '../../src/application/session/session-manager';
-import type { BuiltApp } from '../../src/main/admin';
+import { principalOf } from '../../src/application/users/principal';
+import type { BuiltApp } from '../../src/main/operations';
 import { buildAdminApp } from '../../src/main/admin';
 import { FIXTURE } from '../contract/user-directory.contract';
 import { STORE_KINDS, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 import { requireRedis } from '../support/services';
 import { seedSqlFixture } from '../sql/fixture';
+import { SessionManagers } from '../../src/application/session/session-manager';
 
 for (const kind of STORE_KINDS) {
   describe(`user administration over HTTP (sql directory, ${kind} store)`, function () {
@@ -33,7 +32,7 @@ for (const kind of STORE_KINDS) {
       const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password }, kind);
       infra = testInfra(config, { label: 'useradmin' });
       app = buildAdminApp(config, infra);
-      managers = app.container.get(TOKENS.SessionManagers);
+      managers = app.container.get(SessionManagers);
     });
     beforeEach(async () => {
       await db.clear();
@@ -48,7 +47,7 @@ for (const kind of STORE_KINDS) {
     const id = (username: string) => ids.get(username) as string;
     /** A live admin session for a directory user, as the login would create it. */
     const sessionOf = async (username: string) => {
-      const u = await app.container.get(USER_TOKENS.AdminDirectory).findByUsername(username);
+      const u = await app.container.get(TOKENS.AdminDirectory).findByUsername(username);
       assert.ok(u);
       return (await managers.get('admin').login(principalOf(u))).token;
     };
@@ -106,7 +105,7 @@ for (const kind of STORE_KINDS) {
       }
       await me(dan).expect(200);
       await me(root).expect(200);
-      assert.equal((await app.container.get(USER_TOKENS.AdminDirectory).findById(id('ann')))?.enabled, false);
+      assert.equal((await app.container.get(TOKENS.AdminDirectory).findById(id('ann')))?.enabled, false);
     });
 
     it('errors: unknown user 404, unknown role 400 at /roles, bad body 400, no token 401', async () => {

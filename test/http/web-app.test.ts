@@ -1,21 +1,20 @@
-import 'reflect-metadata';
+import type Koa from 'koa';
 import assert from 'node:assert/strict';
 import { constants, publicEncrypt } from 'node:crypto';
+import 'reflect-metadata';
 import request from 'supertest';
-import type Koa from 'koa';
-import { formatDateTime } from '../../src/application/auth/format';
-import { TOKENS } from '../../src/application/tokens';
-import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
 import { parseCidrList } from '../../src/adapters/koa/client-ip';
+import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
-import { requireLogin, requirePermission } from '../../src/adapters/koa/guards';
 import { ProblemResponder } from '../../src/adapters/koa/responders';
 import type { RouteDef } from '../../src/adapters/koa/routes';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { formatDateTime } from '../../src/application/shared/date-time';
 import type { AppConfig, ConfigKey } from '../../src/main/config';
+import { authGuardsOf } from '../../src/main/container';
+import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
 import { requireRedis } from '../support/services';
-import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -312,10 +311,10 @@ for (const kind of STORE_KINDS) {
     before(async function () {
       if (kind === 'redis') await requireRedis(this);
       c = await setup(kind, 'web-statuses', { 'svc.body-limit-bytes': 4096 });
-      const managers = c.built.web.container.get(TOKENS.SessionManagers);
+      const g = authGuardsOf(c.built.web.container);
       // The real web routes plus two probes for what no real web route answers (403, 500).
       const probes: RouteDef[] = [
-        { method: 'get', path: '/probe/staff', summary: 'permission', guards: [requireLogin(managers, 'web'), requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) },
+        { method: 'get', path: '/probe/staff', summary: 'permission', guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) },
         { method: 'get', path: '/probe/boom', summary: 'throws', handler: async () => { throw new Error('secret internal detail'); } },
       ];
       app = createHttpApp({

@@ -2,15 +2,15 @@
  * Hostile input on every route of both apps: property-based bodies, query strings and headers.
  * Invariant: never a 5xx, always the app's own format, the process stays up, no prototype pollution.
  */
-import assert from 'node:assert/strict';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import request from 'supertest';
-import { TOKENS } from '../../src/application/tokens';
 import { createHttpServer } from '../../src/adapters/koa/http-server';
 import type { RouteDef } from '../../src/adapters/koa/routes';
-import type { BuiltApp } from '../../src/main/admin';
+import { SessionManagers } from '../../src/application/session/session-manager';
+import type { BuiltApp } from '../../src/main/operations';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { assertAppFormat, concretePath, headerSet, pathParam, query, rawBody, type Format } from '../support/hostile';
 
@@ -24,7 +24,7 @@ describe('hostile input on every route of both apps', function () {
     const config = testConfig({ 'svc.body-limit-bytes': 64 * 1024 });
     infra = testInfra(config, { label: 'hostile' });
     apps = buildBoth(config, infra);
-    const managers = apps.admin.container.get(TOKENS.SessionManagers);
+    const managers = apps.admin.container.get(SessionManagers);
     const principal = { userId: 'fuzz', username: 'fuzz', roles: ['admin'], permissions: ['*:*:*'] };
     validTokens = { admin: (await managers.get('admin').login(principal)).token, web: (await managers.get('web').login(principal)).token };
   });

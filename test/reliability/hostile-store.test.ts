@@ -13,10 +13,11 @@ import request from 'supertest';
 import { TOKENS } from '../../src/application/tokens';
 import type { KeyValueStore } from '../../src/application/ports/key-value-store';
 import { nonceKey } from '../../src/application/signing/verify-signature';
-import type { BuiltApp } from '../../src/main/admin';
+import type { BuiltApp } from '../../src/main/operations';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { assertAppFormat, concretePath, headerSet, pathParam, query, rawBody, type Format } from '../support/hostile';
 import { REDIS_URL, requireRedis } from '../support/services';
+import { SessionManagers } from '../../src/application/session/session-manager';
 
 const SIGN_APP = 'partner';
 const SIGN_SECRET = 'hostile-store-secret-0123456789';
@@ -62,7 +63,7 @@ for (const kind of STORE_KINDS) {
       kv = rec.kv;
       kvKeys = rec.keys;
       apps = buildBoth(config, { ...infra, kv });
-      const managers = apps.admin.container.get(TOKENS.SessionManagers);
+      const managers = apps.admin.container.get(SessionManagers);
       const principal = { userId: 'fuzz', username: 'fuzz', roles: ['admin'], permissions: ['*:*:*'] };
       tokens = { admin: (await managers.get('admin').login(principal)).token, web: (await managers.get('web').login(principal)).token };
       usersBefore = (await apps.admin.container.get(TOKENS.UserDirectory).list(0, 1)).total;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
-import { TOKENS } from '../../src/application/tokens';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import type { Principal } from '../../src/domain/session';
 import type { AppConfig } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
@@ -62,7 +62,7 @@ describe('store outage: fail closed, recover by itself', function () {
   });
 
   it('answers 503 in each app\'s format while Redis is down, never 200 or 500, and recovers within 5 s', async () => {
-    const managers = apps.admin.container.get(TOKENS.SessionManagers);
+    const managers = apps.admin.container.get(SessionManagers);
     const adminToken = (await managers.get('admin').login(user)).token;
     const webToken = (await managers.get('web').login(user)).token;
     await request(apps.admin.app.callback()).get('/auth/me').set('Authorization', `Bearer ${adminToken}`).expect(200);
@@ -164,7 +164,7 @@ describe('store outage: fail closed, recover by itself', function () {
     before(async () => {
       mem = createInfrastructure(testConfig({ 'svc.crypto.worker-threads': 1 }), { log: silentLogger });
       redisInfra = testInfra(config, { label: 'outage-hybrid' });
-      const managers = buildBoth(config, { ...redisInfra, sessions: mem.sessions, lists: mem.lists }).admin.container.get(TOKENS.SessionManagers);
+      const managers = buildBoth(config, { ...redisInfra, sessions: mem.sessions, lists: mem.lists }).admin.container.get(SessionManagers);
       token.admin = (await managers.get('admin').login(user)).token;
       token.web = (await managers.get('web').login(user)).token;
     });

@@ -1,18 +1,18 @@
+import bcrypt from 'bcryptjs';
+import Redis from 'ioredis';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import bcrypt from 'bcryptjs';
-import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
-import { FIXTURE } from '../contract/user-directory.contract';
-import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
-import { seedSqlFixture } from './fixture';
-import Redis from 'ioredis';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
-import { TOKENS } from '../../src/application/tokens';
+import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { buildAdminApp } from '../../src/main/admin';
 import { createInfrastructure } from '../../src/main/infrastructure';
+import { FIXTURE } from '../contract/user-directory.contract';
 import { testConfig } from '../support/apps';
+import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 import { REDIS_URL, deleteByPrefix, requireRedis, testKeyPrefix } from '../support/services';
+import { seedSqlFixture } from './fixture';
 
 const root = path.join(__dirname, '../..');
 
@@ -76,7 +76,7 @@ describe('CLI sessions resync after a direct database edit', function () {
     const infra = createInfrastructure(config, { log: silentLogger });
     try {
       const annId = ids.get('ann') as string;
-      const managers = buildAdminApp(config, infra).container.get(TOKENS.SessionManagers);
+      const managers = buildAdminApp(config, infra).container.get(SessionManagers);
       const { token } = await managers.get('admin').login({ userId: annId, username: 'ann', roles: ['viewer'], permissions: ['system:user:list'] });
       const env = { SVC_STORE: 'redis', SVC_REDIS_URL: REDIS_URL, SVC_REDIS_KEY_PREFIX: prefix, SVC_DIRECTORY: 'sql', SVC_DATASOURCE_URL: ds.url, SVC_DATASOURCE_USERNAME: ds.username, SVC_DATASOURCE_PASSWORD: ds.password };
       const r = await cli(['sessions', 'resync', annId], '', env);

@@ -1,19 +1,19 @@
-import assert from 'node:assert/strict';
 import bcrypt from 'bcryptjs';
-import type { RowDataPacket } from 'mysql2/promise';
-import { principalOf } from '../../src/application/users/live-sessions';
-import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
-import { SqlMemberDirectory } from '../../src/adapters/sql/sql-member-directory';
-import { runOps } from '../../src/main/ops-cli';
 import Redis from 'ioredis';
+import type { RowDataPacket } from 'mysql2/promise';
+import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
-import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
-import { testConfig } from '../support/apps';
+import { SqlMemberDirectory } from '../../src/adapters/sql/sql-member-directory';
+import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
+import { SessionManagers } from '../../src/application/session/session-manager';
+import { principalOf } from '../../src/application/users/principal';
 import { buildAdminApp } from '../../src/main/admin';
-import { TOKENS } from '../../src/application/tokens';
+import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
+import { runOps } from '../../src/main/ops-cli';
+import { testConfig } from '../support/apps';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
-import { REDIS_URL, deleteByPrefix, requireRedis, testKeyPrefix } from '../support/services';
 import { prodSecrets } from '../support/prod-env';
+import { REDIS_URL, deleteByPrefix, requireRedis, testKeyPrefix } from '../support/services';
 
 function capture() {
   const lines = { out: [] as string[], err: [] as string[] };
@@ -99,7 +99,7 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
       // The running server's view: the same Redis key prefix the CLI will use.
       infra = createInfrastructure(config, { log: silentLogger });
       const server = buildAdminApp(config, infra);
-      const admin = server.container.get(TOKENS.SessionManagers).get('admin');
+      const admin = server.container.get(SessionManagers).get('admin');
       const viewer = await new SqlUserDirectory(db.pool).findByUsername('viewer');
       assert.ok(viewer);
       const { token } = await admin.login(principalOf(viewer));

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { isDomainError } from '../../src/domain/errors';
-import { USER_TOKENS } from '../../src/application/users/tokens';
 import { createInfrastructure } from '../../src/main/infrastructure';
 import { buildAdminApp } from '../../src/main/admin';
 import { createDirectories } from '../../src/main/directories';
@@ -10,6 +9,7 @@ import { freePort } from '../support/redis-server';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 import { FIXTURE } from '../contract/user-directory.contract';
 import { seedSqlFixture } from './fixture';
+import { TOKENS } from '../../src/application/tokens';
 
 describe('svc.directory wiring', () => {
   it('file (default) serves the YAML admin directory, the same instance to login and administration', async () => {
@@ -20,8 +20,8 @@ describe('svc.directory wiring', () => {
     const infra = createInfrastructure(config, { log: silentLogger });
     try {
       const { container } = buildAdminApp(config, infra);
-      assert.equal(container.get(USER_TOKENS.AdminDirectory), infra.directories.admins);
-      assert.ok(container.isBound(USER_TOKENS.UserAdministration));
+      assert.equal(container.get(TOKENS.AdminDirectory), infra.directories.admins);
+      assert.ok(container.isBound(TOKENS.UserAdministration));
     } finally {
       await infra.close();
     }
@@ -54,10 +54,10 @@ describe('svc.directory wiring', () => {
       const infra = createInfrastructure(config, { log: silentLogger });
       try {
         const { container } = buildAdminApp(config, infra);
-        const ann = await container.get(USER_TOKENS.AdminDirectory).findByUsername('ann');
+        const ann = await container.get(TOKENS.AdminDirectory).findByUsername('ann');
         assert.deepEqual(ann?.roles, ['auditor', 'viewer']);
-        assert.ok(container.isBound(USER_TOKENS.UserAdministration));
-        assert.equal(await container.get(USER_TOKENS.MemberDirectory).findByUsername('ann'), null);
+        assert.ok(container.isBound(TOKENS.UserAdministration));
+        assert.equal(await container.get(TOKENS.MemberDirectory).findByUsername('ann'), null);
       } finally {
         await infra.close();
       }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
-import { SessionManager, hashToken, sameTokenHash, type SessionSettings } from '../../src/application/session/session-manager';
+import { SessionManager } from '../../src/application/session/session-manager';
+import { hashToken, sameTokenHash } from '../../src/application/session/session-token';
+import { type SessionSettings } from '../../src/application/session/session-settings';
 import { DEFAULT_SESSION_POLICY, EXPIRED_GRACE_MS, type Principal } from '../../src/domain/session';
 import { FakeClock } from '../support/fake-clock';
 

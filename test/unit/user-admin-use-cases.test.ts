@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
 import type { AuthSettings } from '../../src/application/auth/auth-settings';
-import { IssueTokens } from '../../src/application/auth/login';
-import { RefreshToken } from '../../src/application/auth/session-use-cases';
-import { SessionManager, SessionManagers, type SessionSettings } from '../../src/application/session/session-manager';
+import { IssueTokens } from '../../src/application/auth/issue-tokens';
+import { RefreshToken } from '../../src/application/auth/refresh-token';
+import { RefreshTokenRegistry } from '../../src/application/session/refresh-token-registry';
+import { SessionManager, SessionManagers } from '../../src/application/session/session-manager';
+import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { type SessionSettings } from '../../src/application/session/session-settings';
 import { ChangeUserRoles } from '../../src/application/users/change-user-roles';
 import { DisableUser } from '../../src/application/users/disable-user';
-import { principalOf } from '../../src/application/users/live-sessions';
+import { principalOf } from '../../src/application/users/principal';
 import { ResyncUserSessions } from '../../src/application/users/resync-user-sessions';
 import { isDomainError } from '../../src/domain/errors';
 import { DEFAULT_SESSION_POLICY } from '../../src/domain/session';
@@ -22,15 +25,18 @@ describe('user administration use cases (live sessions follow the directory)', (
   let annId: string;
   let clock: FakeClock;
   let tokens: IssueTokens;
+  let registry: RefreshTokenRegistry;
 
   beforeEach(async () => {
     clock = new FakeClock();
     const store = new InMemoryStore(clock);
     const policy: SessionSettings = { ...DEFAULT_SESSION_POLICY, shareSecret: '' };
-    admin = new SessionManager('admin', policy, store, clock);
-    web = new SessionManager('web', policy, store, clock);
-    managers = new SessionManagers([admin, web]);
-    tokens = new IssueTokens(managers, store, { refreshTokenTtlSeconds: 2592000, timeZone: 'UTC' } as AuthSettings, clock);
+    managers = new SessionManagers(policy, store, clock, silentLogger);
+    admin = managers.get('admin');
+    web = managers.get('web');
+    const settings = { refreshTokenTtlSeconds: 2592000, timeZone: 'UTC' } as AuthSettings;
+    registry = new RefreshTokenRegistry(store, settings, clock, managers);
+    tokens = new IssueTokens(managers, registry, settings);
     dir = await memoryDirectoryWith(FIXTURE.roles, FIXTURE.users);
     const ann = await dir.findByUsername('ann');
     assert.ok(ann);
@@ -66,26 +72,26 @@ describe('user administration use cases (live sessions follow the directory)', (
 
   it('DisableUser disables the account and kicks out its sessions', async () => {
     const t = await loginAnn();
-    const out = await new DisableUser(dir, managers, tokens).execute({ userId: annId });
+    const out = await new DisableUser(dir, managers, registry).execute({ userId: annId });
     assert.deepEqual(out.sessions, { action: 'ended', sessions: 1 });
     assert.equal((await dir.findById(annId))?.enabled, false);
     assert.equal(await permsOf(t), 'token-kicked-out');
-    await assert.rejects(new DisableUser(dir, managers, tokens).execute({ userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+    await assert.rejects(new DisableUser(dir, managers, registry).execute({ userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
   });
 
   it('DisableUser also refuses every earlier refresh token, even of a lapsed login, after a re-enable', async () => {
     const ann = (await dir.findById(annId))!;
     const lapsed = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
     clock.advance((DEFAULT_SESSION_POLICY.timeout + 2 * 3600) * 1000); // the access session is gone from every index
-    await new DisableUser(dir, managers, tokens).execute({ userId: annId });
+    await new DisableUser(dir, managers, registry).execute({ userId: annId });
     await dir.setEnabled(annId, true);
     await assert.rejects(
-      new RefreshToken(dir, tokens).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),
+      new RefreshToken(dir, managers, registry, tokens).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),
       (e) => isDomainError(e) && e.reason === 'refresh-token-invalid',
     );
     clock.advance(1);
     const fresh = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
-    const next = await new RefreshToken(dir, tokens).execute({ loginType: 'admin', refreshToken: fresh.refreshToken, client: {} });
+    const next = await new RefreshToken(dir, managers, registry, tokens).execute({ loginType: 'admin', refreshToken: fresh.refreshToken, client: {} });
     assert.ok((await admin.resolveToken(next.accessToken)).ok, 'a login after the re-enable refreshes normally');
   });
 

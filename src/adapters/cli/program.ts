@@ -9,8 +9,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NONCE_PATTERN, parseTimestamp, signingPrefix } from '../../domain/signing';
-import type { OnlineSession } from '../../application/auth/session-use-cases';
-import { USERNAME_PATTERN, type UserView } from '../../application/users/users';
+import type { OnlineSession } from '../../application/auth/list-sessions';
+import { USERNAME_PATTERN } from '../../domain/password';
+import { type UserView } from '../../application/users/user-view';
 import { encryptForLogin, generateRsaKeyPairPem, RSA_KEY_SIZES } from '../crypto/rsa';
 import { CliFailure, UsageError, type CliIo } from './io';
 

@@ -11,9 +11,13 @@
 import { DomainError } from '../../domain/errors';
 import { parseIdempotencyKey, type StoredResponse } from '../../domain/idempotency';
 import type { Logger } from '../../application/ports/logger';
-import type { AbandonIdempotentRequest, BeginIdempotentRequest, CompleteIdempotentRequest } from '../../application/idempotency/idempotency-key';
-import type { ConsumeIdempotencyToken, RestoreIdempotencyToken } from '../../application/idempotency/one-time-token';
-import type { AcquireIdempotencyLock, ReleaseIdempotencyLock } from '../../application/idempotency/param-lock';
+import type { AbandonIdempotentRequest } from '../../application/idempotency/abandon-idempotent-request';
+import type { BeginIdempotentRequest } from '../../application/idempotency/begin-idempotent-request';
+import type { CompleteIdempotentRequest } from '../../application/idempotency/complete-idempotent-request';
+import type { ConsumeIdempotencyToken } from '../../application/idempotency/consume-idempotency-token';
+import type { RestoreIdempotencyToken } from '../../application/idempotency/restore-idempotency-token';
+import type { AcquireIdempotencyLock } from '../../application/idempotency/acquire-idempotency-lock';
+import type { ReleaseIdempotencyLock } from '../../application/idempotency/release-idempotency-lock';
 import { guard, type Guard } from './guards';
 import type { AppContext } from './state';
 

@@ -5,7 +5,7 @@
  * `RateLimit: "<key>";r=<remaining>;t=<seconds>`; a rejection is 429 with `Retry-After`.
  */
 import { DomainError } from '../../domain/errors';
-import type { CheckRateLimit, RateLimitPolicy } from '../../application/auth/rate-limit';
+import type { CheckRateLimit, RateLimitPolicy } from '../../application/auth/check-rate-limit';
 import { rateLimitSubjectOf } from './client-ip';
 import { guard, type Guard } from './guards';
 

@@ -2,8 +2,10 @@
  * Aggregates the health indicators: UP only when every component checked is UP. Checks run in
  * parallel, each bounded by a timeout, and a check that throws is reported DOWN (never a 500).
  */
+import { injectable, multiInject } from 'inversify';
 import type { HealthIndicator } from '../ports/health-indicator';
 import type { StoreHealth } from '../ports/store-health';
+import { TOKENS } from '../tokens';
 
 export type HealthStatus = 'UP' | 'DOWN';
 
@@ -20,11 +22,20 @@ export interface HealthReport {
 /** `all`: every component; `readiness`: only those the app cannot serve without. */
 export type HealthGroup = 'all' | 'readiness';
 
+/** How long one component's check may take before it is reported DOWN. */
+export const HEALTH_CHECK_TIMEOUT_MS = 3000;
+
+@injectable()
 export class CheckHealth {
-  constructor(
-    private readonly indicators: readonly HealthIndicator[],
-    private readonly timeoutMs = 3000,
-  ) {}
+  private timeoutMs = HEALTH_CHECK_TIMEOUT_MS;
+
+  constructor(@multiInject(TOKENS.HealthIndicator) private readonly indicators: readonly HealthIndicator[]) {}
+
+  /** A shorter (or longer) per-component timeout; returns this. */
+  withTimeout(ms: number): this {
+    this.timeoutMs = ms;
+    return this;
+  }
 
   async execute(group: HealthGroup = 'all'): Promise<HealthReport> {
     const chosen = this.indicators.filter((i) => group === 'all' || i.readiness);

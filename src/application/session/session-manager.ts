@@ -3,8 +3,9 @@
  * Tokens are opaque; the store only ever sees SHA-256(token). Every `session.*` setting is
  * honoured here; the store keeps the data atomic.
  */
-import * as nodeCrypto from 'node:crypto';
-import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import { LOGIN_TYPES } from '../../domain/login-type';
 import {
   expiresAtFor,
   idleLimitMs,
@@ -15,19 +16,15 @@ import {
   type ClientInfo,
   type Principal,
   type ResolveFailure,
-  type SessionPolicy,
   type SessionRecord,
   type StoredSession,
-  type TokenStyle,
 } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { ListedSession, SessionStore } from '../ports/session-store';
-
-export interface SessionSettings extends SessionPolicy {
-  /** Secret from which shared tokens are re-derived (is-share=true only). */
-  readonly shareSecret: string;
-}
+import { TOKENS } from '../tokens';
+import type { SessionSettings } from './session-settings';
+import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
 
 export interface ResolvedSession {
   readonly tokenHash: string;
@@ -38,71 +35,12 @@ export type ResolveResult = { ok: true; session: ResolvedSession } | { ok: false
 
 export interface LoginResult {
   readonly token: string;
+  /** SHA-256 of the token: the only form the store keeps. */
+  readonly tokenHash: string;
   readonly tokenId: string;
   readonly record: SessionRecord;
   /** True when is-share handed out an existing token instead of creating one. */
   readonly reused: boolean;
-}
-
-/**
- * One-shot crypto.hash (Node >= 20.12): ~0.25 µs against ~0.8 µs for a Hash object, once per
- * request. Older Node (engines says >= 20.12, but npm does not enforce it) gets the Hash object.
- */
-const sha256Hex: (s: string) => string =
-  typeof (nodeCrypto as { hash?: unknown }).hash === 'function'
-    ? (s) => nodeCrypto.hash('sha256', s, 'hex')
-    : (s) => createHash('sha256').update(s, 'utf8').digest('hex');
-
-export function hashToken(token: string): string {
-  return sha256Hex(token);
-}
-
-/** Whether two token hashes (hex SHA-256) are equal, compared in constant time on equal-length buffers. */
-export function sameTokenHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
-}
-
-/** Short, non-secret session identifier shown to users and admins (derived from the hash). */
-export function tokenIdOf(tokenHash: string): string {
-  return tokenHash.slice(0, 16);
-}
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Writes `bytes` in the token style; random-64 draws more bytes from `more` if needed. */
-function formatToken(style: TokenStyle, bytes: Buffer, more: () => Buffer = () => randomBytes(64)): string {
-  switch (style) {
-    case 'uuid': {
-      const b = Buffer.from(bytes.subarray(0, 16));
-      b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-      b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-      const h = b.toString('hex');
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-    }
-    case 'simple-uuid':
-      return formatToken('uuid', bytes).replace(/-/g, '');
-    case 'random-64': {
-      // 64 characters from 62 symbols; rejection sampling keeps the distribution uniform.
-      let out = '';
-      let pool = bytes;
-      let i = 0;
-      while (out.length < 64) {
-        if (i >= pool.length) {
-          pool = more();
-          i = 0;
-        }
-        const v = pool[i++] as number;
-        if (v < 248) out += ALNUM[v % 62];
-      }
-      return out;
-    }
-  }
-}
-
-export function generateToken(style: TokenStyle): string {
-  return style === 'uuid' ? randomUUID() : formatToken(style, randomBytes(style === 'random-64' ? 96 : 16));
 }
 
 export class SessionManager {
@@ -133,7 +71,7 @@ export class SessionManager {
         const token = this.deriveSharedToken(reusable.record.attrs.shareSeed as string);
         if (sameTokenHash(hashToken(token), reusable.tokenHash)) {
           this.debug({ tokenId: reusable.record.tokenId, userId: principal.userId }, 'login reused shared token');
-          return { token, tokenId: reusable.record.tokenId, record: reusable.record, reused: true };
+          return { token, tokenHash: reusable.tokenHash, tokenId: reusable.record.tokenId, record: reusable.record, reused: true };
         }
       }
     }
@@ -167,7 +105,7 @@ export class SessionManager {
       now,
     });
     this.debug({ tokenId: record.tokenId, userId: principal.userId, replaced }, 'login');
-    return { token, tokenId: record.tokenId, record, reused: false };
+    return { token, tokenHash, tokenId: record.tokenId, record, reused: false };
   }
 
   /** is-share: the token is re-derived from the server secret and a stored random seed (never stored itself). */
@@ -283,17 +221,26 @@ export class SessionManager {
   }
 }
 
-/** Both login types, registered at start-up (no lazy registration). */
+/** One SessionManager per login type, all created at start-up (a guard naming either never fails lazily). */
+@injectable()
 export class SessionManagers {
   private readonly byType = new Map<string, SessionManager>();
-  constructor(managers: readonly SessionManager[]) {
-    for (const m of managers) this.byType.set(m.loginType, m);
+
+  constructor(
+    @inject(TOKENS.SessionSettings) settings: SessionSettings,
+    @inject(TOKENS.SessionStore) store: SessionStore,
+    @inject(TOKENS.Clock) clock: Clock,
+    @inject(TOKENS.Logger) log: Logger,
+  ) {
+    for (const type of LOGIN_TYPES) this.byType.set(type, new SessionManager(type, settings, store, clock, log));
   }
+
   get(loginType: string): SessionManager {
     const m = this.byType.get(loginType);
     if (!m) throw new Error(`login type "${loginType}" is not registered`);
     return m;
   }
+
   types(): string[] {
     return [...this.byType.keys()];
   }

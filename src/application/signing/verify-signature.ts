@@ -14,14 +14,7 @@ import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import type { Metrics } from '../ports/metrics';
 import { TOKENS } from '../tokens';
-
-export interface SignSettings {
-  readonly enabled: boolean;
-  readonly timeoutSeconds: number;
-  readonly nonceTtlSeconds: number;
-  /** app key -> app secret */
-  readonly apps: Readonly<Record<string, string>>;
-}
+import type { SignSettings } from './sign-settings';
 
 export interface VerifySignatureInput {
   readonly appKey: string | undefined;

@@ -2,10 +2,9 @@
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
-import type { SessionManagers } from '../session/session-manager';
+import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
 import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
-import { USER_TOKENS } from './tokens';
 
 export interface ChangeUserRolesInput {
   readonly userId: string;
@@ -28,8 +27,8 @@ export interface ChangeUserRolesOutput {
 @injectable()
 export class ChangeUserRoles {
   constructor(
-    @inject(USER_TOKENS.UserAdministration) private readonly administration: UserAdministration,
-    @inject(TOKENS.SessionManagers) private readonly managers: SessionManagers,
+    @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
   ) {}
 
   async execute(input: ChangeUserRolesInput): Promise<ChangeUserRolesOutput> {

@@ -3,13 +3,12 @@
  * refresh token of it: re-enabling the account later does not bring any earlier login back.
  */
 import { inject, injectable } from 'inversify';
-import { IssueTokens } from '../auth/login';
 import { DomainError } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
-import type { SessionManagers } from '../session/session-manager';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
 import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
-import { USER_TOKENS } from './tokens';
 
 export interface DisableUserOutput {
   readonly userId: string;
@@ -21,9 +20,9 @@ export interface DisableUserOutput {
 @injectable()
 export class DisableUser {
   constructor(
-    @inject(USER_TOKENS.UserAdministration) private readonly administration: UserAdministration,
-    @inject(TOKENS.SessionManagers) private readonly managers: SessionManagers,
-    @inject(IssueTokens) private readonly tokens: IssueTokens,
+    @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(RefreshTokenRegistry) private readonly refreshTokens: RefreshTokenRegistry,
   ) {}
 
   async execute(input: { readonly userId: string }): Promise<DisableUserOutput> {
@@ -31,7 +30,7 @@ export class DisableUser {
     if (!r.ok) throw new DomainError('user-not-found', r.detail);
     // The refresh-token cut-off first (a refresh in flight re-checks it after rotating): it also
     // reaches logins whose access token lapsed, which no session index lists any more.
-    await this.tokens.registry.revokeAllOfUser(ADMIN_LOGIN_TYPE, r.user.id);
+    await this.refreshTokens.revokeAllOfUser(ADMIN_LOGIN_TYPE, r.user.id);
     // Kicked out, not deleted: the tokens then say why they stopped working (token-kicked-out).
     const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), r.user.id, null);
     return { userId: r.user.id, username: r.user.username, enabled: false, sessions };

@@ -3,17 +3,12 @@
  * request). When the directory changes, the snapshot of every live admin session is replaced at
  * once, or the sessions are ended when the account is gone or disabled.
  */
-import type { Principal } from '../../domain/session';
 import type { DirectoryUser } from '../ports/user-directory';
 import type { SessionManager } from '../session/session-manager';
+import { principalOf } from './principal';
 
 /** The login type whose sessions follow the admin directory. */
 export const ADMIN_LOGIN_TYPE = 'admin';
-
-/** What a session records of a directory user (the same shape a login puts in the session). */
-export function principalOf(user: DirectoryUser): Principal {
-  return { userId: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: [...user.roles], permissions: [...user.permissions] };
-}
 
 export interface SessionSync {
   /** `updated`: snapshots replaced; `ended`: sessions kicked out (user disabled or gone). */

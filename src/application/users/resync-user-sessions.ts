@@ -4,16 +4,15 @@
  */
 import { inject, injectable } from 'inversify';
 import type { UserDirectory } from '../ports/user-directory';
-import type { SessionManagers } from '../session/session-manager';
+import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
 import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
-import { USER_TOKENS } from './tokens';
 
 @injectable()
 export class ResyncUserSessions {
   constructor(
-    @inject(USER_TOKENS.AdminDirectory) private readonly directory: UserDirectory,
-    @inject(TOKENS.SessionManagers) private readonly managers: SessionManagers,
+    @inject(TOKENS.AdminDirectory) private readonly directory: UserDirectory,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
   ) {}
 
   async execute(input: { readonly userId: string }): Promise<SessionSync & { readonly userFound: boolean }> {

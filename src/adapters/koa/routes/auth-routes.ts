@@ -4,20 +4,21 @@
  * registration, problem details. Each route lists its guards beside it, in the order they run.
  */
 import { z } from 'zod';
-import type { CreateCaptcha } from '../../../application/auth/captcha';
+import type { CreateCaptcha } from '../../../application/auth/create-captcha';
 import type { GetLoginConfig } from '../../../application/auth/get-login-config';
 import type { Login } from '../../../application/auth/login';
-import type { Logout, RefreshToken } from '../../../application/auth/session-use-cases';
-import type { SessionManagers } from '../../../application/session/session-manager';
-import { passwordProblem, USERNAME_PATTERN, type CreateUser } from '../../../application/users/users';
+import type { Logout } from '../../../application/auth/logout';
+import type { RefreshToken } from '../../../application/auth/refresh-token';
+import { passwordProblem, USERNAME_PATTERN } from '../../../domain/password';
+import { type CreateUser } from '../../../application/users/create-user';
 import type { ClientInfo } from '../../../domain/session';
-import { currentUser, requireLogin } from '../guards';
+import { currentUser, type AuthGuards } from '../guards';
 import type { RateLimitGuardFactory } from '../rate-limit';
 import type { RouteDef } from '../routes';
 import type { AppContext } from '../state';
 
 export interface AuthRouteDeps {
-  readonly managers: SessionManagers;
+  readonly guards: AuthGuards;
   readonly rateLimit: RateLimitGuardFactory;
   readonly login: Login;
   readonly refresh: RefreshToken;
@@ -122,7 +123,7 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
       path: '/auth/logout',
       summary: 'Log out the current token and delete its refresh token',
       tags: ['auth'],
-      guards: [requireLogin(deps.managers, type)],
+      guards: [deps.guards.requireLogin(type)],
       handler: async (ctx) => {
         const auth = ctx.state.auth;
         if (!auth) throw new Error('logout without requireLogin');

@@ -3,10 +3,10 @@
  * `svc.examples.enabled`: on in dev and test, off in prod).
  */
 import { z } from 'zod';
-import type { CreateExampleRecord, ListExampleRecords } from '../../../application/examples/example-records';
-import type { SessionManagers } from '../../../application/session/session-manager';
+import type { CreateExampleRecord } from '../../../application/examples/create-example-record';
+import type { ListExampleRecords } from '../../../application/examples/list-example-records';
 import type { VerifySignature } from '../../../application/signing/verify-signature';
-import { currentUser, requireLogin } from '../guards';
+import { currentUser, type AuthGuards } from '../guards';
 import type { IdempotencyMode } from '../idempotency-guards';
 import type { Guard } from '../guards';
 import type { RouteDef } from '../routes';
@@ -15,7 +15,7 @@ import type { AppContext } from '../state';
 
 export interface ExampleDeps {
   readonly verifySignature: VerifySignature;
-  readonly managers: SessionManagers;
+  readonly guards: AuthGuards;
   readonly idempotent: (mode: IdempotencyMode) => Guard;
   readonly createRecord: CreateExampleRecord;
   readonly listRecords: ListExampleRecords;
@@ -60,7 +60,7 @@ const noticeBody = z.object({ title: z.string().min(1).max(200) }).strict();
 
 /** A create route (201 with the record) and its list route, for one record collection. */
 function collection(deps: ExampleDeps, o: { loginType: string; path: string; collection: string; body: z.ZodTypeAny; guard: Guard; what: string }): RouteDef[] {
-  const login = requireLogin(deps.managers, o.loginType);
+  const login = deps.guards.requireLogin(o.loginType);
   return [
     {
       method: 'post',

@@ -1,5 +1,5 @@
 /** `GET /idempotent/token` (both apps): a one-time token for routes guarded by idempotent({mode: 'TOKEN'}). */
-import type { IssueIdempotencyToken } from '../../../application/idempotency/one-time-token';
+import type { IssueIdempotencyToken } from '../../../application/idempotency/issue-idempotency-token';
 import type { RouteDef } from '../routes';
 
 export function idempotentTokenRoutes(issue: IssueIdempotencyToken): RouteDef[] {

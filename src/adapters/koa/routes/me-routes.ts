@@ -1,17 +1,18 @@
 /** "Who am I" routes: the current user of a login type, from the session snapshot. */
-import type { EndSession, ListSessions, LogoutAll } from '../../../application/auth/session-use-cases';
-import type { SessionManagers } from '../../../application/session/session-manager';
-import { currentUser, requireLogin } from '../guards';
+import type { EndSession } from '../../../application/auth/end-session';
+import type { ListSessions } from '../../../application/auth/list-sessions';
+import type { LogoutAll } from '../../../application/auth/logout-all';
+import { currentUser, type AuthGuards } from '../guards';
 import type { RouteDef } from '../routes';
 
-export function adminMeRoutes(managers: SessionManagers): RouteDef[] {
+export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
   return [
     {
       method: 'get',
       path: '/auth/me',
       summary: 'The current admin user (LoginContext.getAdminUser())',
       tags: ['auth'],
-      guards: [requireLogin(managers, 'admin')],
+      guards: [guards.requireLogin('admin')],
       handler: async (ctx) => {
         const u = currentUser(ctx);
         return { userId: u.userId, username: u.username, nickname: u.nickname ?? u.username, roles: u.roles, permissions: u.permissions };
@@ -21,7 +22,7 @@ export function adminMeRoutes(managers: SessionManagers): RouteDef[] {
 }
 
 export interface WebUserRouteDeps {
-  readonly managers: SessionManagers;
+  readonly guards: AuthGuards;
   readonly listSessions: ListSessions;
   readonly endSession: EndSession;
   readonly logoutAll: LogoutAll;
@@ -30,7 +31,7 @@ export interface WebUserRouteDeps {
 /** The member's own account: profile, their sessions ("devices"), ending one or all of them. */
 export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
   const type = 'web';
-  const login = requireLogin(deps.managers, type);
+  const login = deps.guards.requireLogin(type);
   return [
     {
       method: 'get',

@@ -3,16 +3,18 @@
  * place its protection is declared (login type, permission, later idempotency/signing).
  */
 import { z } from 'zod';
-import type { EndSession, ListSessions } from '../../../application/auth/session-use-cases';
-import type { SessionManagers } from '../../../application/session/session-manager';
-import { USERNAME_PATTERN, type CreateUser, type ListUsers } from '../../../application/users/users';
+import type { EndSession } from '../../../application/auth/end-session';
+import type { ListSessions } from '../../../application/auth/list-sessions';
+import { USERNAME_PATTERN } from '../../../domain/password';
+import { type CreateUser } from '../../../application/users/create-user';
+import { type ListUsers } from '../../../application/users/list-users';
 import { DomainError } from '../../../domain/errors';
-import { requireLogin, requirePermission, type Guard } from '../guards';
+import type { AuthGuards, Guard } from '../guards';
 import { zodIssuesToFieldErrors, type RouteDef } from '../routes';
 import type { AppContext } from '../state';
 
 export interface SystemRouteDeps {
-  readonly managers: SessionManagers;
+  readonly guards: AuthGuards;
   readonly createUser: CreateUser;
   readonly listUsers: ListUsers;
   readonly listSessions: ListSessions;
@@ -47,14 +49,14 @@ function parseQuery<T extends z.ZodTypeAny>(ctx: AppContext, schema: T): z.infer
 /** `extraGuards` lets other features (idempotency, signing) add guards to POST /system/user. */
 export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: readonly Guard[] } = {}): RouteDef[] {
   const type = 'admin';
-  const login = requireLogin(deps.managers, type);
+  const login = deps.guards.requireLogin(type);
   return [
     {
       method: 'post',
       path: '/system/user',
       summary: 'Create an admin user (password RSA-encrypted; duplicate username -> 409)',
       tags: ['system'],
-      guards: [login, requirePermission(type, 'system:user:add'), ...(extraGuards.createUser ?? [])],
+      guards: [login, deps.guards.requirePermission(type, 'system:user:add'), ...(extraGuards.createUser ?? [])],
       body: createUserBody,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof createUserBody>;
@@ -66,7 +68,7 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       path: '/system/user/list',
       summary: 'Admin users, paged (?page=1&pageSize=20)',
       tags: ['system'],
-      guards: [login, requirePermission(type, 'system:user:list')],
+      guards: [login, deps.guards.requirePermission(type, 'system:user:list')],
       handler: async (ctx) => deps.listUsers.execute(parseQuery(ctx, pageQuery)),
     },
     {
@@ -74,7 +76,7 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       path: '/monitor/online',
       summary: 'Live admin sessions: token id, user, login time, client IP, user agent',
       tags: ['monitor'],
-      guards: [login, requirePermission(type, 'monitor:online:list')],
+      guards: [login, deps.guards.requirePermission(type, 'monitor:online:list')],
       handler: async () => deps.listSessions.execute({ loginType: type }),
     },
     {
@@ -82,7 +84,7 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       path: '/monitor/online/:tokenId',
       summary: 'Force a session out; its token then answers 401 "kicked out"',
       tags: ['monitor'],
-      guards: [login, requirePermission(type, 'monitor:online:forceLogout')],
+      guards: [login, deps.guards.requirePermission(type, 'monitor:online:forceLogout')],
       handler: async (ctx) => {
         const tokenId = String(ctx.params.tokenId ?? '');
         await deps.endSession.execute({ loginType: type, tokenId, kick: true });

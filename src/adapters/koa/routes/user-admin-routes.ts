@@ -3,10 +3,9 @@
  * permission snapshot of every live session of the user; disabling ends them (401 next request).
  */
 import { z } from 'zod';
-import type { SessionManagers } from '../../../application/session/session-manager';
 import type { ChangeUserRoles } from '../../../application/users/change-user-roles';
 import type { DisableUser } from '../../../application/users/disable-user';
-import { requireLogin, requirePermission } from '../guards';
+import type { AuthGuards } from '../guards';
 import type { RouteDef } from '../routes';
 import type { AppContext } from '../state';
 
@@ -20,8 +19,8 @@ const RolesBody = z.object({ roles: z.array(ROLE_KEY).max(100) });
 
 const idParam = (ctx: AppContext): string => String((ctx as unknown as { params?: Record<string, string> }).params?.id ?? '');
 
-export function userAdminRoutes(managers: SessionManagers, useCases: UserAdminUseCases): RouteDef[] {
-  const edit = [requireLogin(managers, 'admin'), requirePermission('admin', 'system:user:edit')];
+export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases): RouteDef[] {
+  const edit = [guards.requireLogin('admin'), guards.requirePermission('admin', 'system:user:edit')];
   return [
     {
       method: 'post',

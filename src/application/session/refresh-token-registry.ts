@@ -1,19 +1,22 @@
 /**
  * Refresh tokens and their families (RFC 9700 §4.14.2), on the KeyValueStore only:
  *
- *   rt:<type>:<sha256(token)>      -> {u: userId, f: family, a: access-token hash}   TTL refresh TTL
- *   rtused:<type>:<sha256(token)>  -> {f: family, t: consumed at}   (presenting it again is reuse)
- *   rtfam:<type>:<family>          -> {r: current refresh hash, a: current access hash}
+ *   rt:<type>:<sha256(token)>      -> {userId, family, accessHash}   TTL refresh TTL
+ *   rtused:<type>:<sha256(token)>  -> {family, usedAt}               (presenting it again is reuse)
+ *   rtfam:<type>:<family>          -> {refreshHash, accessHash}      (the family's live pair)
  *   rtrev:<type>:<family>          -> "1"      (the family was revoked)
  *   rtacc:<type>:<access hash>     -> family   (which family an access token belongs to)
- *   rtcut:<type>:<user id>         -> ms      ("log out everywhere" cut-off, TTL refresh TTL)
+ *   rtcut:<type>:<user id>         -> ms       ("log out everywhere" cut-off, TTL refresh TTL)
+ *
+ * The readers also accept the one-letter field names of the previous record format
+ * (`{u, f, a}`, `{f, t}`, `{r, a}`), so refresh tokens issued before an upgrade keep working.
  *
  * A family id is `<ms it was created>.<uuid>`: its birth time travels with it through every
  * rotation at no store cost. A family born before the user's cut-off is refused when its token is
  * consumed (and re-checked after rotation), which reaches the families no session index lists any
  * more (devices whose access token lapsed). The comparison is strict: a login in the very
  * millisecond of the cut-off survives it (LogoutAll also revokes every family it can list).
- * Family ids from before this format count as born at 0 (refused by any cut-off).
+ * A family id without a birth time counts as born at 0 (refused by any cut-off).
  *
  * Consumption is one atomic getAndDelete, so of N concurrent refreshes with one token exactly one
  * gets the record. Rotation logs out the previous access token, so a family has at most one live
@@ -25,14 +28,19 @@
  * the user out, and the one winner's new pair must stay valid). Any later presentation is reuse.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import type { AuthSettings } from '../auth/auth-settings';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
-import type { SessionManager } from '../session/session-manager';
+import { TOKENS } from '../tokens';
+import { SessionManagers } from './session-manager';
 
+/** What a live refresh token stands for. */
 export interface RefreshRecord {
-  readonly u: string;
-  readonly f: string;
-  readonly a: string;
+  readonly userId: string;
+  readonly family: string;
+  /** Hash of the access token issued with it. */
+  readonly accessHash: string;
 }
 
 export type ConsumeResult =
@@ -46,15 +54,53 @@ export const REUSE_GRACE_MS = 2000;
 const REFRESH_FORMAT = /^[0-9a-f]{32}$/;
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
 
-export class RefreshTokenRegistry {
-  constructor(
-    private readonly kv: KeyValueStore,
-    private readonly ttlSeconds: number,
-    private readonly clock: Clock,
-  ) {}
+/** Reads a stored JSON object; the first of each field-name pair that holds a value of `type` wins. */
+function readFields<K extends string>(raw: string, names: Record<K, readonly [string, string]>, type: 'string' | 'number'): Record<K, unknown> | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const out = {} as Record<K, unknown>;
+  for (const k of Object.keys(names) as K[]) {
+    const [name, legacy] = names[k];
+    const value = o[name] ?? o[legacy];
+    if (typeof value !== type && !(type === 'number' && typeof value === 'string')) return null;
+    out[k] = value;
+  }
+  return out;
+}
 
-  private get ttlMs(): number {
-    return this.ttlSeconds * 1000;
+function readRefresh(raw: string): RefreshRecord | null {
+  const r = readFields(raw, { userId: ['userId', 'u'], family: ['family', 'f'], accessHash: ['accessHash', 'a'] }, 'string');
+  return r === null ? null : (r as unknown as RefreshRecord);
+}
+
+function readUsed(raw: string): { family: string; usedAt: number } | null {
+  const r = readFields(raw, { family: ['family', 'f'] }, 'string');
+  const t = readFields(raw, { usedAt: ['usedAt', 't'] }, 'number');
+  return r === null || t === null ? null : { family: String(r.family), usedAt: Number(t.usedAt) };
+}
+
+function readFamily(raw: string): { refreshHash: string; accessHash: string } | null {
+  const r = readFields(raw, { refreshHash: ['refreshHash', 'r'], accessHash: ['accessHash', 'a'] }, 'string');
+  return r === null ? null : (r as unknown as { refreshHash: string; accessHash: string });
+}
+
+@injectable()
+export class RefreshTokenRegistry {
+  private readonly ttlMs: number;
+
+  constructor(
+    @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
+    @inject(TOKENS.AuthSettings) settings: AuthSettings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+  ) {
+    this.ttlMs = settings.refreshTokenTtlSeconds * 1000;
   }
 
   newFamily(): string {
@@ -85,9 +131,9 @@ export class RefreshTokenRegistry {
   async issue(loginType: string, userId: string, family: string, accessHash: string): Promise<string> {
     const token = randomUUID().replace(/-/g, '');
     const hash = sha256(token);
-    const rec: RefreshRecord = { u: userId, f: family, a: accessHash };
-    await this.kv.set(`rt:${loginType}:${hash}`, JSON.stringify(rec), this.ttlMs);
-    await this.kv.set(`rtfam:${loginType}:${family}`, JSON.stringify({ r: hash, a: accessHash }), this.ttlMs);
+    const record: RefreshRecord = { userId, family, accessHash };
+    await this.kv.set(`rt:${loginType}:${hash}`, JSON.stringify(record), this.ttlMs);
+    await this.kv.set(`rtfam:${loginType}:${family}`, JSON.stringify({ refreshHash: hash, accessHash }), this.ttlMs);
     await this.kv.set(`rtacc:${loginType}:${accessHash}`, family, this.ttlMs);
     return token;
   }
@@ -97,14 +143,15 @@ export class RefreshTokenRegistry {
     const hash = sha256(token);
     const raw = await this.kv.getAndDelete(`rt:${loginType}:${hash}`);
     if (raw !== null) {
-      const record = JSON.parse(raw) as RefreshRecord;
-      await this.kv.set(`rtused:${loginType}:${hash}`, JSON.stringify({ f: record.f, t: this.clock.now() }), this.ttlMs);
+      const record = readRefresh(raw);
+      if (record === null) return { kind: 'invalid' };
+      await this.kv.set(`rtused:${loginType}:${hash}`, JSON.stringify({ family: record.family, usedAt: this.clock.now() }), this.ttlMs);
       return { kind: 'ok', record };
     }
-    const used = await this.kv.get(`rtused:${loginType}:${hash}`);
+    const usedRaw = await this.kv.get(`rtused:${loginType}:${hash}`);
+    const used = usedRaw === null ? null : readUsed(usedRaw);
     if (used === null) return { kind: 'invalid' };
-    const { f, t } = JSON.parse(used) as { f: string; t: number };
-    return this.clock.now() - t < REUSE_GRACE_MS ? { kind: 'invalid' } : { kind: 'reused', family: f };
+    return this.clock.now() - used.usedAt < REUSE_GRACE_MS ? { kind: 'invalid' } : { kind: 'reused', family: used.family };
   }
 
   familyOfAccess(loginType: string, accessHash: string): Promise<string | null> {
@@ -121,13 +168,12 @@ export class RefreshTokenRegistry {
    * The revocation marker is written first, so a refresh that consumed the family's token just
    * before this call sees it in its post-rotation re-check and ends the pair it minted.
    */
-  async revokeFamily(manager: SessionManager, family: string, keepAccessHash?: string): Promise<void> {
-    const type = manager.loginType;
-    await this.kv.set(`rtrev:${type}:${family}`, '1', this.ttlMs);
-    const raw = await this.kv.getAndDelete(`rtfam:${type}:${family}`);
-    if (raw === null) return;
-    const fam = JSON.parse(raw) as { r: string; a: string };
-    await this.kv.delete(`rt:${type}:${fam.r}`);
-    if (fam.a !== keepAccessHash) await manager.logoutByHash(fam.a);
+  async revokeFamily(loginType: string, family: string, keepAccessHash?: string): Promise<void> {
+    await this.kv.set(`rtrev:${loginType}:${family}`, '1', this.ttlMs);
+    const raw = await this.kv.getAndDelete(`rtfam:${loginType}:${family}`);
+    const live = raw === null ? null : readFamily(raw);
+    if (live === null) return;
+    await this.kv.delete(`rt:${loginType}:${live.refreshHash}`);
+    if (live.accessHash !== keepAccessHash) await this.managers.get(loginType).logoutByHash(live.accessHash);
   }
 }

@@ -13,8 +13,3 @@ export function formatDateTime(ms: number, timeZone: string): string {
   const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '00';
   return `${get('year')}/${get('month')}/${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
-
-/** UTF-8 length: BCrypt reads at most 72 bytes, so longer passwords are refused, never truncated. */
-export function utf8Length(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
-}

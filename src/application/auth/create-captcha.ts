@@ -1,0 +1,36 @@
+/**
+ * Issues a captcha: the image goes to the client, the answer into the CaptchaStore under a
+ * random uuid. The answer is kept a little longer than the captcha's TTL (EXPIRED_GRACE_MS), so
+ * an answer sent shortly after expiry is told "expired" rather than "unknown".
+ */
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import type { CaptchaGenerator } from '../ports/captcha-generator';
+import type { CaptchaStore } from '../ports/captcha-store';
+import type { Clock } from '../ports/clock';
+import { TOKENS } from '../tokens';
+import type { AuthSettings } from './auth-settings';
+
+const EXPIRED_GRACE_MS = 10 * 60 * 1000;
+
+export type CaptchaImage = { captchaEnabled: false } | { captchaEnabled: true; uuid: string; img: string };
+
+@injectable()
+export class CreateCaptcha {
+  constructor(
+    @inject(TOKENS.CaptchaGenerator) private readonly generator: CaptchaGenerator,
+    @inject(TOKENS.CaptchaStore) private readonly store: CaptchaStore,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+  ) {}
+
+  async execute(input: { scope: string }): Promise<CaptchaImage> {
+    const c = this.settings.captcha;
+    if (!c.enabled) return { captchaEnabled: false };
+    const { answer, svg } = this.generator.create(c.type);
+    const uuid = randomUUID();
+    const ttlMs = c.ttlSeconds * 1000;
+    await this.store.save(input.scope, uuid, { answer, expiresAt: this.clock.now() + ttlMs }, ttlMs + EXPIRED_GRACE_MS);
+    return { captchaEnabled: true, uuid, img: `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}` };
+  }
+}

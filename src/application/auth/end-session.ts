@@ -1,0 +1,33 @@
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
+import { tokenIdOf } from '../session/session-token';
+
+@injectable()
+export class EndSession {
+  constructor(
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+  ) {}
+
+  /**
+   * Ends one session by its short token id. `kick` (admin force logout): its token then answers
+   * "kicked out"; otherwise (a user ending one of their own devices) it is logged out. Either way
+   * the refresh-token family is revoked, so it cannot mint a new session. `ownerId` limits
+   * the search to that user's sessions (a user can only end their own).
+   */
+  async execute(input: { loginType: string; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
+    const manager = this.managers.get(input.loginType);
+    let hash: string | null;
+    if (input.ownerId === undefined) hash = await manager.findByTokenId(input.tokenId);
+    else hash = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId)?.tokenHash ?? null;
+    if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');
+    const family = await this.registry.familyOfAccess(input.loginType, hash);
+    // Revoked (marker first), not just deleted: a refresh racing this call cannot keep a session.
+    // The ended token itself is left to the kick / logout below.
+    if (family !== null) await this.registry.revokeFamily(input.loginType, family, hash);
+    if (input.kick) await manager.kickoutTokenId(input.tokenId);
+    else await manager.logoutByHash(hash);
+  }
+}

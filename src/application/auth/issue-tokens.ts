@@ -1,0 +1,50 @@
+/** Issues a session plus the first (or next) refresh token of a family. */
+import { inject, injectable } from 'inversify';
+import type { ClientInfo, Principal } from '../../domain/session';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
+import { formatDateTime } from '../shared/date-time';
+import { TOKENS } from '../tokens';
+import type { AuthSettings } from './auth-settings';
+
+export interface TokenPair {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  /** `yyyy/MM/dd HH:mm:ss` in svc.time-zone; null when tokens never expire (session.timeout -1). */
+  readonly expires: string | null;
+}
+
+export interface IssueTokensInput {
+  readonly loginType: string;
+  readonly principal: Principal;
+  readonly client: ClientInfo;
+  /** The family to continue (a refresh); absent for a new login. */
+  readonly family?: string;
+}
+
+@injectable()
+export class IssueTokens {
+  constructor(
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+    @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+  ) {}
+
+  async execute(input: IssueTokensInput): Promise<TokenPair> {
+    const manager = this.managers.get(input.loginType);
+    if (input.family === undefined && !manager.policy.isConcurrent) {
+      // session.is-concurrent=false: this login replaces every other session of the user, so every
+      // refresh family born before it is refused too, even one whose replaced session is long purged.
+      await this.registry.revokeAllOfUser(input.loginType, input.principal.userId);
+    }
+    const family = input.family ?? this.registry.newFamily();
+    const session = await manager.login(input.principal, input.client, { rtFamily: family });
+    const refreshToken = await this.registry.issue(input.loginType, input.principal.userId, family, session.tokenHash);
+    const expiresAt = session.record.expiresAt;
+    return {
+      accessToken: session.token,
+      refreshToken,
+      expires: expiresAt === null ? null : formatDateTime(expiresAt, this.settings.timeZone),
+    };
+  }
+}

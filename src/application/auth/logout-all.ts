@@ -1,0 +1,32 @@
+import { inject, injectable } from 'inversify';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
+
+@injectable()
+export class LogoutAll {
+  constructor(
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+  ) {}
+
+  /**
+   * "Log out everywhere" (ASVS 7.4.3): every session of the user ends, every refresh token of
+   * theirs issued before now is refused (the per-user cut-off) and the family of each live session
+   * is revoked, so no refresh token of theirs can mint a new session (a refresh racing with this
+   * call dies too: RefreshToken checks the revocation and the cut-off after it rotates).
+   * Returns how many sessions were live.
+   */
+  async execute(input: { loginType: string; userId: string }): Promise<number> {
+    const manager = this.managers.get(input.loginType);
+    // First the cut-off: it reaches every family of the user, including those of devices whose
+    // access token lapsed (no longer listed), and a refresh in flight re-checks it after rotating.
+    await this.registry.revokeAllOfUser(input.loginType, input.userId);
+    const sessions = await manager.listSessions(input.userId);
+    for (const s of sessions) {
+      const family = s.record.attrs.rtFamily ?? (await this.registry.familyOfAccess(input.loginType, s.tokenHash));
+      if (family !== undefined && family !== null) await this.registry.revokeFamily(input.loginType, family);
+    }
+    await manager.logoutAll(input.userId);
+    return sessions.length;
+  }
+}

@@ -1,0 +1,20 @@
+import { inject, injectable } from 'inversify';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
+
+@injectable()
+export class Logout {
+  constructor(
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+  ) {}
+
+  /**
+   * Logs out the current token and revokes its refresh-token family (the marker, not just a
+   * delete: a refresh that consumed the family's token while this logout ran ends what it minted).
+   */
+  async execute(input: { loginType: string; tokenHash: string; family?: string | undefined }): Promise<void> {
+    await this.managers.get(input.loginType).logoutByHash(input.tokenHash);
+    if (input.family !== undefined) await this.registry.revokeFamily(input.loginType, input.family);
+  }
+}

@@ -1,0 +1,85 @@
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors';
+import type { ClientInfo } from '../../domain/session';
+import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
+import { RefreshTokenRegistry, type RefreshRecord } from '../session/refresh-token-registry';
+import { SessionManagers, type SessionManager } from '../session/session-manager';
+import { TOKENS } from '../tokens';
+import { principalOf } from '../users/principal';
+import { IssueTokens, type TokenPair } from './issue-tokens';
+
+const invalid = (): DomainError => new DomainError('refresh-token-invalid', 'The refresh token is not valid; log in again.');
+const reused = (): DomainError =>
+  new DomainError('refresh-token-reused', 'The refresh token was already used; every session of this login was ended. Log in again.');
+
+/**
+ * Single use, rotated: the presented token is consumed atomically, the access token it was
+ * issued with is logged out, and a new pair of the same family is issued with roles and
+ * permissions reloaded from the directory. A token that was already rotated revokes its family;
+ * so does one whose access token was replaced or kicked out, or whose family was born before
+ * the user's "log out everywhere" cut-off (401 refresh-token-invalid).
+ *
+ * Store round trips of a successful refresh, in order: GETDEL refresh record, SET used marker;
+ * then in parallel the access-token session read, the cut-off GET (and the directory lookup);
+ * DEL the old access session (skipped when it is already gone); create the new session; the
+ * three SETs of the new refresh token; then in parallel the revocation-marker and cut-off GETs.
+ */
+@injectable()
+export class RefreshToken {
+  constructor(
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+    @inject(IssueTokens) private readonly issue: IssueTokens,
+  ) {}
+
+  async execute(input: { loginType: string; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
+    const type = input.loginType;
+    const consumed = await this.registry.consume(type, input.refreshToken);
+    if (consumed.kind === 'invalid') throw invalid();
+    if (consumed.kind === 'reused') {
+      await this.registry.revokeFamily(type, consumed.family);
+      throw reused();
+    }
+    const { record } = consumed;
+    const user = await this.admit(this.managers.get(type), type, record);
+    const next = await this.issue.execute({ loginType: type, principal: principalOf(user), client: input.client, family: record.family });
+    // A reuse, logout, kick or "log out everywhere" may have revoked the family while we rotated:
+    // then the new pair dies with it.
+    const [revoked, cutNow] = await Promise.all([this.registry.isRevoked(type, record.family), this.registry.isCutOff(type, record.userId, record.family)]);
+    if (revoked || cutNow) {
+      await this.registry.revokeFamily(type, record.family);
+      throw cutNow && !revoked ? invalid() : reused();
+    }
+    return next;
+  }
+
+  /**
+   * Whether the consumed token may mint a new pair; logs out the access token it was issued
+   * with. The access token's state: a tombstone means the login was ended by someone else
+   * (replaced under is-concurrent=false, or kicked out) and its refresh token must not bring it
+   * back; expired, logged out or gone is fine (refreshing after the access token lapsed is what
+   * refresh tokens are for). A family born before the user's cut-off is refused.
+   */
+  private async admit(manager: SessionManager, type: string, record: RefreshRecord): Promise<DirectoryUser> {
+    const [access, user, cutOff] = await Promise.all([
+      manager.stateOf(record.accessHash),
+      this.directory.findById(record.userId),
+      this.registry.isCutOff(type, record.userId, record.family),
+    ]);
+    if (access !== null && access.state !== 'active') {
+      await this.registry.revokeFamily(type, record.family, record.accessHash); // the tombstone keeps answering "replaced" / "kicked out"
+      throw invalid();
+    }
+    if (cutOff) {
+      await this.registry.revokeFamily(type, record.family);
+      throw invalid();
+    }
+    if (access !== null) await manager.logoutByHash(record.accessHash);
+    if (user === null || !user.enabled) {
+      await this.registry.revokeFamily(type, record.family);
+      throw invalid();
+    }
+    return user;
+  }
+}

@@ -1,0 +1,13 @@
+import { inject, injectable } from 'inversify';
+import type { ListStore } from '../ports/list-store';
+import { TOKENS } from '../tokens';
+import { listKey, type ExampleRecord } from './example-record';
+
+@injectable()
+export class ListExampleRecords {
+  constructor(@inject(TOKENS.ListStore) private readonly lists: ListStore) {}
+
+  async execute(input: { readonly collection: string; readonly ownerId: string }): Promise<ExampleRecord[]> {
+    return (await this.lists.list(listKey(input.collection, input.ownerId))).map((s) => JSON.parse(s) as ExampleRecord);
+  }
+}

@@ -1,0 +1,46 @@
+/** Creates an account of the app's login type (admin user creation, web registration, the CLI). */
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors';
+import { passwordProblem } from '../../domain/password';
+import type { AuthSettings } from '../auth/auth-settings';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { RsaDecryptor } from '../ports/rsa-decryptor';
+import type { UserDirectory } from '../ports/user-directory';
+import { TOKENS } from '../tokens';
+import { userViewOf, type UserView } from './user-view';
+
+export interface CreateUserInput {
+  readonly username: string;
+  /** RSA ciphertext (base64) when `encrypted`, else plain text. */
+  readonly password: string;
+  readonly encrypted: boolean;
+  readonly nickname?: string | undefined;
+  readonly roles: readonly string[];
+}
+
+const taken = (username: string): DomainError => new DomainError('username-taken', `The username "${username}" is already taken.`);
+const invalidField = (pointer: string, detail: string, message = 'The request body is not valid.'): DomainError =>
+  new DomainError('validation-failed', message, { errors: [{ pointer, detail }] });
+
+@injectable()
+export class CreateUser {
+  constructor(
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
+    @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
+    @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
+    @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+  ) {}
+
+  async execute(input: CreateUserInput): Promise<UserView> {
+    const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
+    if (password === null) throw invalidField('/password', 'must be encrypted with the public key from /auth/getConfig', 'The password could not be decrypted.');
+    const problem = passwordProblem(password);
+    if (problem !== null) throw invalidField('/password', problem);
+    // Checked before the expensive hash; create() checks again atomically.
+    if ((await this.directory.findByUsername(input.username)) !== null) throw taken(input.username);
+    const passwordHash = await this.hasher.hash(password, this.settings.bcryptCost);
+    const result = await this.directory.create({ username: input.username, passwordHash, nickname: input.nickname ?? input.username, roles: input.roles });
+    if (!result.ok) throw result.reason === 'username-taken' ? taken(input.username) : invalidField('/roles', result.detail);
+    return userViewOf(result.user);
+  }
+}
