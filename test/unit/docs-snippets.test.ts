@@ -70,7 +70,7 @@ describe('docs/integration-third-party.md: the signing snippets pass the signatu
   });
 
   it('Python 3', async function () {
-    // The brief guarantees curl + openssl and Node; python3 is optional on a machine.
+    // curl + openssl and Node are required on a test machine; python3 is optional.
     if (spawnSync('python3', ['--version']).status !== 0) {
       console.warn('\n  !!! SKIPPING the Python snippet: python3 not found !!!\n');
       this.skip();
