@@ -79,9 +79,6 @@ function anchorsOf(markdown: string): Set<string> {
 describe('links between README.md and docs/ resolve', () => {
   const root = path.join(__dirname, '../..');
   const files = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-  /** Docs written on another branch, linked before they arrive here. */
-  const PENDING = new Set(['docs/architecture.md']);
-
   it('every relative link points to an existing file, and its #anchor (when given) to a heading there', () => {
     const broken: string[] = [];
     let checked = 0;
@@ -94,7 +91,7 @@ describe('links between README.md and docs/ resolve', () => {
         const resolved = target === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
         checked++;
         if (!existsSync(path.join(root, resolved))) {
-          if (!PENDING.has(resolved)) broken.push(`${file}: ${href} (no file ${resolved})`);
+          broken.push(`${file}: ${href} (no file ${resolved})`);
           continue;
         }
         if (anchor && !anchorsOf(readFileSync(path.join(root, resolved), 'utf8')).has(anchor)) {
