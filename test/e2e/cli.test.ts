@@ -14,7 +14,7 @@ import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import request from 'supertest';
 import { TOKENS } from '../../src/application/tokens';
-import { readDirectoryFile } from '../../src/adapters/directory/yaml-user-directory';
+import { readDirectoryFile } from '../../src/adapters/directory/in-memory-user-directory';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import { buildAdminApp } from '../../src/main/admin';
