@@ -4,23 +4,14 @@
  */
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
-import { STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
+import { directoryUserOf, STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
 
 const ID = /^[1-9][0-9]{0,18}$/;
 const ER_DUP_ENTRY = 1062;
 const SELECT = 'SELECT id, username, nickname, avatar, password, status FROM member';
 
 function toMember(row: RowDataPacket): DirectoryUser {
-  return {
-    id: String(row.id),
-    username: String(row.username),
-    nickname: String(row.nickname ?? ''),
-    avatar: String(row.avatar ?? ''),
-    passwordHash: String(row.password),
-    enabled: row.status === STATUS_ENABLED,
-    roles: [],
-    permissions: [],
-  };
+  return directoryUserOf(row, [], []);
 }
 
 export class SqlMemberDirectory implements UserDirectory {

@@ -48,8 +48,8 @@ function jsonArray(v: unknown): string[] {
   return Array.isArray(arr) ? arr.filter((x): x is string => typeof x === 'string') : [];
 }
 
-export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
-  const roles = [...new Set(jsonArray(row.role_keys))].sort();
+/** A row of the account columns (id, username, nickname, avatar, password, status) of sys_user or member. */
+export function directoryUserOf(row: RowDataPacket, roles: readonly string[], permissions: readonly string[]): DirectoryUser {
   return {
     id: String(row.id),
     username: String(row.username),
@@ -58,8 +58,13 @@ export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
     passwordHash: String(row.password),
     enabled: row.status === STATUS_ENABLED,
     roles,
-    permissions: effectivePermissions(roles, jsonArray(row.menu_permissions)),
+    permissions,
   };
+}
+
+export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
+  const roles = [...new Set(jsonArray(row.role_keys))].sort();
+  return directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions)));
 }
 
 type Queryable = Pick<Pool, 'execute' | 'query'> | PoolConnection;
