@@ -47,7 +47,11 @@ export type PinoLogger = Logger & { raw: pino.Logger };
  * request id): no header, body or query string is ever passed to it.
  */
 export function accessLoggerOf(base: PinoLogger): Logger {
-  const raw = base.raw.child({}, { redact: { paths: [], censor: '[REDACTED]' } } as pino.ChildLoggerOptions);
+  return loggerOf(base.raw.child({}, { redact: { paths: [], censor: '[REDACTED]' } } as pino.ChildLoggerOptions));
+}
+
+/** The Logger port over a pino logger. */
+function loggerOf(raw: pino.Logger): Logger {
   return {
     debug: (o, m) => raw.debug(o, m),
     info: (o, m) => raw.info(o, m),
@@ -133,13 +137,7 @@ export function createPinoLogger(opts: { level?: string; name?: string; destinat
     },
     opts.destination,
   );
-  return {
-    raw,
-    debug: (o, m) => raw.debug(o, m),
-    info: (o, m) => raw.info(o, m),
-    warn: (o, m) => raw.warn(o, m),
-    error: (o, m) => raw.error(o, m),
-  };
+  return { raw, ...loggerOf(raw) };
 }
 
 /** A logger that drops everything (tests). */
