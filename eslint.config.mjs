@@ -39,6 +39,16 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Container']", message: 'Only src/main creates the inversify container.' }],
     },
   },
+  // Size limits: a file or a function that outgrows them is split by what its parts do.
+  {
+    files: ['src/**/*.ts'],
+    // TODO(merge): remove once the stores/cli restructuring lands
+    ignores: ['src/adapters/memory/in-memory-store.ts', 'src/adapters/redis/redis-store.ts'],
+    rules: {
+      'max-lines': ['error', 300],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
   // Worker-thread entries and the bin launcher are plain CommonJS (a Worker cannot load .ts).
   {
     files: ['src/**/*.js', 'bin/**/*.js'],

@@ -20,7 +20,7 @@ import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
-import { InMemoryUserDirectory } from '../adapters/directory/yaml-user-directory';
+import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
 import type { AppConfig } from './config';
 
 export interface Directories {

@@ -1,4 +1,4 @@
-import { InMemoryUserDirectory, type DirectoryFile } from '../../src/adapters/directory/yaml-user-directory';
+import { InMemoryUserDirectory, type DirectoryFile } from '../../src/adapters/directory/in-memory-user-directory';
 import { memoryDirectoryWith } from '../support/memory-user-directory';
 import { describeUserAdministrationContract, describeUserDirectoryContract, type MakeDirectory } from './user-directory.contract';
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import 'reflect-metadata';
 import request from 'supertest';
-import { readDirectoryFile } from '../../src/adapters/directory/yaml-user-directory';
+import { readDirectoryFile } from '../../src/adapters/directory/in-memory-user-directory';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { IssueTokens } from '../../src/application/auth/issue-tokens';
 import { RefreshTokenRegistry } from '../../src/application/session/refresh-token-registry';

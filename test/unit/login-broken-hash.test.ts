@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Login } from '../../src/application/auth/login';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import { TOKENS } from '../../src/application/tokens';
-import { InMemoryUserDirectory } from '../../src/adapters/directory/yaml-user-directory';
+import { InMemoryUserDirectory } from '../../src/adapters/directory/in-memory-user-directory';
 import { isDomainError } from '../../src/domain/errors';
 import { buildBoth, testConfig, testInfra } from '../support/apps';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
-import { InMemoryUserDirectory } from '../../src/adapters/directory/yaml-user-directory';
+import { InMemoryUserDirectory } from '../../src/adapters/directory/in-memory-user-directory';
 
 const HASH = '$2b$10$Q/9ggkjQhcIyAAxeXMC45O1psYNXbvhOr95w2VKtNWJsryJmN5sym';
 

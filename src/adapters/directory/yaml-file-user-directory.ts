@@ -8,7 +8,7 @@ import { renameSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument, YAMLSeq } from 'yaml';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
-import { InMemoryUserDirectory, readDirectoryFile } from './yaml-user-directory';
+import { InMemoryUserDirectory, readDirectoryFile } from './in-memory-user-directory';
 
 export class YamlFileUserDirectory implements UserDirectory {
   constructor(readonly file: string) {}

@@ -14,6 +14,7 @@ import type { Logger } from '../../application/ports/logger';
 import type { AbandonIdempotentRequest } from '../../application/idempotency/abandon-idempotent-request';
 import type { BeginIdempotentRequest } from '../../application/idempotency/begin-idempotent-request';
 import type { CompleteIdempotentRequest } from '../../application/idempotency/complete-idempotent-request';
+import type { RunningHandle } from '../../application/idempotency/idempotency-key';
 import type { ConsumeIdempotencyToken } from '../../application/idempotency/consume-idempotency-token';
 import type { RestoreIdempotencyToken } from '../../application/idempotency/restore-idempotency-token';
 import type { AcquireIdempotencyLock } from '../../application/idempotency/acquire-idempotency-lock';
@@ -94,15 +95,7 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
 
   const header = (): Guard =>
     guard({ kind: 'idempotency', idempotency: 'HEADER', header: deps.headerName }, async function idempotentHeader(ctx, next) {
-      const raw = ctx.req.headers[deps.headerName.toLowerCase()];
-      const value = typeof raw === 'string' ? raw : '';
-      if (value.trim() === '') throw new DomainError('idempotency-key-missing', `This request needs an ${deps.headerName} header (a unique value per operation, e.g. a UUID).`);
-      const key = parseIdempotencyKey(value);
-      if (key === null) {
-        throw new DomainError('validation-failed', `${deps.headerName} must be 1 to 255 visible ASCII characters.`, {
-          errors: [{ pointer: `/headers/${deps.headerName.toLowerCase()}`, detail: 'expected 1-255 visible ASCII characters' }],
-        });
-      }
+      const key = idempotencyKeyOf(ctx, deps.headerName);
       const begun = await deps.begin.execute({ scope: scopeOf(ctx), route: routeOf(ctx), caller: callerOf(ctx), key, params: paramsOf(ctx) });
       if (begun.kind === 'replay') {
         replay(ctx, begun.response);
@@ -111,20 +104,7 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
       const { handle } = begun;
       await runTracked(ctx, next, () => deps.abandon.execute(handle));
       if (ctx.status >= 400) return; // abandoned above: the client may retry with the same key
-      const response = capture(ctx);
-      if (response === null) {
-        await deps.abandon.execute(handle);
-        deps.log.warn({ route: routeOf(ctx) }, 'idempotency: response body cannot be stored for replay; key released');
-        return;
-      }
-      try {
-        if (!(await deps.complete.execute({ handle, response }))) {
-          deps.log.warn({ route: routeOf(ctx) }, 'idempotency: the running record expired before the request completed');
-        }
-      } catch (err) {
-        // The work is done: answer it. The running record expires after header-lock-seconds.
-        deps.log.warn({ route: routeOf(ctx), err: { message: (err as Error).message } }, 'idempotency: could not store the response');
-      }
+      await storeForReplay(deps, ctx, handle);
     });
 
   return {
@@ -138,6 +118,38 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
       return mode.mode === 'TOKEN' ? token() : header();
     },
   };
+}
+
+/** The request's Idempotency-Key (named `headerName`); a missing or malformed one is refused. */
+function idempotencyKeyOf(ctx: AppContext, headerName: string): string {
+  const raw = ctx.req.headers[headerName.toLowerCase()];
+  const value = typeof raw === 'string' ? raw : '';
+  if (value.trim() === '') throw new DomainError('idempotency-key-missing', `This request needs an ${headerName} header (a unique value per operation, e.g. a UUID).`);
+  const key = parseIdempotencyKey(value);
+  if (key === null) {
+    throw new DomainError('validation-failed', `${headerName} must be 1 to 255 visible ASCII characters.`, {
+      errors: [{ pointer: `/headers/${headerName.toLowerCase()}`, detail: 'expected 1-255 visible ASCII characters' }],
+    });
+  }
+  return key;
+}
+
+/** Completes the running record with the response; a response that cannot be stored releases the key instead. */
+async function storeForReplay(deps: IdempotencyGuardDeps, ctx: AppContext, handle: RunningHandle): Promise<void> {
+  const response = capture(ctx);
+  if (response === null) {
+    await deps.abandon.execute(handle);
+    deps.log.warn({ route: routeOf(ctx) }, 'idempotency: response body cannot be stored for replay; key released');
+    return;
+  }
+  try {
+    if (!(await deps.complete.execute({ handle, response }))) {
+      deps.log.warn({ route: routeOf(ctx) }, 'idempotency: the running record expired before the request completed');
+    }
+  } catch (err) {
+    // The work is done: answer it. The running record expires after header-lock-seconds.
+    deps.log.warn({ route: routeOf(ctx), err: { message: (err as Error).message } }, 'idempotency: could not store the response');
+  }
 }
 
 /** The response as it will be sent: status, JSON body, allowlisted headers. Null if the body is not JSON data. */

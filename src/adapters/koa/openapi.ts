@@ -120,97 +120,126 @@ const FIELD_ERRORS = {
   items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body' }, detail: { type: 'string' } } },
 };
 
+/** What a route's guards add to its operation: reasons, headers, security, notes and x- extensions. */
+interface GuardEffects {
+  readonly reasons: Set<Reason>;
+  readonly headers: HeaderParam[];
+  readonly security: Array<Record<string, string[]>>;
+  readonly notes: string[];
+  readonly extensions: Record<string, unknown>;
+}
+
+function applyGuardDoc(doc: GuardDoc, e: GuardEffects, schemes: Map<string, Record<string, unknown>>): void {
+  switch (doc.kind) {
+    case 'login': {
+      const type = String(doc.loginType);
+      if (!schemes.has(type)) schemes.set(type, securityScheme(doc));
+      e.security.push({ [schemeName(type)]: [] });
+      LOGIN_REASONS.forEach((r) => e.reasons.add(r));
+      break;
+    }
+    case 'permission':
+      e.reasons.add('permission-denied');
+      e.notes.push(`Requires permission ${(doc.permissions ?? []).map((p) => `\`${p}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
+      e.extensions['x-permissions'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', permissions: doc.permissions ?? [] };
+      break;
+    case 'role':
+      e.reasons.add('role-denied');
+      e.notes.push(`Requires role ${(doc.roles ?? []).map((r) => `\`${r}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
+      e.extensions['x-roles'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', roles: doc.roles ?? [] };
+      break;
+    case 'rate-limit':
+      e.reasons.add('rate-limited');
+      e.reasons.add('store-unavailable');
+      e.notes.push('Rate limited: 429 with Retry-After when exceeded.');
+      break;
+    case 'signature':
+      e.headers.push(...SIGN_HEADERS);
+      SIGN_REASONS.forEach((r) => e.reasons.add(r));
+      e.notes.push('Signed request: see the X-App-Key, X-Timestamp, X-Nonce and X-Sign headers.');
+      break;
+    case 'idempotency': {
+      const idem = idempotencyOf(doc);
+      if (idem.header) e.headers.push(idem.header);
+      idem.reasons.forEach((r) => e.reasons.add(r));
+      break;
+    }
+    default:
+      break;
+  }
+  // Any guard may name extra headers and reasons in its doc.
+  if (Array.isArray(doc.headers)) {
+    for (const h of doc.headers as unknown[]) {
+      const hp = h as Partial<HeaderParam>;
+      if (typeof hp.name === 'string') e.headers.push({ name: hp.name, required: hp.required ?? false, description: hp.description ?? '' });
+    }
+  }
+  if (Array.isArray(doc.reasons)) (doc.reasons as unknown[]).filter(isReason).forEach((r) => e.reasons.add(r));
+}
+
+function guardEffects(def: RouteDef, schemes: Map<string, Record<string, unknown>>): GuardEffects {
+  const e: GuardEffects = { reasons: new Set<Reason>(['internal-error']), headers: [], security: [], notes: [], extensions: {} };
+  if (def.body) BODY_REASONS.forEach((r) => e.reasons.add(r));
+  for (const g of def.guards ?? []) applyGuardDoc(g.doc, e, schemes);
+  return e;
+}
+
+interface ErrorMedia {
+  readonly format: ErrorFormat;
+  /** Component name of the error body schema. */
+  readonly schema: string;
+  readonly mediaType: string;
+}
+
+/** The success response, then one error response per status, listing its reasons. */
+function responsesOf(def: RouteDef, reasons: ReadonlySet<Reason>, err: ErrorMedia): Record<string, unknown> {
+  const status = def.successStatus ?? 200;
+  const responses: Record<string, unknown> = {};
+  if (def.raw) {
+    responses[String(status)] = { description: def.summary, content: { [def.raw.contentType]: { schema: def.response ?? {} } } };
+  } else if (status === 204) {
+    responses['204'] = { description: 'No content' };
+  } else {
+    const data = def.response ?? z.unknown();
+    const schema = err.format === 'envelope' ? z.object({ code: z.literal(0), message: z.literal('ok'), data }) : data;
+    responses[String(status)] = { description: err.format === 'envelope' ? 'Success: the envelope with code 0' : 'Success', content: { 'application/json': { schema } } };
+  }
+  const byStatus = new Map<number, Reason[]>();
+  for (const r of reasons) {
+    const s = ERROR_CATALOGUE[r].status;
+    byStatus.set(s, [...(byStatus.get(s) ?? []), r]);
+  }
+  for (const [s, rs] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    const list = rs.map((r) => `\`${r}\` (${ERROR_CATALOGUE[r].code}): ${ERROR_CATALOGUE[r].title}`).join('; ');
+    const resp: Record<string, unknown> = { description: list, content: { [err.mediaType]: { schema: { $ref: `#/components/schemas/${err.schema}` } } } };
+    if (s === 401) resp.headers = { 'WWW-Authenticate': { description: 'Bearer realm="<login type>"[, error="invalid_token"]', schema: { type: 'string' } } };
+    if (s === 429 || s === 503) resp.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
+    responses[String(s)] = resp;
+  }
+  return responses;
+}
+
+function operationIdOf(method: string, openApiPath: string): string {
+  return `${method}${openApiPath.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
+}
+
 export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('schemas', 'FieldErrors', FIELD_ERRORS as never);
-  const errorSchema = o.format === 'envelope' ? 'ErrorEnvelope' : 'Problem';
-  registry.registerComponent('schemas', errorSchema, (o.format === 'envelope' ? ENVELOPE_ERROR : PROBLEM) as never);
-  const errorMedia = o.format === 'envelope' ? 'application/json' : 'application/problem+json';
+  const err: ErrorMedia = {
+    format: o.format,
+    schema: o.format === 'envelope' ? 'ErrorEnvelope' : 'Problem',
+    mediaType: o.format === 'envelope' ? 'application/json' : 'application/problem+json',
+  };
+  registry.registerComponent('schemas', err.schema, (o.format === 'envelope' ? ENVELOPE_ERROR : PROBLEM) as never);
   const schemes = new Map<string, Record<string, unknown>>();
   const used = new Set<string>();
 
   for (const def of o.routes) {
     const { path, params } = toOpenApiPath(def.path);
-    const docs = (def.guards ?? []).map((g) => g.doc);
-    const reasons = new Set<Reason>(['internal-error']);
-    const headers: HeaderParam[] = [];
-    const security: Array<Record<string, string[]>> = [];
-    const notes: string[] = [];
-    const extensions: Record<string, unknown> = {};
-    if (def.body) BODY_REASONS.forEach((r) => reasons.add(r));
-    for (const doc of docs) {
-      switch (doc.kind) {
-        case 'login': {
-          const type = String(doc.loginType);
-          if (!schemes.has(type)) schemes.set(type, securityScheme(doc));
-          security.push({ [schemeName(type)]: [] });
-          LOGIN_REASONS.forEach((r) => reasons.add(r));
-          break;
-        }
-        case 'permission':
-          reasons.add('permission-denied');
-          notes.push(`Requires permission ${(doc.permissions ?? []).map((p) => `\`${p}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
-          extensions['x-permissions'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', permissions: doc.permissions ?? [] };
-          break;
-        case 'role':
-          reasons.add('role-denied');
-          notes.push(`Requires role ${(doc.roles ?? []).map((r) => `\`${r}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
-          extensions['x-roles'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', roles: doc.roles ?? [] };
-          break;
-        case 'rate-limit':
-          reasons.add('rate-limited');
-          reasons.add('store-unavailable');
-          notes.push('Rate limited: 429 with Retry-After when exceeded.');
-          break;
-        case 'signature':
-          headers.push(...SIGN_HEADERS);
-          SIGN_REASONS.forEach((r) => reasons.add(r));
-          notes.push('Signed request: see the X-App-Key, X-Timestamp, X-Nonce and X-Sign headers.');
-          break;
-        case 'idempotency': {
-          const idem = idempotencyOf(doc);
-          if (idem.header) headers.push(idem.header);
-          idem.reasons.forEach((r) => reasons.add(r));
-          break;
-        }
-        default:
-          break;
-      }
-      // Any guard may name extra headers and reasons in its doc.
-      if (Array.isArray(doc.headers)) {
-        for (const h of doc.headers as unknown[]) {
-          const hp = h as Partial<HeaderParam>;
-          if (typeof hp.name === 'string') headers.push({ name: hp.name, required: hp.required ?? false, description: hp.description ?? '' });
-        }
-      }
-      if (Array.isArray(doc.reasons)) (doc.reasons as unknown[]).filter(isReason).forEach((r) => reasons.add(r));
-    }
-
-    const status = def.successStatus ?? 200;
-    const responses: Record<string, unknown> = {};
-    if (def.raw) {
-      responses[String(status)] = { description: def.summary, content: { [def.raw.contentType]: { schema: def.response ?? {} } } };
-    } else if (status === 204) {
-      responses['204'] = { description: 'No content' };
-    } else {
-      const data = def.response ?? z.unknown();
-      const schema = o.format === 'envelope' ? z.object({ code: z.literal(0), message: z.literal('ok'), data }) : data;
-      responses[String(status)] = { description: o.format === 'envelope' ? 'Success: the envelope with code 0' : 'Success', content: { 'application/json': { schema } } };
-    }
-    const byStatus = new Map<number, Reason[]>();
-    for (const r of reasons) {
-      const s = ERROR_CATALOGUE[r].status;
-      byStatus.set(s, [...(byStatus.get(s) ?? []), r]);
-    }
-    for (const [s, rs] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-      const list = rs.map((r) => `\`${r}\` (${ERROR_CATALOGUE[r].code}): ${ERROR_CATALOGUE[r].title}`).join('; ');
-      const resp: Record<string, unknown> = { description: list, content: { [errorMedia]: { schema: { $ref: `#/components/schemas/${errorSchema}` } } } };
-      if (s === 401) resp.headers = { 'WWW-Authenticate': { description: 'Bearer realm="<login type>"[, error="invalid_token"]', schema: { type: 'string' } } };
-      if (s === 429 || s === 503) resp.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
-      responses[String(s)] = resp;
-    }
-
-    const operationId = `${def.method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
+    const { reasons, headers, security, notes, extensions } = guardEffects(def, schemes);
+    const responses = responsesOf(def, reasons, err);
+    const operationId = operationIdOf(def.method, path);
     if (used.has(operationId)) continue; // the router would not reach a duplicate either
     used.add(operationId);
     registry.registerPath({

@@ -63,11 +63,11 @@ function respond(def: RouteDef): AppMiddleware {
 
 /**
  * @koa/router matches a request by testing every route's regular expression in turn, and calls its
- * (disabled) debug logger with fresh arguments for each: with this app's ~60 routes that allocated
- * ~4.4 KB a request (sampling heap profile, scratch). Matches that found a route are remembered per
- * method and path (bounded: the whole memo is dropped when full, and paths that match no route are
- * never kept, so a scan of random paths cannot grow it; nor are paths over 256 characters). Each hit hands out fresh arrays, since the
- * router stores them on the context.
+ * (disabled) debug logger with fresh arguments for each, so every request allocates in proportion to
+ * the size of the route table. Matches that found a route are remembered per method and path
+ * (bounded: the whole memo is dropped when full, and paths that match no route are never kept, so a
+ * scan of random paths cannot grow it; nor are paths over 256 characters). Each hit hands out fresh
+ * arrays, since the router stores them on the context.
  */
 class MemoRouter extends Router<AppState> {
   private readonly memo = new Map<string, Router.RoutesMatch>();

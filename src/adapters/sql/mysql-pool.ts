@@ -40,7 +40,7 @@ export function parseDatasourceUrl(url: string): DatasourceAddress {
 export interface PoolOptions {
   readonly connectionLimit?: number;
   readonly connectTimeoutMs?: number;
-  /** Override the database named in the URL (tests, migrations of a scratch database). */
+  /** Override the database named in the URL (tests, migrations of a throwaway database). */
   readonly database?: string;
 }
 

@@ -4,23 +4,14 @@
  */
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
-import { STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
+import { directoryUserOf, listPage, STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
 
 const ID = /^[1-9][0-9]{0,18}$/;
 const ER_DUP_ENTRY = 1062;
 const SELECT = 'SELECT id, username, nickname, avatar, password, status FROM member';
 
 function toMember(row: RowDataPacket): DirectoryUser {
-  return {
-    id: String(row.id),
-    username: String(row.username),
-    nickname: String(row.nickname ?? ''),
-    avatar: String(row.avatar ?? ''),
-    passwordHash: String(row.password),
-    enabled: row.status === STATUS_ENABLED,
-    roles: [],
-    permissions: [],
-  };
+  return directoryUserOf(row, [], []);
 }
 
 export class SqlMemberDirectory implements UserDirectory {
@@ -63,13 +54,7 @@ export class SqlMemberDirectory implements UserDirectory {
     }
   }
 
-  async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    const off = Math.max(0, Math.floor(offset));
-    const lim = Math.max(0, Math.min(1000, Math.floor(limit)));
-    const [[count], [rows]] = await Promise.all([
-      this.pool.query<RowDataPacket[]>({ sql: 'SELECT COUNT(*) AS n FROM member', timeout: this.timeout }),
-      this.pool.query<RowDataPacket[]>({ sql: `${SELECT} ORDER BY id LIMIT ? OFFSET ?`, timeout: this.timeout }, [lim, off]),
-    ]);
-    return { total: Number(count[0]?.n ?? 0), users: rows.map(toMember) };
+  list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
+    return listPage(this.pool, { count: 'SELECT COUNT(*) AS n FROM member', page: `${SELECT} ORDER BY id LIMIT ? OFFSET ?`, timeout: this.timeout }, offset, limit, toMember);
   }
 }

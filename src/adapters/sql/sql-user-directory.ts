@@ -48,8 +48,8 @@ function jsonArray(v: unknown): string[] {
   return Array.isArray(arr) ? arr.filter((x): x is string => typeof x === 'string') : [];
 }
 
-export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
-  const roles = [...new Set(jsonArray(row.role_keys))].sort();
+/** A row of the account columns (id, username, nickname, avatar, password, status) of sys_user or member. */
+export function directoryUserOf(row: RowDataPacket, roles: readonly string[], permissions: readonly string[]): DirectoryUser {
   return {
     id: String(row.id),
     username: String(row.username),
@@ -58,11 +58,33 @@ export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
     passwordHash: String(row.password),
     enabled: row.status === STATUS_ENABLED,
     roles,
-    permissions: effectivePermissions(roles, jsonArray(row.menu_permissions)),
+    permissions,
   };
 }
 
+export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
+  const roles = [...new Set(jsonArray(row.role_keys))].sort();
+  return directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions)));
+}
+
 type Queryable = Pick<Pool, 'execute' | 'query'> | PoolConnection;
+
+/** A page of a directory table (offset >= 0, at most 1000 rows) and the table's row count, queried together. */
+export async function listPage(
+  pool: Pick<Pool, 'query'>,
+  sql: { readonly count: string; readonly page: string; readonly timeout: number },
+  offset: number,
+  limit: number,
+  toUser: (row: RowDataPacket) => DirectoryUser,
+): Promise<{ total: number; users: DirectoryUser[] }> {
+  const off = Math.max(0, Math.floor(offset));
+  const lim = Math.max(0, Math.min(1000, Math.floor(limit)));
+  const [[count], [rows]] = await Promise.all([
+    pool.query<RowDataPacket[]>({ sql: sql.count, timeout: sql.timeout }),
+    pool.query<RowDataPacket[]>({ sql: sql.page, timeout: sql.timeout }, [lim, off]),
+  ]);
+  return { total: Number(count[0]?.n ?? 0), users: rows.map((row) => toUser(row)) };
+}
 
 export class SqlUserDirectory implements UserDirectory, UserAdministration {
   private readonly timeout: number;
@@ -91,14 +113,9 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
     return this.one(this.pool, 'u.id = ?', id);
   }
 
-  async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    const off = Math.max(0, Math.floor(offset));
-    const lim = Math.max(0, Math.min(1000, Math.floor(limit)));
-    const [[count], [rows]] = await Promise.all([
-      this.pool.query<RowDataPacket[]>({ sql: 'SELECT COUNT(*) AS n FROM sys_user', timeout: this.timeout }),
-      this.pool.query<RowDataPacket[]>({ sql: `${USER_SELECT} ORDER BY u.id LIMIT ? OFFSET ?`, timeout: this.timeout }, [lim, off]),
-    ]);
-    return { total: Number(count[0]?.n ?? 0), users: rows.map(toDirectoryUser) };
+  list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
+    const sql = { count: 'SELECT COUNT(*) AS n FROM sys_user', page: `${USER_SELECT} ORDER BY u.id LIMIT ? OFFSET ?`, timeout: this.timeout };
+    return listPage(this.pool, sql, offset, limit, toDirectoryUser);
   }
 
   /** Role ids for the keys, or the keys that name no role. */

@@ -29,65 +29,72 @@ function writeHealth(ctx: AppContext, report: HealthReport, showDetails: boolean
   ctx.body = showDetails ? report : { status: report.status };
 }
 
+const TAGS = ['actuator'];
+const RAW_JSON = { contentType: JSON_TYPE };
+
+function healthRoutes(o: ActuatorOptions): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/actuator/health',
+      summary: 'Health: UP when every component (store, ...) is up; 503 when DOWN',
+      tags: TAGS,
+      raw: RAW_JSON,
+      handler: async (ctx) => writeHealth(ctx, await o.health.execute('all'), o.showDetails),
+    },
+    {
+      method: 'get',
+      path: '/actuator/health/liveness',
+      summary: 'Liveness probe: UP while the process answers',
+      tags: TAGS,
+      raw: RAW_JSON,
+      handler: async (ctx) => writeHealth(ctx, { status: 'UP', components: {} }, false),
+    },
+    {
+      method: 'get',
+      path: '/actuator/health/readiness',
+      summary: 'Readiness probe: DOWN (503) while the store is unreachable',
+      tags: TAGS,
+      raw: RAW_JSON,
+      handler: async (ctx) => writeHealth(ctx, await o.health.execute('readiness'), o.showDetails),
+    },
+  ];
+}
+
+function infoRoute(o: ActuatorOptions): RouteDef {
+  return {
+    method: 'get',
+    path: '/actuator/info',
+    summary: 'Name, version, profile and start time',
+    tags: TAGS,
+    raw: RAW_JSON,
+    handler: async (ctx) => {
+      ctx.type = JSON_TYPE;
+      ctx.body = o.info();
+    },
+  };
+}
+
+function prometheusRoute(o: ActuatorOptions): RouteDef {
+  return {
+    method: 'get',
+    path: '/actuator/prometheus',
+    summary: 'Metrics in the Prometheus text format',
+    tags: TAGS,
+    raw: { contentType: 'text/plain' },
+    handler: async (ctx) => {
+      const { contentType, body } = await o.prometheus();
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = contentType;
+      ctx.body = body;
+    },
+  };
+}
+
 export function actuatorRoutes(o: ActuatorOptions): RouteDef[] {
-  const routes: RouteDef[] = [];
-  const raw = { contentType: JSON_TYPE };
-  const tags = ['actuator'];
-  if (o.exposure.has('health')) {
-    routes.push(
-      {
-        method: 'get',
-        path: '/actuator/health',
-        summary: 'Health: UP when every component (store, ...) is up; 503 when DOWN',
-        tags,
-        raw,
-        handler: async (ctx) => writeHealth(ctx, await o.health.execute('all'), o.showDetails),
-      },
-      {
-        method: 'get',
-        path: '/actuator/health/liveness',
-        summary: 'Liveness probe: UP while the process answers',
-        tags,
-        raw,
-        handler: async (ctx) => writeHealth(ctx, { status: 'UP', components: {} }, false),
-      },
-      {
-        method: 'get',
-        path: '/actuator/health/readiness',
-        summary: 'Readiness probe: DOWN (503) while the store is unreachable',
-        tags,
-        raw,
-        handler: async (ctx) => writeHealth(ctx, await o.health.execute('readiness'), o.showDetails),
-      },
-    );
-  }
-  if (o.exposure.has('info')) {
-    routes.push({
-      method: 'get',
-      path: '/actuator/info',
-      summary: 'Name, version, profile and start time',
-      tags,
-      raw,
-      handler: async (ctx) => {
-        ctx.type = JSON_TYPE;
-        ctx.body = o.info();
-      },
-    });
-  }
-  if (o.exposure.has('prometheus')) {
-    routes.push({
-      method: 'get',
-      path: '/actuator/prometheus',
-      summary: 'Metrics in the Prometheus text format',
-      tags,
-      raw: { contentType: 'text/plain' },
-      handler: async (ctx) => {
-        const { contentType, body } = await o.prometheus();
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = contentType;
-        ctx.body = body;
-      },
-    });
-  }
-  return routes;
+  return [
+    ...(o.exposure.has('health') ? healthRoutes(o) : []),
+    ...(o.exposure.has('info') ? [infoRoute(o)] : []),
+    ...(o.exposure.has('prometheus') ? [prometheusRoute(o)] : []),
+  ];
 }

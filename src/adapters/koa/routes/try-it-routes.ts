@@ -203,46 +203,43 @@ function jsencryptFile(): string {
   return path.join(path.dirname(require.resolve('jsencrypt/package.json')), 'bin', 'jsencrypt.min.js');
 }
 
+interface Asset {
+  readonly path: string;
+  readonly summary: string;
+  /** Media type without parameters; served with `; charset=utf-8`. */
+  readonly contentType: string;
+  readonly cacheControl: string;
+  readonly body: () => string | Buffer | Promise<string | Buffer>;
+}
+
+function assetRoute(a: Asset): RouteDef {
+  return {
+    method: 'get',
+    path: a.path,
+    summary: a.summary,
+    tags: ['try-it'],
+    raw: { contentType: a.contentType },
+    handler: async (ctx) => {
+      const body = await a.body();
+      ctx.set('Cache-Control', a.cacheControl);
+      ctx.type = `${a.contentType}; charset=utf-8`;
+      ctx.body = body;
+    },
+  };
+}
+
 export function tryItRoutes(): RouteDef[] {
   let jsencrypt: Buffer | undefined;
-  const tags = ['try-it'];
-  return [
+  const assets: Asset[] = [
+    { path: '/', summary: 'Try-it page: log in through the browser (svc.try-it.enabled)', contentType: 'text/html', cacheControl: 'no-store', body: () => PAGE },
+    { path: '/try-it/app.js', summary: 'Try-it page script', contentType: 'application/javascript', cacheControl: 'no-store', body: () => SCRIPT },
     {
-      method: 'get',
-      path: '/',
-      summary: 'Try-it page: log in through the browser (svc.try-it.enabled)',
-      tags,
-      raw: { contentType: 'text/html' },
-      handler: async (ctx) => {
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = 'text/html; charset=utf-8';
-        ctx.body = PAGE;
-      },
-    },
-    {
-      method: 'get',
-      path: '/try-it/app.js',
-      summary: 'Try-it page script',
-      tags,
-      raw: { contentType: 'application/javascript' },
-      handler: async (ctx) => {
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = 'application/javascript; charset=utf-8';
-        ctx.body = SCRIPT;
-      },
-    },
-    {
-      method: 'get',
       path: '/try-it/jsencrypt.min.js',
       summary: 'JSEncrypt (from node_modules), for PKCS#1 and for OAEP where WebCrypto is unavailable',
-      tags,
-      raw: { contentType: 'application/javascript' },
-      handler: async (ctx) => {
-        jsencrypt ??= await readFile(jsencryptFile());
-        ctx.set('Cache-Control', 'public, max-age=3600');
-        ctx.type = 'application/javascript; charset=utf-8';
-        ctx.body = jsencrypt;
-      },
+      contentType: 'application/javascript',
+      cacheControl: 'public, max-age=3600',
+      body: async () => (jsencrypt ??= await readFile(jsencryptFile())),
     },
   ];
+  return assets.map(assetRoute);
 }

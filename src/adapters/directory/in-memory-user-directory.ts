@@ -2,7 +2,7 @@
  * The embedded UserDirectory: accounts read from a YAML file at start-up (config/users.yml in
  * dev and test). Users created through the API are kept in memory only and are gone after a
  * restart; the file is never written (it may be read-only, and a process rewriting its own
- * configuration is a surprise). The SQL adapter of a later step is the durable option.
+ * configuration is a surprise). The SQL directory (svc.directory=sql) is the durable option.
  *
  * File shape:
  *   roles:  { <role>: [<permission>, ...] | { enabled: bool, permissions: [...] } }

@@ -1,0 +1,75 @@
+/** The commands on accounts and live sessions: `users add`, `sessions list|kickout|resync`. */
+import { USERNAME_PATTERN } from '../../domain/password';
+import { loginType, parse, password, required, str } from './args';
+import type { CliDeps } from './deps';
+import { CliFailure, UsageError, type CliIo } from './io';
+
+export async function usersCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'add') throw new UsageError(sub === undefined ? 'users: expected "add"' : `users: unknown subcommand "${sub}"`);
+  const { values } = parse(rest, { username: { type: 'string' }, roles: { type: 'string' }, nickname: { type: 'string' }, password: { type: 'string' } }, 0);
+  const username = required(values, 'username');
+  if (!USERNAME_PATTERN.test(username)) throw new UsageError('--username must be 3-32 characters of A-Z a-z 0-9 _ . -');
+  const roles = required(values, 'roles')
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+  const nickname = str(values, 'nickname');
+  const d = await deps();
+  const pw = await password(io, values, true);
+  const { user, where } = await d.addUser({ username, password: pw, roles, ...(nickname !== undefined ? { nickname } : {}) });
+  io.out(`added user "${user.username}" (id ${user.userId}, roles ${user.roles.join(', ') || '-'}) to ${where}`);
+}
+
+export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === 'list') {
+    const { values, positionals } = parse(rest, { json: { type: 'boolean' } }, 2);
+    const type = loginType(positionals[0]);
+    const userId = positionals[1];
+    if (userId === undefined || userId === '') throw new UsageError('sessions list: the user id is required');
+    const sessions = await (await deps()).listSessions(type, userId);
+    if (values.json === true) {
+      io.out(JSON.stringify(sessions, null, 2));
+      return;
+    }
+    if (sessions.length === 0) {
+      io.err(`no live ${type} sessions for user ${userId}`);
+      return;
+    }
+    io.out(['TOKEN ID', 'LOGIN TIME', 'LAST ACTIVE', 'EXPIRES', 'IP', 'USER AGENT'].join('\t'));
+    for (const s of sessions) io.out([s.tokenId, s.loginTime, s.lastActiveTime, s.expires ?? 'never', s.ipaddr || '-', s.userAgent || '-'].join('\t'));
+    return;
+  }
+  if (sub === 'kickout') {
+    const { positionals } = parse(rest, {}, 2);
+    const type = loginType(positionals[0]);
+    const id = positionals[1];
+    if (id === undefined || id === '') throw new UsageError('sessions kickout: a user id or token id is required');
+    const d = await deps();
+    // A token id is 16 lowercase hex digits; anything else (or no such token) is a user id.
+    if (/^[0-9a-f]{16}$/.test(id) && (await d.kickoutToken(type, id))) {
+      io.out(`kicked out 1 ${type} session (token id ${id})`);
+      return;
+    }
+    // A user id: every refresh token of the user issued so far is refused first (devices whose
+    // access token lapsed are not listed, but their refresh tokens must not bring them back).
+    await d.revokeRefreshTokens(type, id);
+    const sessions = await d.listSessions(type, id);
+    let n = 0;
+    for (const s of sessions) if (await d.kickoutToken(type, s.tokenId)) n++;
+    if (n === 0) throw new CliFailure(`no live ${type} session with token id or user id "${id}" (earlier refresh tokens of a user with that id are refused)`);
+    io.out(`kicked out ${n} ${type} session(s) of user ${id}; their earlier refresh tokens are refused`);
+    return;
+  }
+  if (sub === 'resync') {
+    const { positionals } = parse(rest, {}, 1);
+    const userId = positionals[0];
+    if (userId === undefined || userId === '') throw new UsageError('sessions resync: the user id is required');
+    const r = await (await deps()).resync(userId);
+    const what = r.action === 'updated' ? 'updated' : r.userFound ? 'ended (user disabled)' : 'ended (no such user)';
+    io.out(`user ${userId}: ${r.sessions} live admin session(s) ${what}`);
+    return;
+  }
+  throw new UsageError(sub === undefined ? 'sessions: expected "list", "kickout" or "resync"' : `sessions: unknown subcommand "${sub}"`);
+}

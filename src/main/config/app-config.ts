@@ -1,0 +1,81 @@
+/** The typed configuration the composition roots read, and the error that lists every problem. */
+import type { SessionPolicy } from '../../domain/session';
+import type { ConfigKey, Profile } from './keys';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export interface AppConfig {
+  readonly profile: Profile;
+  readonly session: SessionPolicy & { readonly shareSecret: string };
+  readonly captcha: { readonly enabled: boolean; readonly type: 'math' | 'text'; readonly ttlSeconds: number; readonly ratePerMinute: number };
+  readonly rsaPrivateKey: string;
+  readonly rsaPadding: 'oaep-sha256' | 'pkcs1';
+  /** Absolute path of the embedded user directory file; '' = no seeded users. */
+  readonly usersFile: string;
+  /** Absolute path of the embedded member directory file (web app); '' = no seeded members. */
+  readonly membersFile: string;
+  /** `POST /auth/register` requests per hour per client IP (web app). */
+  readonly registerPerHour: number;
+  readonly refreshTokenTtlSeconds: number;
+  readonly bcryptCost: number;
+  readonly login: { readonly maxFailures: number; readonly lockSeconds: number };
+  /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
+  readonly cryptoWorkerThreads: number;
+  readonly sign: {
+    readonly enabled: boolean;
+    readonly timeoutSeconds: number;
+    readonly nonceTtlSeconds: number;
+    readonly apps: Readonly<Record<string, string>>;
+  };
+  readonly idempotency: {
+    readonly paramTtlSeconds: number;
+    readonly tokenTtlSeconds: number;
+    readonly headerName: string;
+    readonly headerTtlSeconds: number;
+    readonly headerLockSeconds: number;
+  };
+  readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
+  /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
+  readonly examplesEnabled: boolean;
+  readonly store: 'memory' | 'redis';
+  readonly redis: { readonly url: string; readonly keyPrefix: string; readonly commandTimeoutMs: number };
+  readonly adminPort: number;
+  readonly webPort: number;
+  readonly trustedProxies: readonly string[];
+  /** IANA zone for formatted dates; the server's zone when not configured. */
+  readonly timeZone: string;
+  readonly problemBaseUri: string;
+  readonly bodyLimitBytes: number;
+  readonly shutdownGraceMs: number;
+  readonly actuator: {
+    /** Endpoints mounted under /actuator (dev/test: all; prod: health and info). */
+    readonly exposure: ReadonlyArray<'health' | 'info' | 'prometheus'>;
+    /** Health answers carry components and details (dev/test) or the status only (prod). */
+    readonly showDetails: boolean;
+  };
+  /** /v3/api-docs and /swagger-ui are mounted (default: everywhere but prod). */
+  readonly openapiEnabled: boolean;
+  /** GET / on the admin app serves the try-it login page (default: dev only). */
+  readonly tryItEnabled: boolean;
+  /** Origins allowed to call the apps from a browser (CORS); empty = none. */
+  readonly corsAllowedOrigins: readonly string[];
+  /** Slow-client protection of the HTTP servers. */
+  readonly server: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly keepAliveTimeoutMs: number };
+  /** Where admin users and members live: the embedded files (default) or MySQL / MariaDB. */
+  readonly directory: 'file' | 'sql';
+  readonly datasource: { readonly url: string; readonly username: string; readonly password: string };
+  /** Every key with its resolved value, for tooling (secrets included: never log this). */
+  readonly raw: Readonly<Record<ConfigKey, unknown>>;
+}
+
+export interface LoadOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly configDir?: string;
+  /** Overrides applied after the environment (tests). Keys are config keys. */
+  readonly overrides?: Partial<Record<ConfigKey, unknown>>;
+}

@@ -1,0 +1,67 @@
+/** Rules that span keys: each problem names its key and environment variable, all reported at once. */
+import { existsSync } from 'node:fs';
+import { parseRsaPrivateKey } from '../../adapters/crypto/rsa';
+import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
+import type { AppConfig } from './app-config';
+import { prodSecretChecks } from './prod-secrets';
+
+/** Values that must parse or agree with each other: time zone, shared tokens, signing apps, RSA key, files, token lifetimes. */
+function valueChecks(c: AppConfig): string[] {
+  const p: string[] = [];
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: c.timeZone });
+  } catch {
+    p.push(`svc.time-zone (SVC_TIME_ZONE): unknown time zone "${c.timeZone}"`);
+  }
+  if (c.session.isShare && c.session.isConcurrent && c.session.shareSecret.length < 32) {
+    p.push('session.share-secret (SESSION_SHARE_SECRET): required (32+ characters) when session.is-share=true: shared tokens are re-derived from it, since only token hashes are stored');
+  }
+  for (const [app, secret] of Object.entries(c.sign.apps)) {
+    if (app.trim() === '') p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): an app key is empty');
+    else if (secret.length < 16) p.push(`svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): the secret of app "${app}" is shorter than 16 characters`);
+  }
+  if (c.rsaPrivateKey !== '') {
+    try {
+      parseRsaPrivateKey(c.rsaPrivateKey);
+    } catch (e) {
+      p.push(`svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): ${(e as Error).message}`);
+    }
+  }
+  if (c.usersFile !== '' && !existsSync(c.usersFile)) p.push(`svc.users-file (SVC_USERS_FILE): no such file ${c.usersFile}`);
+  if (c.membersFile !== '' && !existsSync(c.membersFile)) p.push(`svc.members-file (SVC_MEMBERS_FILE): no such file ${c.membersFile}`);
+  if (c.session.timeout !== -1 && c.refreshTokenTtlSeconds <= c.session.timeout) {
+    p.push('svc.refresh-token.ttl-seconds (SVC_REFRESH_TOKEN_TTL_SECONDS): must be longer than session.timeout, so a client can refresh after its access token lapsed');
+  }
+  return p;
+}
+
+/** The store and the directory backend: their URLs, and what svc.store=redis / svc.directory=sql require. */
+function backendChecks(c: AppConfig): string[] {
+  const p: string[] = [];
+  if (c.profile !== 'prod' && c.store === 'redis' && c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
+  if (c.redis.url !== '') {
+    try {
+      const u = new URL(c.redis.url);
+      if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error('scheme');
+    } catch {
+      p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): expected redis://[user:password@]host:port[/db] or rediss://...');
+    }
+  }
+  if (c.directory === 'sql') {
+    if (c.datasource.url === '') p.push('svc.datasource.url (SVC_DATASOURCE_URL): required when svc.directory=sql (mysql://host:port/database)');
+    if (c.datasource.username === '') p.push('svc.datasource.username (SVC_DATASOURCE_USERNAME): required when svc.directory=sql');
+  }
+  if (c.datasource.url !== '') {
+    try {
+      parseDatasourceUrl(c.datasource.url);
+    } catch (e) {
+      p.push(`svc.datasource.url (SVC_DATASOURCE_URL): ${(e as Error).message}`);
+    }
+  }
+  return p;
+}
+
+/** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */
+export function crossChecks(c: AppConfig): string[] {
+  return [...valueChecks(c), ...backendChecks(c), ...prodSecretChecks(c)];
+}

@@ -1,0 +1,24 @@
+/** The production rule: no default secrets and no in-memory store; every missing one is named. */
+import type { AppConfig } from './app-config';
+
+export function prodSecretChecks(c: AppConfig): string[] {
+  const p: string[] = [];
+  if (c.profile !== 'prod') return p;
+  if (c.directory === 'sql' && c.datasource.password === '') {
+    p.push('svc.datasource.password (SVC_DATASOURCE_PASSWORD): required in prod when svc.directory=sql (no default secrets)');
+  }
+  if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
+  if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
+  if (c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password');
+  else {
+    try {
+      if (new URL(c.redis.url).password === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): the URL carries no password; prod requires one');
+    } catch {
+      /* reported above */
+    }
+  }
+  if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {
+    p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while svc.security.sign.enabled=true (a JSON object {"<APP_KEY>":"<APP_SECRET>"})');
+  }
+  return p;
+}

@@ -1,0 +1,78 @@
+/** Value parsers that accept YAML natives or environment strings (lists comma-separated, maps as JSON). */
+import { z } from 'zod';
+import { parseCidrList } from '../../adapters/koa/client-ip';
+
+export const bool = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (s === 'true') return true;
+    if (s === 'false') return false;
+  }
+  return v;
+}, z.boolean({ message: 'expected true or false' }));
+
+export const int = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
+    z.number({ message: 'expected an integer' }).int('expected an integer').min(min).max(max),
+  );
+
+/** -1 (off / never) or a positive number of seconds. */
+export const secondsOrOff = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ message: 'expected an integer' })
+    .int('expected an integer')
+    .refine((n) => n === -1 || n > 0, 'expected -1 or a positive number of seconds'),
+);
+
+export const str = z.string();
+export const nonEmpty = z.string().min(1, 'must not be empty');
+
+export const list = z.preprocess((v) => {
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return v;
+}, z.array(z.string()));
+
+export const stringMap = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    if (v.trim() === '') return {};
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v; // fails the object check below with a clear message
+    }
+  }
+  return v ?? {};
+}, z.record(z.string(), z.string(), { message: 'expected a JSON object of {"<APP_KEY>":"<APP_SECRET>"}' }));
+
+export const port = int(0, 65535);
+
+export const cidrList = list.superRefine((entries, ctx) => {
+  try {
+    parseCidrList(entries as string[]);
+  } catch (e) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+  }
+});
+
+/** A boolean whose default depends on the profile (undefined here, resolved in build()). */
+export const profileBool = bool.optional();
+
+export const actuatorExposure = list.pipe(
+  z.array(z.enum(['health', 'info', 'prometheus', '*'], { message: 'expected health, info, prometheus or *' })),
+).optional();
+
+export const originList = list.superRefine((entries, ctx) => {
+  for (const e of entries as string[]) {
+    if (e === '*') continue;
+    let ok = false;
+    try {
+      const u = new URL(e);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === e.replace(/\/$/, '');
+    } catch {
+      ok = false;
+    }
+    if (!ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${e}" is not an origin (scheme://host[:port]) or *` });
+  }
+});
