@@ -31,298 +31,30 @@ import type { RateLimitDecision, RateLimitStore } from '../../application/ports/
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
 import type { StoreHealth } from '../../application/ports/store-health';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
+import { type LuaScript, scriptRunner, type ScriptRunner } from './lua-scripts';
 
 export interface RedisStoreOptions {
   /** ping() reports down after this many ms even if the client has no command timeout. Default 2000. */
   readonly pingTimeoutMs?: number;
 }
 
-/** Lua helpers shared by the session scripts. */
-const LUA_LIB = `
-local function active(v)
-  if not v or v == 'kicked-out' or v == 'replaced' then return nil end
-  local ok, rec = pcall(cjson.decode, v)
-  if ok and type(rec) == 'table' then return rec end
-  return nil
-end
-local function current(rec, now)
-  return type(rec.expiresAt) ~= 'number' or rec.expiresAt > now
-end
-local function userKey(uPrefix, rec)
-  if type(rec.principal) == 'table' and type(rec.principal.userId) == 'string' then
-    return uPrefix .. rec.principal.userId
-  end
-  return nil
-end
-local function dropToken(tPrefix, rec, hash)
-  if type(rec.tokenId) ~= 'string' then return end
-  local tk = tPrefix .. rec.tokenId
-  if redis.call('GET', tk) == hash then redis.call('DEL', tk) end
-end
-local function unindex(uPrefix, tPrefix, rec, hash)
-  local uk = userKey(uPrefix, rec)
-  if uk then redis.call('ZREM', uk, hash) end
-  dropToken(tPrefix, rec, hash)
-end
-local function keepIndex(key, before, ret)
-  if ret == '' then redis.call('PERSIST', key)
-  elseif before == -2 or (before >= 0 and before < tonumber(ret)) then redis.call('PEXPIRE', key, ret) end
-end
-local function setWithTtl(key, value, ret)
-  if ret == '' then redis.call('SET', key, value) else redis.call('SET', key, value, 'PX', ret) end
-end
-`;
-
-/** The scripts: name -> number of KEYS and body. */
+/** The scripts (files under ./scripts) by command name. */
 const SCRIPTS = {
-  // KEYS s, a, u, t, all | ARGV json, now, ret('' = none), replaceOthers, hash, uScore, createdAt, sPrefix, aPrefix, tPrefix
-  agSessionCreate: {
-    keys: 5,
-    lua: `${LUA_LIB}
-local now, ret, hash = tonumber(ARGV[2]), ARGV[3], ARGV[5]
-local replaced = 0
--- GC: user-index entries past their deadline (the score is a hint; the session key decides).
-for _, h in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[2], 'LIMIT', 0, 20)) do
-  if not active(redis.call('GET', ARGV[8] .. h)) then redis.call('ZREM', KEYS[3], h); redis.call('ZREM', KEYS[5], h) end
-end
-if ARGV[4] == '1' then
-  for _, h in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-    if h ~= hash then
-      local sk = ARGV[8] .. h
-      local rec = active(redis.call('GET', sk))
-      if rec == nil then
-        redis.call('ZREM', KEYS[3], h); redis.call('ZREM', KEYS[5], h)
-      elseif current(rec, now) then
-        -- Sessions past expiresAt are left alone so they still read as "expired".
-        redis.call('SET', sk, 'replaced', 'KEEPTTL')
-        redis.call('DEL', ARGV[9] .. h)
-        redis.call('ZREM', KEYS[3], h); redis.call('ZREM', KEYS[5], h)
-        dropToken(ARGV[10], rec, h)
-        replaced = replaced + 1
-      end
-    end
-  end
-end
-setWithTtl(KEYS[1], ARGV[1], ret)
-setWithTtl(KEYS[2], ARGV[2], ret)
-setWithTtl(KEYS[4], hash, ret)
-local before = redis.call('PTTL', KEYS[3])
-redis.call('ZADD', KEYS[3], ARGV[6], hash)
-keepIndex(KEYS[3], before, ret)
-redis.call('ZADD', KEYS[5], ARGV[7], hash)
--- GC: a small random sample of the per-type index, so it stays bounded without listAll calls.
-for _, h in ipairs(redis.call('ZRANDMEMBER', KEYS[5], 3)) do
-  if h ~= hash then
-    local v = redis.call('GET', ARGV[8] .. h)
-    if not v or v == 'kicked-out' or v == 'replaced' then redis.call('ZREM', KEYS[5], h) end
-  end
-end
-return replaced`,
-  },
-  // KEYS s, a | ARGV now, idleLimit. Returns nil, {marker} or {json, lastActiveBeforeTouch}.
-  agSessionTouch: {
-    keys: 2,
-    lua: `${LUA_LIB}
-local v = redis.call('GET', KEYS[1])
-if not v then return false end
-if v == 'kicked-out' or v == 'replaced' then return {v} end
-local raw = redis.call('GET', KEYS[2])
-local last = tonumber(raw)
-if last == nil then
-  local rec = active(v)
-  if rec == nil or type(rec.createdAt) ~= 'number' then return {v} end
-  last = rec.createdAt
-  raw = tostring(last)
-end
-local now, idle = tonumber(ARGV[1]), tonumber(ARGV[2])
--- Touch only when not already frozen (idle longer than the limit).
-if now > last and now - last <= idle then
-  local pttl = redis.call('PTTL', KEYS[1])
-  if pttl > 0 then redis.call('SET', KEYS[2], ARGV[1], 'PX', pttl) else redis.call('SET', KEYS[2], ARGV[1]) end
-end
-return {v, raw}`,
-  },
-  // KEYS s, a, u(new), t(new), all | ARGV json, ret, hash, createdAt, uPrefix, tPrefix
-  agSessionUpdate: {
-    keys: 5,
-    lua: `${LUA_LIB}
-local old = active(redis.call('GET', KEYS[1]))
-if old == nil then return 0 end
-local ret, hash = ARGV[2], ARGV[3]
--- Drop index entries of the old record if the user or token id changed.
-local oldUser = userKey(ARGV[5], old)
-if oldUser and oldUser ~= KEYS[3] then redis.call('ZREM', oldUser, hash) end
-if type(old.tokenId) == 'string' and ARGV[6] .. old.tokenId ~= KEYS[4] then dropToken(ARGV[6], old, hash) end
-setWithTtl(KEYS[1], ARGV[1], ret)
-setWithTtl(KEYS[4], hash, ret)
-local score = '+inf'
-if ret == '' then
-  redis.call('PERSIST', KEYS[2])
-else
-  redis.call('PEXPIRE', KEYS[2], ret)
-  local t = redis.call('TIME')
-  score = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ret))
-end
-local before = redis.call('PTTL', KEYS[3])
-redis.call('ZADD', KEYS[3], score, hash)
-keepIndex(KEYS[3], before, ret)
-redis.call('ZADD', KEYS[5], ARGV[4], hash)
-return 1`,
-  },
-  // KEYS s, a, all | ARGV hash, uPrefix, tPrefix
-  agSessionDelete: {
-    keys: 3,
-    lua: `${LUA_LIB}
-local v = redis.call('GET', KEYS[1])
-if not v then return 0 end
-local rec = active(v)
-if rec then unindex(ARGV[2], ARGV[3], rec, ARGV[1]) end
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('DEL', KEYS[1], KEYS[2])
-return 1`,
-  },
-  // KEYS all | ARGV state, sPrefix, aPrefix, uPrefix, tPrefix, hash...
-  agSessionMark: {
-    keys: 1,
-    lua: `${LUA_LIB}
-local n = 0
-for i = 6, #ARGV do
-  local h = ARGV[i]
-  local sk = ARGV[2] .. h
-  local rec = active(redis.call('GET', sk))
-  if rec then
-    redis.call('SET', sk, ARGV[1], 'KEEPTTL')
-    redis.call('DEL', ARGV[3] .. h)
-    unindex(ARGV[4], ARGV[5], rec, h)
-    redis.call('ZREM', KEYS[1], h)
-    n = n + 1
-  end
-end
-return n`,
-  },
-  // KEYS u | ARGV now, sPrefix, aPrefix. Returns {hash, json, lastActive or '', ...}.
-  agSessionListUser: {
-    keys: 1,
-    lua: `${LUA_LIB}
-local now = tonumber(ARGV[1])
-local out = {}
-for _, h in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local v = redis.call('GET', ARGV[2] .. h)
-  local rec = active(v)
-  if rec == nil then
-    redis.call('ZREM', KEYS[1], h)
-  elseif current(rec, now) then
-    out[#out + 1] = h
-    out[#out + 1] = v
-    out[#out + 1] = redis.call('GET', ARGV[3] .. h) or ''
-  end
-end
-return out`,
-  },
-  // KEYS all | ARGV now, limit, sPrefix, aPrefix. Oldest first; prunes dead entries it meets.
-  agSessionListAll: {
-    keys: 1,
-    lua: `${LUA_LIB}
-local now, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
-local out, found, pos = {}, 0, 0
-while found < limit do
-  local batch = redis.call('ZRANGE', KEYS[1], pos, pos + 99)
-  if #batch == 0 then break end
-  local dead = {}
-  for _, h in ipairs(batch) do
-    if found >= limit then break end
-    local v = redis.call('GET', ARGV[3] .. h)
-    local rec = active(v)
-    if rec == nil then
-      dead[#dead + 1] = h
-    else
-      pos = pos + 1
-      if current(rec, now) then
-        found = found + 1
-        out[#out + 1] = h
-        out[#out + 1] = v
-        out[#out + 1] = redis.call('GET', ARGV[4] .. h) or ''
-      end
-    end
-  end
-  if #dead > 0 then redis.call('ZREM', KEYS[1], unpack(dead)) end
-end
-return out`,
-  },
-  // KEYS t | ARGV sPrefix
-  agSessionFindToken: {
-    keys: 1,
-    lua: `${LUA_LIB}
-local h = redis.call('GET', KEYS[1])
-if not h then return false end
-if active(redis.call('GET', ARGV[1] .. h)) then return h end
-return false`,
-  },
-  // KEYS k | ARGV expected
-  agKvDeleteIfEquals: {
-    keys: 1,
-    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`,
-  },
-  // KEYS k | ARGV value, ttl. Returns the held value, or false when this call stored `value`.
-  // (SET NX GET would do on Redis >= 7 only; the script also runs on 6.x.)
-  agKvSetIfAbsentOrGet: {
-    keys: 1,
-    lua: `local v = redis.call('GET', KEYS[1])
-if v then return v end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return false`,
-  },
-  // KEYS k | ARGV expected, value, ttl
-  agKvReplaceIfEquals: {
-    keys: 1,
-    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  return 1
-end
-return 0`,
-  },
-  // KEYS list | ARGV item, maxLength, ttl. Returns the new length.
-  agListAppend: {
-    keys: 1,
-    lua: `redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return redis.call('LLEN', KEYS[1])`,
-  },
-  // KEYS k | ARGV ttl. TTL set on creation only (or if the key somehow has none).
-  agKvIncrement: {
-    keys: 1,
-    lua: `local c = redis.call('INCR', KEYS[1])
-local t = redis.call('PTTL', KEYS[1])
-if c == 1 or t == -1 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  t = tonumber(ARGV[1])
-end
-return {c, t}`,
-  },
-  // KEYS log | ARGV now, window, limit, member, cutoff(now - window).
-  // Returns {allowed, remaining, retryAfterMs, resetMs}.
-  agRateHit: {
-    keys: 1,
-    lua: `local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[5])
-local n = redis.call('ZCARD', KEYS[1])
-local function scoreAt(i) return tonumber(redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')[2]) end
-if n < limit then
-  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return {1, limit - n - 1, 0, scoreAt(-1) + win - now}
-end
-if n == 0 then return {0, 0, win, 0} end
-local retry = win
-if limit > 0 then retry = scoreAt(n - limit) + win - now end
-return {0, 0, retry, scoreAt(-1) + win - now}`,
-  },
-} as const;
-
-type ScriptName = keyof typeof SCRIPTS;
-type ScriptFn = (...args: Array<string | number>) => Promise<unknown>;
+  agSessionCreate: { file: 'session-create.lua', keys: 5, sessionLib: true },
+  agSessionTouch: { file: 'session-touch.lua', keys: 2, sessionLib: true },
+  agSessionUpdate: { file: 'session-update.lua', keys: 5, sessionLib: true },
+  agSessionDelete: { file: 'session-delete.lua', keys: 3, sessionLib: true },
+  agSessionMark: { file: 'session-mark.lua', keys: 1, sessionLib: true },
+  agSessionListUser: { file: 'session-list-user.lua', keys: 1, sessionLib: true },
+  agSessionListAll: { file: 'session-list-all.lua', keys: 1, sessionLib: true },
+  agSessionFindToken: { file: 'session-find-token.lua', keys: 1, sessionLib: true },
+  agKvDeleteIfEquals: { file: 'kv-delete-if-equals.lua', keys: 1 },
+  agKvSetIfAbsentOrGet: { file: 'kv-set-if-absent-or-get.lua', keys: 1 },
+  agKvReplaceIfEquals: { file: 'kv-replace-if-equals.lua', keys: 1 },
+  agListAppend: { file: 'list-append.lua', keys: 1 },
+  agKvIncrement: { file: 'kv-increment.lua', keys: 1 },
+  agRateHit: { file: 'rate-hit.lua', keys: 1 },
+} satisfies Record<string, LuaScript>;
 
 const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
 
@@ -376,6 +108,7 @@ let memberSeq = 0;
 
 export class RedisStore implements SessionStore, KeyValueStore, ListStore, RateLimitStore, StoreHealth {
   private readonly pingTimeoutMs: number;
+  private readonly run: ScriptRunner<keyof typeof SCRIPTS>;
 
   constructor(
     private readonly client: Redis,
@@ -383,12 +116,7 @@ export class RedisStore implements SessionStore, KeyValueStore, ListStore, RateL
     opts: RedisStoreOptions = {},
   ) {
     this.pingTimeoutMs = opts.pingTimeoutMs ?? 2000;
-    // Several stores may share one client: the scripts are the same, define them once.
-    for (const [name, script] of Object.entries(SCRIPTS)) {
-      if (typeof (client as unknown as Record<string, unknown>)[name] !== 'function') {
-        client.defineCommand(name, { numberOfKeys: script.keys, lua: script.lua });
-      }
-    }
+    this.run = scriptRunner(client, SCRIPTS);
   }
 
   // ---------------------------------------------------------------- keys
@@ -401,13 +129,6 @@ export class RedisStore implements SessionStore, KeyValueStore, ListStore, RateL
   private kvKey = (key: string): string => `${this.keyPrefix}kv:${key}`;
   private rlKey = (key: string): string => `${this.keyPrefix}rl:${key}`;
   private lKey = (key: string): string => `${this.keyPrefix}l:${key}`;
-
-  /** Runs a defined script (EVALSHA; ioredis falls back to EVAL on NOSCRIPT). */
-  private run(name: ScriptName, ...args: Array<string | number>): Promise<unknown> {
-    const fn = (this.client as unknown as Record<string, ScriptFn | undefined>)[name];
-    if (fn === undefined) throw new Error(`RedisStore: script ${name} is not defined`);
-    return fn.apply(this.client, args);
-  }
 
   // ---------------------------------------------------------------- SessionStore
 
