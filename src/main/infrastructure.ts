@@ -14,7 +14,7 @@ import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { InMemoryStore } from '../adapters/memory/in-memory-store';
 import { createRedisClient } from '../adapters/redis/redis-client';
-import { RedisStore } from '../adapters/redis/redis-store';
+import { createRedisStores } from '../adapters/redis/redis-stores';
 import { failClosed } from '../adapters/store-guard';
 import type { AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
@@ -93,15 +93,15 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     commandTimeoutMs: config.redis.commandTimeoutMs,
     onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
   });
-  const store = new RedisStore(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
+  const stores = createRedisStores(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
   return {
     ports: {
-      sessions: failClosed<SessionStore>(store, SESSION_METHODS),
-      kv: failClosed<KeyValueStore>(store, KV_METHODS),
-      lists: failClosed<ListStore>(store, LIST_METHODS),
-      rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
-      health: store,
+      sessions: failClosed<SessionStore>(stores.sessions, SESSION_METHODS),
+      kv: failClosed<KeyValueStore>(stores.kv, KV_METHODS),
+      lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
+      rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),
+      health: stores.health,
     },
-    close: () => store.close(),
+    close: () => stores.health.close(),
   };
 }

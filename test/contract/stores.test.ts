@@ -6,10 +6,14 @@
 import type Redis from 'ioredis';
 import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
-import { RedisStore } from '../../src/adapters/redis/redis-store';
+import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
+import { RedisListStore } from '../../src/adapters/redis/list-store';
+import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
+import { RedisSessionStore } from '../../src/adapters/redis/session-store';
+import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
-import { sleep, type StoreFixture } from './fixture';
+import { type MakeFixture, sleep, type StoreFixture } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
 import { describeListStoreContract } from './list-store.contract';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
@@ -50,35 +54,36 @@ describe('store adapters: redis', function () {
   });
 
   /**
-   * A store under a fresh prefix. Redis TTLs run on real time, so elapse() also sleeps;
-   * the FakeClock starts at the real time and only drives the `now` arguments.
+   * A store under a fresh prefix on the shared client. Redis TTLs run on real time, so elapse()
+   * also sleeps; the FakeClock starts at the real time and only drives the `now` arguments.
    */
-  async function redisFixture(): Promise<StoreFixture<RedisStore>> {
-    if (client === undefined) throw new Error('redis client not ready');
-    const shared = client;
-    const prefix = testKeyPrefix('contract');
-    const clock = new FakeClock(Date.now());
-    return {
-      store: new RedisStore(shared, prefix),
-      clock,
-      elapse: async (ms) => {
-        clock.advance(ms);
-        await sleep(ms);
-      },
-      cleanup: () => deleteByPrefix(shared, prefix),
+  function redisFixture<S>(make: (client: Redis, keyPrefix: string) => S): MakeFixture<S> {
+    return async () => {
+      if (client === undefined) throw new Error('redis client not ready');
+      const shared = client;
+      const prefix = testKeyPrefix('contract');
+      const clock = new FakeClock(Date.now());
+      return {
+        store: make(shared, prefix),
+        clock,
+        elapse: async (ms) => {
+          clock.advance(ms);
+          await sleep(ms);
+        },
+        cleanup: () => deleteByPrefix(shared, prefix),
+      };
     };
   }
 
-  describeSessionStoreContract('RedisStore', redisFixture);
-  describeKeyValueStoreContract('RedisStore', redisFixture);
-  describeListStoreContract('RedisStore', redisFixture);
-  describeRateLimitStoreContract('RedisStore', redisFixture);
+  describeSessionStoreContract('RedisSessionStore', redisFixture((c, p) => new RedisSessionStore(c, p)));
+  describeKeyValueStoreContract('RedisKeyValueStore', redisFixture((c, p) => new RedisKeyValueStore(c, p)));
+  describeListStoreContract('RedisListStore', redisFixture((c, p) => new RedisListStore(c, p)));
+  describeRateLimitStoreContract('RedisRateLimitStore', redisFixture((c, p) => new RedisRateLimitStore(c, p)));
   // close() quits the client, so the health contract gets a client of its own.
-  describeStoreHealthContract('RedisStore', async () => {
+  describeStoreHealthContract('RedisStoreHealth', async () => {
     const own = createRedisClient(REDIS_URL);
-    const store = new RedisStore(own, testKeyPrefix('health'));
     return {
-      store,
+      store: new RedisStoreHealth(own),
       clock: new FakeClock(Date.now()),
       elapse: sleep,
       cleanup: async () => {
