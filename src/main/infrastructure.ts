@@ -12,7 +12,7 @@ import type { StoreHealth } from '../application/ports/store-health';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
-import { InMemoryStore } from '../adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
 import { createRedisClient } from '../adapters/redis/redis-client';
 import { createRedisStores } from '../adapters/redis/redis-stores';
 import { failClosed } from '../adapters/store-guard';
@@ -83,8 +83,9 @@ interface Stores {
 }
 
 function memoryStores(clock: Clock): Stores {
-  const store = new InMemoryStore(clock);
-  return { ports: { sessions: store, kv: store, lists: store, rateLimits: store, health: store }, close: () => store.close() };
+  const backend = new InMemoryBackend(clock);
+  const { sessions, kv, lists, rateLimits } = backend;
+  return { ports: { sessions, kv, lists, rateLimits, health: backend }, close: () => backend.close() };
 }
 
 /** Every port call fails closed (store-unavailable) while Redis is down; health reports it. */

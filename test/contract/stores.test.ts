@@ -1,10 +1,10 @@
 /**
- * Runs every store contract against both adapters: the in-memory store (FakeClock, no
- * waiting) and the Redis store (real server at REDIS_URL, a fresh key prefix per test,
+ * Runs every store contract against both backends: the in-memory stores (FakeClock, no
+ * waiting) and the Redis stores (real server at REDIS_URL, a fresh key prefix per test,
  * deleted afterwards). Without Redis the Redis half is skipped loudly (fails under CI=true).
  */
 import type Redis from 'ioredis';
-import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { RedisListStore } from '../../src/adapters/redis/list-store';
@@ -13,7 +13,7 @@ import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
-import { type MakeFixture, sleep, type StoreFixture } from './fixture';
+import { type MakeFixture, sleep } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
 import { describeListStoreContract } from './list-store.contract';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
@@ -21,23 +21,25 @@ import { describeSessionStoreContract } from './session-store.contract';
 import { describeStoreHealthContract } from './store-health.contract';
 
 describe('store adapters: memory', () => {
-  /** A fresh store on a FakeClock; its TTLs run on that clock, so elapse() never waits. */
-  async function memoryFixture(): Promise<StoreFixture<InMemoryStore>> {
-    const clock = new FakeClock();
-    const store = new InMemoryStore(clock, { sweepIntervalMs: 0 });
-    return {
-      store,
-      clock,
-      elapse: async (ms) => clock.advance(ms),
-      cleanup: () => store.close(),
+  /** A store of a fresh backend on a FakeClock; its TTLs run on that clock, so elapse() never waits. */
+  function memoryFixture<S>(pick: (backend: InMemoryBackend) => S): MakeFixture<S> {
+    return async () => {
+      const clock = new FakeClock();
+      const backend = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
+      return {
+        store: pick(backend),
+        clock,
+        elapse: async (ms) => clock.advance(ms),
+        cleanup: () => backend.close(),
+      };
     };
   }
 
-  describeSessionStoreContract('InMemoryStore', memoryFixture);
-  describeKeyValueStoreContract('InMemoryStore', memoryFixture);
-  describeListStoreContract('InMemoryStore', memoryFixture);
-  describeRateLimitStoreContract('InMemoryStore', memoryFixture);
-  describeStoreHealthContract('InMemoryStore', memoryFixture);
+  describeSessionStoreContract('InMemorySessionStore', memoryFixture((b) => b.sessions));
+  describeKeyValueStoreContract('InMemoryKeyValueStore', memoryFixture((b) => b.kv));
+  describeListStoreContract('InMemoryListStore', memoryFixture((b) => b.lists));
+  describeRateLimitStoreContract('InMemoryRateLimitStore', memoryFixture((b) => b.rateLimits));
+  describeStoreHealthContract('InMemoryBackend', memoryFixture((b) => b));
 });
 
 describe('store adapters: redis', function () {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import type { AuthSettings } from '../../src/application/auth/auth-settings';
 import { IssueTokens } from '../../src/application/auth/login';
 import { RefreshToken } from '../../src/application/auth/session-use-cases';
@@ -25,12 +25,12 @@ describe('user administration use cases (live sessions follow the directory)', (
 
   beforeEach(async () => {
     clock = new FakeClock();
-    const store = new InMemoryStore(clock);
+    const store = new InMemoryBackend(clock);
     const policy: SessionSettings = { ...DEFAULT_SESSION_POLICY, shareSecret: '' };
-    admin = new SessionManager('admin', policy, store, clock);
-    web = new SessionManager('web', policy, store, clock);
+    admin = new SessionManager('admin', policy, store.sessions, clock);
+    web = new SessionManager('web', policy, store.sessions, clock);
     managers = new SessionManagers([admin, web]);
-    tokens = new IssueTokens(managers, store, { refreshTokenTtlSeconds: 2592000, timeZone: 'UTC' } as AuthSettings, clock);
+    tokens = new IssueTokens(managers, store.kv, { refreshTokenTtlSeconds: 2592000, timeZone: 'UTC' } as AuthSettings, clock);
     dir = await memoryDirectoryWith(FIXTURE.roles, FIXTURE.users);
     const ann = await dir.findByUsername('ann');
     assert.ok(ann);
