@@ -26,6 +26,7 @@ async function fill(store: InMemoryBackend, clock: FakeClock): Promise<void> {
   await store.kv.increment('fails:1', 1_000);
   await store.rateLimits.hit('ip:1', 5, 1_000, now);
   await store.lists.append('orders:1', 'x', 10, 1_000);
+  await store.captchas.save('admin', 'c1', { answer: 'x', expiresAt: now + 1_000 }, 1_000);
 }
 
 describe('InMemoryBackend housekeeping', () => {
@@ -42,6 +43,16 @@ describe('InMemoryBackend housekeeping', () => {
 
     clock.advance(1);
     store.sweep();
+    assert.equal(store.size(), 0);
+    await store.close();
+  });
+
+  it('size() counts every store, captcha answers included', async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
+    await store.captchas.save('admin', 'c1', { answer: 'x', expiresAt: clock.now() + 1_000 }, 1_000);
+    assert.equal(store.size(), 1);
+    await store.captchas.take('admin', 'c1');
     assert.equal(store.size(), 0);
     await store.close();
   });

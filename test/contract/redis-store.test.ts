@@ -1,6 +1,7 @@
 /**
  * Redis store specifics the shared contracts cannot see: the key layout, TTLs as Redis holds
- * them, corrupt data, index pruning, and health when the server is unreachable.
+ * them, corrupt data, captcha answers in the form the key-value store holds them, index pruning,
+ * and health when the server is unreachable.
  */
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
@@ -120,6 +121,31 @@ describe('Redis store specifics', function () {
     await login('u1', HOUR);
     assert.equal(await redis().zscore(`${prefix}u:admin:u1`, a.hash), null);
     assert.equal(await redis().zcard(`${prefix}u:admin:u1`), 1);
+  });
+
+  it('keeps a captcha answer at kv:captcha:<scope>:<uuid> as {answer, expiresAt} with a PX TTL', async () => {
+    const expiresAt = Date.now() + 60_000;
+    await stores.captchas.save('admin', 'u1', { answer: 'x7Kq', expiresAt }, HOUR);
+    const key = `${prefix}kv:captcha:admin:u1`;
+    assert.deepEqual(JSON.parse((await redis().get(key)) ?? 'null'), { answer: 'x7Kq', expiresAt });
+    const ttl = await redis().pttl(key);
+    assert.ok(ttl > HOUR - 5_000 && ttl <= HOUR, `ttl ${ttl}`);
+  });
+
+  it('reads a captcha answer written through the key-value store as {a, exp}', async () => {
+    const exp = Date.now() + 60_000;
+    await stores.kv.set('captcha:web:u1', JSON.stringify({ a: 'legacy', exp }), HOUR);
+    assert.deepEqual(await stores.captchas.take('web', 'u1'), { answer: 'legacy', expiresAt: exp });
+    assert.equal(await stores.kv.get('captcha:web:u1'), null, 'take removes it');
+  });
+
+  it('reads corrupt captcha data or data of the wrong shape as absent, and removes it', async () => {
+    const corrupt = ['{not json', 'null', '[1,2]', '"x"', '{"answer":1,"expiresAt":2}', '{"answer":"x"}', '{"a":"x","exp":"soon"}'];
+    for (const [i, value] of corrupt.entries()) {
+      await redis().set(`${prefix}kv:captcha:admin:c${i}`, value);
+      assert.equal(await stores.captchas.take('admin', `c${i}`), null, value);
+      assert.equal(await redis().exists(`${prefix}kv:captcha:admin:c${i}`), 0, value);
+    }
   });
 
   it('ping reports down (never throws) when the server is unreachable, and close() still resolves', async () => {

@@ -6,6 +6,7 @@
 import type Redis from 'ioredis';
 import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
+import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
 import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { RedisListStore } from '../../src/adapters/redis/list-store';
 import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
@@ -14,6 +15,7 @@ import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 import { type MakeFixture, sleep } from './fixture';
+import { describeCaptchaStoreContract } from './captcha-store.contract';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
 import { describeListStoreContract } from './list-store.contract';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
@@ -39,6 +41,7 @@ describe('store adapters: memory', () => {
   describeKeyValueStoreContract('InMemoryKeyValueStore', memoryFixture((b) => b.kv));
   describeListStoreContract('InMemoryListStore', memoryFixture((b) => b.lists));
   describeRateLimitStoreContract('InMemoryRateLimitStore', memoryFixture((b) => b.rateLimits));
+  describeCaptchaStoreContract('InMemoryCaptchaStore', memoryFixture((b) => b.captchas));
   describeStoreHealthContract('InMemoryBackend', memoryFixture((b) => b));
 });
 
@@ -81,6 +84,7 @@ describe('store adapters: redis', function () {
   describeKeyValueStoreContract('RedisKeyValueStore', redisFixture((c, p) => new RedisKeyValueStore(c, p)));
   describeListStoreContract('RedisListStore', redisFixture((c, p) => new RedisListStore(c, p)));
   describeRateLimitStoreContract('RedisRateLimitStore', redisFixture((c, p) => new RedisRateLimitStore(c, p)));
+  describeCaptchaStoreContract('RedisCaptchaStore', redisFixture((c, p) => new RedisCaptchaStore(c, p)));
   // close() quits the client, so the health contract gets a client of its own.
   describeStoreHealthContract('RedisStoreHealth', async () => {
     const own = createRedisClient(REDIS_URL);

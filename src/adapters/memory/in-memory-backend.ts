@@ -1,12 +1,13 @@
 /**
  * The in-process store backend, for tests, local development and single-instance deployments:
  * one store class per port, all on one Clock, behaving like the Redis stores (same contract
- * suites). Store-owned TTLs (retention, key-value and list TTLs) run on that clock; expired
- * entries are evicted when read, by `sweep()`, and by one unref'd interval timer, so memory stays
- * bounded even for keys that are never read again. Its StoreHealth is always up.
+ * suites). Store-owned TTLs (retention, key-value, list and captcha TTLs) run on that clock;
+ * expired entries are evicted when read, by `sweep()`, and by one unref'd interval timer, so
+ * memory stays bounded even for keys that are never read again. Its StoreHealth is always up.
  */
 import type { Clock } from '../../application/ports/clock';
 import type { StoreHealth } from '../../application/ports/store-health';
+import { InMemoryCaptchaStore } from './captcha-store';
 import type { Sweepable } from './expiring-map';
 import { InMemoryKeyValueStore } from './key-value-store';
 import { InMemoryListStore } from './list-store';
@@ -25,6 +26,7 @@ export class InMemoryBackend implements StoreHealth {
   readonly kv: InMemoryKeyValueStore;
   readonly lists: InMemoryListStore;
   readonly rateLimits: InMemoryRateLimitStore;
+  readonly captchas: InMemoryCaptchaStore;
   private readonly stores: readonly Sweepable[];
   private timer: NodeJS.Timeout | undefined;
 
@@ -33,7 +35,8 @@ export class InMemoryBackend implements StoreHealth {
     this.kv = new InMemoryKeyValueStore(clock);
     this.lists = new InMemoryListStore(clock);
     this.rateLimits = new InMemoryRateLimitStore(clock);
-    this.stores = [this.sessions, this.kv, this.lists, this.rateLimits];
+    this.captchas = new InMemoryCaptchaStore(clock);
+    this.stores = [this.sessions, this.kv, this.lists, this.rateLimits, this.captchas];
     const interval = opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
     if (interval > 0) {
       this.timer = setInterval(() => this.sweep(), interval);
@@ -43,7 +46,7 @@ export class InMemoryBackend implements StoreHealth {
 
   /**
    * Evicts every entry whose TTL has passed on the store clock (sessions, tombstones,
-   * key-value entries, lists, idle rate-limit logs) together with its index entries.
+   * key-value entries, lists, idle rate-limit logs, captcha answers) together with its index entries.
    * Returns how many top-level entries were removed.
    */
   sweep(): number {

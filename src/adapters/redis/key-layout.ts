@@ -14,6 +14,8 @@
  *   <p>all:<type>           ZSET of active hashes of a login type, score = record.createdAt (listAll order)
  * RedisKeyValueStore owns:
  *   <p>kv:<key>             KeyValueStore values
+ * RedisCaptchaStore owns, inside the key-value space (the key-value key captcha:<scope>:<uuid>):
+ *   <p>kv:captcha:<scope>:<uuid>   captcha answer JSON {"answer", "expiresAt"} (also read: {"a", "exp"}), PX = store TTL
  * RedisListStore owns:
  *   <p>l:<key>              ListStore lists (LIST, newest at the tail, PX refreshed on append)
  * RedisRateLimitStore owns:
@@ -52,6 +54,11 @@ export class RedisKeys {
 
   keyValue(key: string): string {
     return `${this.prefix}kv:${key}`;
+  }
+
+  /** A captcha answer: the key-value key `captcha:<scope>:<uuid>`. */
+  captcha(scope: string, uuid: string): string {
+    return this.keyValue(`captcha:${scope}:${uuid}`);
   }
 
   list(key: string): string {

@@ -1,5 +1,6 @@
 /** Every Redis store port on one client and one key prefix (key-layout.ts), as a deployment uses them. */
 import type Redis from 'ioredis';
+import { RedisCaptchaStore } from './captcha-store';
 import { RedisKeyValueStore } from './key-value-store';
 import { RedisListStore } from './list-store';
 import { RedisRateLimitStore } from './rate-limit-store';
@@ -11,6 +12,7 @@ export interface RedisStores {
   readonly kv: RedisKeyValueStore;
   readonly lists: RedisListStore;
   readonly rateLimits: RedisRateLimitStore;
+  readonly captchas: RedisCaptchaStore;
   /** Pings the client; close() closes it, ending every store above. */
   readonly health: RedisStoreHealth;
 }
@@ -21,6 +23,7 @@ export function createRedisStores(client: Redis, keyPrefix: string, opts: RedisS
     kv: new RedisKeyValueStore(client, keyPrefix),
     lists: new RedisListStore(client, keyPrefix),
     rateLimits: new RedisRateLimitStore(client, keyPrefix),
+    captchas: new RedisCaptchaStore(client, keyPrefix),
     health: new RedisStoreHealth(client, opts),
   };
 }
