@@ -2,6 +2,7 @@
  * The store and the other process-wide resources, created once per process and shared by the
  * apps of that process (so `npm start` runs admin and web on one in-memory store).
  */
+import type { CaptchaStore } from '../application/ports/captcha-store';
 import type { Clock } from '../application/ports/clock';
 import type { KeyValueStore } from '../application/ports/key-value-store';
 import type { ListStore } from '../application/ports/list-store';
@@ -28,6 +29,8 @@ export interface Infrastructure {
   readonly kv: KeyValueStore;
   readonly lists: ListStore;
   readonly rateLimits: RateLimitStore;
+  /** Captcha answers, single use (take reads and removes). */
+  readonly captchas: CaptchaStore;
   readonly health: StoreHealth;
   /** Worker threads for BCrypt and PKCS#1 RSA (shared by the apps of the process). */
   readonly cryptoPool: CryptoWorkerPool;
@@ -44,6 +47,7 @@ const SESSION_METHODS = ['create', 'getSession', 'update', 'deleteSession', 'mar
 const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
 const LIST_METHODS = ['append', 'list'] as const;
 const RL_METHODS = ['hit', 'reset'] as const;
+const CAPTCHA_METHODS = ['save', 'take'] as const;
 
 export interface InfrastructureOptions {
   readonly log: Logger;
@@ -78,14 +82,14 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
 
 /** The store ports of one backend, and how to close it. */
 interface Stores {
-  readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'health'>;
+  readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'captchas' | 'health'>;
   close(): Promise<void>;
 }
 
 function memoryStores(clock: Clock): Stores {
   const backend = new InMemoryBackend(clock);
-  const { sessions, kv, lists, rateLimits } = backend;
-  return { ports: { sessions, kv, lists, rateLimits, health: backend }, close: () => backend.close() };
+  const { sessions, kv, lists, rateLimits, captchas } = backend;
+  return { ports: { sessions, kv, lists, rateLimits, captchas, health: backend }, close: () => backend.close() };
 }
 
 /** Every port call fails closed (store-unavailable) while Redis is down; health reports it. */
@@ -101,6 +105,7 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
       kv: failClosed<KeyValueStore>(stores.kv, KV_METHODS),
       lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
       rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),
+      captchas: failClosed<CaptchaStore>(stores.captchas, CAPTCHA_METHODS),
       health: stores.health,
     },
     close: () => stores.health.close(),
