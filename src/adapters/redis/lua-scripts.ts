@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type Redis from 'ioredis';
 
-export const SCRIPTS_DIR = path.join(__dirname, 'scripts');
+const SCRIPTS_DIR = path.join(__dirname, 'scripts');
 
 /** Helpers of the session scripts (isTombstone, active, current, ...), prepended to each of them. */
 const SESSION_LIB = 'lib/session.lua';
@@ -39,7 +39,7 @@ function readScript(file: string): string {
 }
 
 /** The script's source as sent to Redis: the session helpers (if used), then the script. */
-export function luaSource(script: LuaScript): string {
+function luaSource(script: LuaScript): string {
   const body = readScript(script.file);
   return script.sessionLib === true ? `${readScript(SESSION_LIB)}\n${body}` : body;
 }
