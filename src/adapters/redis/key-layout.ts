@@ -20,6 +20,7 @@
  *   <p>l:<key>              ListStore lists (LIST, newest at the tail, PX refreshed on append)
  * RedisRateLimitStore owns:
  *   <p>rl:<key>             ZSET sliding log of accepted hits (score = hit time, unique member)
+ * RedisStoreHealth owns no keys: it pings and closes the shared client.
  *
  * The Lua scripts build some key names from these prefixes (the `type, ''` forms below), so the
  * stores target a standalone Redis (or a single cluster slot), not a sharded cluster. Never KEYS.
