@@ -105,7 +105,8 @@ const SCENARIOS: Scenario[] = [
 /**
  * The servers run as compiled JavaScript, as in production (`npm start` runs `dist/`): under tsx the
  * same code is ~20 % slower (esbuild's keepNames wraps every closure it creates in __name()).
- * Compiled with tsc into bench/.build (gitignored), the crypto worker copied beside its pool.
+ * Compiled with tsc into bench/.build (gitignored), the crypto worker copied beside its pool and
+ * the Redis stores' Lua scripts beside the stores.
  */
 function compileServers(): void {
   const tsc = require.resolve('typescript/bin/tsc');
@@ -113,6 +114,8 @@ function compileServers(): void {
   if (r.status !== 0) throw new Error('bench: compiling the servers failed');
   const worker = 'src/adapters/crypto/crypto-worker.js';
   fs.copyFileSync(path.join(ROOT, worker), path.join(ROOT, 'bench/.build', worker));
+  const scripts = 'src/adapters/redis/scripts';
+  fs.cpSync(path.join(ROOT, scripts), path.join(ROOT, 'bench/.build', scripts), { recursive: true });
 }
 
 function compiledScript(script: string): string {

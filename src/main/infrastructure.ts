@@ -13,11 +13,10 @@ import type { StoreHealth } from '../application/ports/store-health';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
-import { InMemoryStore } from '../adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
 import { createRedisClient } from '../adapters/redis/redis-client';
-import { RedisStore } from '../adapters/redis/redis-store';
+import { createRedisStores } from '../adapters/redis/redis-stores';
 import { failClosed } from '../adapters/store-guard';
-import { KeyValueCaptchaStore } from '../adapters/kv-captcha-store';
 import type { AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
 
@@ -30,8 +29,9 @@ export interface Infrastructure {
   readonly kv: KeyValueStore;
   readonly lists: ListStore;
   readonly rateLimits: RateLimitStore;
-  readonly health: StoreHealth;
+  /** Captcha answers, single use (take reads and removes). */
   readonly captchas: CaptchaStore;
+  readonly health: StoreHealth;
   /** Worker threads for BCrypt and PKCS#1 RSA (shared by the apps of the process). */
   readonly cryptoPool: CryptoWorkerPool;
   /** BCrypt on that pool. */
@@ -47,6 +47,7 @@ const SESSION_METHODS = ['create', 'getSession', 'update', 'deleteSession', 'mar
 const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
 const LIST_METHODS = ['append', 'list'] as const;
 const RL_METHODS = ['hit', 'reset'] as const;
+const CAPTCHA_METHODS = ['save', 'take'] as const;
 
 export interface InfrastructureOptions {
   readonly log: Logger;
@@ -70,7 +71,6 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     log: opts.log,
     accessLog: opts.accessLog ?? opts.log,
     ...stores.ports,
-    captchas: new KeyValueCaptchaStore(stores.ports.kv),
     cryptoPool,
     hasher,
     directories,
@@ -84,13 +84,14 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
 
 /** The store ports of one backend, and how to close it. */
 interface Stores {
-  readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'health'>;
+  readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'captchas' | 'health'>;
   close(): Promise<void>;
 }
 
 function memoryStores(clock: Clock): Stores {
-  const store = new InMemoryStore(clock);
-  return { ports: { sessions: store, kv: store, lists: store, rateLimits: store, health: store }, close: () => store.close() };
+  const backend = new InMemoryBackend(clock);
+  const { sessions, kv, lists, rateLimits, captchas } = backend;
+  return { ports: { sessions, kv, lists, rateLimits, captchas, health: backend }, close: () => backend.close() };
 }
 
 /** Every port call fails closed (store-unavailable) while Redis is down; health reports it. */
@@ -99,15 +100,16 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     commandTimeoutMs: config.redis.commandTimeoutMs,
     onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
   });
-  const store = new RedisStore(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
+  const stores = createRedisStores(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
   return {
     ports: {
-      sessions: failClosed<SessionStore>(store, SESSION_METHODS),
-      kv: failClosed<KeyValueStore>(store, KV_METHODS),
-      lists: failClosed<ListStore>(store, LIST_METHODS),
-      rateLimits: failClosed<RateLimitStore>(store, RL_METHODS),
-      health: store,
+      sessions: failClosed<SessionStore>(stores.sessions, SESSION_METHODS),
+      kv: failClosed<KeyValueStore>(stores.kv, KV_METHODS),
+      lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
+      rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),
+      captchas: failClosed<CaptchaStore>(stores.captchas, CAPTCHA_METHODS),
+      health: stores.health,
     },
-    close: () => store.close(),
+    close: () => stores.health.close(),
   };
 }

@@ -1,21 +1,22 @@
 /**
- * RedisStore specifics the shared contracts cannot see: the key layout, TTLs as Redis holds
- * them, corrupt data, index pruning, and health when the server is unreachable.
+ * Redis store specifics the shared contracts cannot see: the key layout, TTLs as Redis holds
+ * them, corrupt data, captcha answers in the form the key-value store holds them, index pruning,
+ * and health when the server is unreachable.
  */
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
-import { RedisStore } from '../../src/adapters/redis/redis-store';
+import { createRedisStores, type RedisStores } from '../../src/adapters/redis/redis-stores';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 import { sleep } from './fixture';
 import { makeRecord, newHash } from './session-store.contract';
 
 const HOUR = 3_600_000;
 
-describe('RedisStore specifics', function () {
+describe('Redis store specifics', function () {
   let client: Redis | undefined;
   let prefix = '';
-  let store: RedisStore;
+  let stores: RedisStores;
 
   before(async function () {
     await requireRedis(this);
@@ -27,7 +28,7 @@ describe('RedisStore specifics', function () {
   beforeEach(() => {
     if (client === undefined) throw new Error('redis client not ready');
     prefix = testKeyPrefix('redis-store');
-    store = new RedisStore(client, prefix);
+    stores = createRedisStores(client, prefix);
   });
   afterEach(async () => {
     if (client !== undefined) await deleteByPrefix(client, prefix);
@@ -42,7 +43,7 @@ describe('RedisStore specifics', function () {
     const now = Date.now();
     const hash = newHash();
     const record = makeRecord({ userId, createdAt: now });
-    await store.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, replaceOthers: false, now });
+    await stores.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, replaceOthers: false, now });
     return { hash, tokenId: record.tokenId };
   }
 
@@ -58,9 +59,9 @@ describe('RedisStore specifics', function () {
       const ttl = await c.pttl(prefix + key);
       assert.ok(ttl > HOUR - 5_000 && ttl <= HOUR, `${key} ttl ${ttl}`);
     }
-    await store.set('k', 'v', null);
+    await stores.kv.set('k', 'v', null);
     assert.equal(await c.get(`${prefix}kv:k`), 'v');
-    await store.hit('ip', 5, 60_000, Date.now());
+    await stores.rateLimits.hit('ip', 5, 60_000, Date.now());
     assert.equal(await c.zcard(`${prefix}rl:ip`), 1);
     assert.ok((await c.pttl(`${prefix}rl:ip`)) > 59_000);
   });
@@ -68,7 +69,7 @@ describe('RedisStore specifics', function () {
   it('a tombstone keeps the remaining TTL (SET KEEPTTL) and drops the index entries', async () => {
     const { hash, tokenId } = await login('u1', 10_000);
     await sleep(20);
-    assert.equal(await store.mark('admin', [hash], 'kicked-out'), 1);
+    assert.equal(await stores.sessions.mark('admin', [hash], 'kicked-out'), 1);
     const c = redis();
     assert.equal(await c.get(`${prefix}s:admin:${hash}`), 'kicked-out');
     const ttl = await c.pttl(`${prefix}s:admin:${hash}`);
@@ -87,14 +88,14 @@ describe('RedisStore specifics', function () {
   it('reads corrupt session data as absent and never throws on it', async () => {
     const { hash } = await login();
     await redis().set(`${prefix}s:admin:${hash}`, '{not json');
-    assert.equal(await store.getSession('admin', hash, Date.now(), null), null);
-    assert.equal(await store.getSession('admin', hash, Date.now(), 60_000), null);
-    assert.equal(await store.update('admin', hash, makeRecord({ createdAt: Date.now() }), HOUR), false);
-    assert.equal(await store.mark('admin', [hash], 'kicked-out'), 0);
-    assert.deepEqual(await store.listByUser('admin', 'u1', Date.now()), []);
-    assert.deepEqual(await store.listAll('admin', Date.now(), 10), []);
+    assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), null), null);
+    assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), 60_000), null);
+    assert.equal(await stores.sessions.update('admin', hash, makeRecord({ createdAt: Date.now() }), HOUR), false);
+    assert.equal(await stores.sessions.mark('admin', [hash], 'kicked-out'), 0);
+    assert.deepEqual(await stores.sessions.listByUser('admin', 'u1', Date.now()), []);
+    assert.deepEqual(await stores.sessions.listAll('admin', Date.now(), 10), []);
     await redis().set(`${prefix}s:admin:${hash}`, '[1,2]');
-    assert.equal(await store.getSession('admin', hash, Date.now(), null), null);
+    assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), null), null);
   });
 
   it('listByUser and listAll prune entries whose session expired by TTL', async () => {
@@ -103,12 +104,12 @@ describe('RedisStore specifics', function () {
     await sleep(60);
     const now = Date.now();
     assert.deepEqual(
-      (await store.listByUser('admin', 'u1', now)).map((s) => s.tokenHash),
+      (await stores.sessions.listByUser('admin', 'u1', now)).map((s) => s.tokenHash),
       [b.hash],
     );
     assert.equal(await redis().zscore(`${prefix}u:admin:u1`, a.hash), null);
     assert.deepEqual(
-      (await store.listAll('admin', now, 10)).map((s) => s.tokenHash),
+      (await stores.sessions.listAll('admin', now, 10)).map((s) => s.tokenHash),
       [b.hash],
     );
     assert.equal(await redis().zcard(`${prefix}all:admin`), 1);
@@ -122,18 +123,43 @@ describe('RedisStore specifics', function () {
     assert.equal(await redis().zcard(`${prefix}u:admin:u1`), 1);
   });
 
+  it('keeps a captcha answer at kv:captcha:<scope>:<uuid> as {answer, expiresAt} with a PX TTL', async () => {
+    const expiresAt = Date.now() + 60_000;
+    await stores.captchas.save('admin', 'u1', { answer: 'x7Kq', expiresAt }, HOUR);
+    const key = `${prefix}kv:captcha:admin:u1`;
+    assert.deepEqual(JSON.parse((await redis().get(key)) ?? 'null'), { answer: 'x7Kq', expiresAt });
+    const ttl = await redis().pttl(key);
+    assert.ok(ttl > HOUR - 5_000 && ttl <= HOUR, `ttl ${ttl}`);
+  });
+
+  it('reads a captcha answer written through the key-value store as {a, exp}', async () => {
+    const exp = Date.now() + 60_000;
+    await stores.kv.set('captcha:web:u1', JSON.stringify({ a: 'legacy', exp }), HOUR);
+    assert.deepEqual(await stores.captchas.take('web', 'u1'), { answer: 'legacy', expiresAt: exp });
+    assert.equal(await stores.kv.get('captcha:web:u1'), null, 'take removes it');
+  });
+
+  it('reads corrupt captcha data or data of the wrong shape as absent, and removes it', async () => {
+    const corrupt = ['{not json', 'null', '[1,2]', '"x"', '{"answer":1,"expiresAt":2}', '{"answer":"x"}', '{"a":"x","exp":"soon"}'];
+    for (const [i, value] of corrupt.entries()) {
+      await redis().set(`${prefix}kv:captcha:admin:c${i}`, value);
+      assert.equal(await stores.captchas.take('admin', `c${i}`), null, value);
+      assert.equal(await redis().exists(`${prefix}kv:captcha:admin:c${i}`), 0, value);
+    }
+  });
+
   it('ping reports down (never throws) when the server is unreachable, and close() still resolves', async () => {
     let errors = 0;
     const dead = createRedisClient('redis://127.0.0.1:1', { connectTimeoutMs: 200, commandTimeoutMs: 300, onError: () => errors++ });
-    const deadStore = new RedisStore(dead, 'x:');
+    const deadStores = createRedisStores(dead, 'x:');
     const started = Date.now();
-    const health = await deadStore.ping();
+    const health = await deadStores.health.ping();
     assert.equal(health.up, false);
     assert.ok(health.detail !== undefined && health.detail.length > 0);
     assert.ok(Date.now() - started < 2_000, 'ping must not hang');
-    await assert.rejects(deadStore.get('k'), 'commands fail (fail closed) rather than hang');
+    await assert.rejects(deadStores.kv.get('k'), 'commands fail (fail closed) rather than hang');
     assert.ok(errors > 0, 'connection errors reach onError instead of crashing the process');
-    await deadStore.close();
+    await deadStores.health.close();
     // ioredis leaves the status at 'reconnecting' when closed mid-backoff, but stops trying.
     const errorsAtClose = errors;
     await sleep(1_200);

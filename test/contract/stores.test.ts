@@ -1,15 +1,21 @@
 /**
- * Runs every store contract against both adapters: the in-memory store (FakeClock, no
- * waiting) and the Redis store (real server at REDIS_URL, a fresh key prefix per test,
+ * Runs every store contract against both backends: the in-memory stores (FakeClock, no
+ * waiting) and the Redis stores (real server at REDIS_URL, a fresh key prefix per test,
  * deleted afterwards). Without Redis the Redis half is skipped loudly (fails under CI=true).
  */
 import type Redis from 'ioredis';
-import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
-import { RedisStore } from '../../src/adapters/redis/redis-store';
+import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
+import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
+import { RedisListStore } from '../../src/adapters/redis/list-store';
+import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
+import { RedisSessionStore } from '../../src/adapters/redis/session-store';
+import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
-import { sleep, type StoreFixture } from './fixture';
+import { type MakeFixture, sleep } from './fixture';
+import { describeCaptchaStoreContract } from './captcha-store.contract';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
 import { describeListStoreContract } from './list-store.contract';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
@@ -17,23 +23,26 @@ import { describeSessionStoreContract } from './session-store.contract';
 import { describeStoreHealthContract } from './store-health.contract';
 
 describe('store adapters: memory', () => {
-  /** A fresh store on a FakeClock; its TTLs run on that clock, so elapse() never waits. */
-  async function memoryFixture(): Promise<StoreFixture<InMemoryStore>> {
-    const clock = new FakeClock();
-    const store = new InMemoryStore(clock, { sweepIntervalMs: 0 });
-    return {
-      store,
-      clock,
-      elapse: async (ms) => clock.advance(ms),
-      cleanup: () => store.close(),
+  /** A store of a fresh backend on a FakeClock; its TTLs run on that clock, so elapse() never waits. */
+  function memoryFixture<S>(pick: (backend: InMemoryBackend) => S): MakeFixture<S> {
+    return async () => {
+      const clock = new FakeClock();
+      const backend = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
+      return {
+        store: pick(backend),
+        clock,
+        elapse: async (ms) => clock.advance(ms),
+        cleanup: () => backend.close(),
+      };
     };
   }
 
-  describeSessionStoreContract('InMemoryStore', memoryFixture);
-  describeKeyValueStoreContract('InMemoryStore', memoryFixture);
-  describeListStoreContract('InMemoryStore', memoryFixture);
-  describeRateLimitStoreContract('InMemoryStore', memoryFixture);
-  describeStoreHealthContract('InMemoryStore', memoryFixture);
+  describeSessionStoreContract('InMemorySessionStore', memoryFixture((b) => b.sessions));
+  describeKeyValueStoreContract('InMemoryKeyValueStore', memoryFixture((b) => b.kv));
+  describeListStoreContract('InMemoryListStore', memoryFixture((b) => b.lists));
+  describeRateLimitStoreContract('InMemoryRateLimitStore', memoryFixture((b) => b.rateLimits));
+  describeCaptchaStoreContract('InMemoryCaptchaStore', memoryFixture((b) => b.captchas));
+  describeStoreHealthContract('InMemoryBackend', memoryFixture((b) => b));
 });
 
 describe('store adapters: redis', function () {
@@ -50,35 +59,37 @@ describe('store adapters: redis', function () {
   });
 
   /**
-   * A store under a fresh prefix. Redis TTLs run on real time, so elapse() also sleeps;
-   * the FakeClock starts at the real time and only drives the `now` arguments.
+   * A store under a fresh prefix on the shared client. Redis TTLs run on real time, so elapse()
+   * also sleeps; the FakeClock starts at the real time and only drives the `now` arguments.
    */
-  async function redisFixture(): Promise<StoreFixture<RedisStore>> {
-    if (client === undefined) throw new Error('redis client not ready');
-    const shared = client;
-    const prefix = testKeyPrefix('contract');
-    const clock = new FakeClock(Date.now());
-    return {
-      store: new RedisStore(shared, prefix),
-      clock,
-      elapse: async (ms) => {
-        clock.advance(ms);
-        await sleep(ms);
-      },
-      cleanup: () => deleteByPrefix(shared, prefix),
+  function redisFixture<S>(make: (client: Redis, keyPrefix: string) => S): MakeFixture<S> {
+    return async () => {
+      if (client === undefined) throw new Error('redis client not ready');
+      const shared = client;
+      const prefix = testKeyPrefix('contract');
+      const clock = new FakeClock(Date.now());
+      return {
+        store: make(shared, prefix),
+        clock,
+        elapse: async (ms) => {
+          clock.advance(ms);
+          await sleep(ms);
+        },
+        cleanup: () => deleteByPrefix(shared, prefix),
+      };
     };
   }
 
-  describeSessionStoreContract('RedisStore', redisFixture);
-  describeKeyValueStoreContract('RedisStore', redisFixture);
-  describeListStoreContract('RedisStore', redisFixture);
-  describeRateLimitStoreContract('RedisStore', redisFixture);
+  describeSessionStoreContract('RedisSessionStore', redisFixture((c, p) => new RedisSessionStore(c, p)));
+  describeKeyValueStoreContract('RedisKeyValueStore', redisFixture((c, p) => new RedisKeyValueStore(c, p)));
+  describeListStoreContract('RedisListStore', redisFixture((c, p) => new RedisListStore(c, p)));
+  describeRateLimitStoreContract('RedisRateLimitStore', redisFixture((c, p) => new RedisRateLimitStore(c, p)));
+  describeCaptchaStoreContract('RedisCaptchaStore', redisFixture((c, p) => new RedisCaptchaStore(c, p)));
   // close() quits the client, so the health contract gets a client of its own.
-  describeStoreHealthContract('RedisStore', async () => {
+  describeStoreHealthContract('RedisStoreHealth', async () => {
     const own = createRedisClient(REDIS_URL);
-    const store = new RedisStore(own, testKeyPrefix('health'));
     return {
-      store,
+      store: new RedisStoreHealth(own),
       clock: new FakeClock(Date.now()),
       elapse: sleep,
       cleanup: async () => {

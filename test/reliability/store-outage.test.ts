@@ -3,6 +3,7 @@ import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { SessionManagers } from '../../src/application/session/session-manager';
+import { isDomainError } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/session';
 import type { AppConfig } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
@@ -188,6 +189,18 @@ describe('store outage: fail closed, recover by itself', function () {
       await redis.start();
       let attempt = 0;
       await within(5000, async () => (await admin().post('/auth/login').set('X-Forwarded-For', `10.8.1.${++attempt}`).send({ username: 'admin', password: enc() })).status === 200);
+    });
+
+    it('the captcha store: store-unavailable while its store is down, working again after recovery', async () => {
+      const unavailable = (e: unknown): boolean => isDomainError(e) && e.reason === 'store-unavailable';
+      const challenge = { answer: 'x', expiresAt: Date.now() + 60_000 };
+      await redisInfra.captchas.save('admin', 'c-outage', challenge, 60_000);
+      await redis.kill();
+      await assert.rejects(redisInfra.captchas.take('admin', 'c-outage'), unavailable);
+      await assert.rejects(redisInfra.captchas.save('admin', 'c-outage-2', challenge, 60_000), unavailable);
+      await redis.start();
+      await within(5000, () => redisInfra.captchas.take('admin', 'c-outage').then(() => true, () => false));
+      assert.deepEqual(unhandled, []);
     });
 
     it('idempotency (PARAM, TOKEN, HEADER): 503 while the lock store is down, and the handler never runs', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import { SessionManager } from '../../src/application/session/session-manager';
 import { hashToken, sameTokenHash } from '../../src/application/session/session-token';
 import { type SessionSettings } from '../../src/application/session/session-settings';
@@ -12,7 +12,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 function setup(overrides: Partial<SessionSettings> = {}, loginType = 'admin') {
   const clock = new FakeClock();
-  const store = new InMemoryStore(clock);
+  const store = new InMemoryBackend(clock).sessions;
   const policy: SessionSettings = { ...DEFAULT_SESSION_POLICY, shareSecret: '', ...overrides };
   const manager = new SessionManager(loginType, policy, store, clock);
   return { clock, store, manager };
@@ -92,7 +92,7 @@ describe('SessionManager (the session core)', () => {
     });
     it('a token of one login type is invalid for the other', async () => {
       const clock = new FakeClock();
-      const store = new InMemoryStore(clock);
+      const store = new InMemoryBackend(clock).sessions;
       const policy = { ...DEFAULT_SESSION_POLICY, shareSecret: '' };
       const admin = new SessionManager('admin', policy, store, clock);
       const web = new SessionManager('web', policy, store, clock);

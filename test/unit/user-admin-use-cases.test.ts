@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { InMemoryStore } from '../../src/adapters/memory/in-memory-store';
+import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import type { AuthSettings } from '../../src/application/auth/auth-settings';
 import { IssueTokens } from '../../src/application/auth/issue-tokens';
 import { RefreshToken } from '../../src/application/auth/refresh-token';
@@ -29,13 +29,13 @@ describe('user administration use cases (live sessions follow the directory)', (
 
   beforeEach(async () => {
     clock = new FakeClock();
-    const store = new InMemoryStore(clock);
+    const store = new InMemoryBackend(clock);
     const policy: SessionSettings = { ...DEFAULT_SESSION_POLICY, shareSecret: '' };
-    managers = new SessionManagers(policy, store, clock, silentLogger);
+    managers = new SessionManagers(policy, store.sessions, clock, silentLogger);
     admin = managers.get('admin');
     web = managers.get('web');
     const settings = { refreshTokenTtlSeconds: 2592000, timeZone: 'UTC' } as AuthSettings;
-    registry = new RefreshTokenRegistry(store, settings, clock, managers);
+    registry = new RefreshTokenRegistry(store.kv, settings, clock, managers);
     tokens = new IssueTokens(managers, registry, settings);
     dir = await memoryDirectoryWith(FIXTURE.roles, FIXTURE.users);
     const ann = await dir.findByUsername('ann');

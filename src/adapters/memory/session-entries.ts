@@ -1,0 +1,58 @@
+/** How the in-memory session store keeps a session or a tombstone. */
+import type { SessionRecord, TombstoneState } from '../../domain/session';
+
+/** A stored active session, with the fields the indexes and filters need kept beside the JSON. */
+export interface ActiveEntry {
+  readonly kind: 'active';
+  /** The record as JSON, as Redis holds it: callers never share (or mutate) the stored object. */
+  readonly json: string;
+  /** The record parsed once and deep-frozen: readers share it and cannot change the stored copy. */
+  parsed?: SessionRecord;
+  readonly userId: string;
+  readonly tokenId: string;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+  lastActiveAt: number;
+  /** Retention deadline on the store clock, null = kept forever. */
+  readonly deadline: number | null;
+}
+
+/** A kicked-out / replaced marker; it keeps the deadline of the session it replaced. */
+export interface TombstoneEntry {
+  readonly kind: TombstoneState;
+  readonly deadline: number | null;
+}
+
+export type SessionEntry = ActiveEntry | TombstoneEntry;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
+  }
+  return value;
+}
+
+export function activeEntry(record: SessionRecord, lastActiveAt: number, deadline: number | null): ActiveEntry {
+  return {
+    kind: 'active',
+    json: JSON.stringify(record),
+    userId: record.principal.userId,
+    tokenId: record.tokenId,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    lastActiveAt,
+    deadline,
+  };
+}
+
+/** Parsing once per write instead of once per read (a resolve is one read per authenticated request). */
+export function recordOf(entry: ActiveEntry): SessionRecord {
+  entry.parsed ??= deepFreeze(JSON.parse(entry.json) as SessionRecord);
+  return entry.parsed;
+}
+
+/** Not past expiresAt (a record without expiresAt never expires). */
+export function isCurrent(entry: ActiveEntry, now: number): boolean {
+  return entry.expiresAt === null || entry.expiresAt > now;
+}

@@ -1,0 +1,47 @@
+/**
+ * CaptchaStore on Redis: a save is one SET PX, a take one GETDEL (read and remove atomically, so
+ * of concurrent verifications at most one sees the answer). The key is the key-value store's
+ * `captcha:<scope>:<uuid>` (key-layout.ts): answers written through the KeyValueStore as
+ * `{"a": answer, "exp": ms}` are read too, so a captcha issued by an instance that still writes
+ * that form verifies on one that reads through this store.
+ */
+import type Redis from 'ioredis';
+import type { CaptchaChallenge, CaptchaStore } from '../../application/ports/captcha-store';
+import { normTtl } from '../store-common';
+import { RedisKeys } from './key-layout';
+
+/** A stored value: `{answer, expiresAt}`, or the key-value form `{a, exp}`. Anything else reads as absent. */
+export function parseChallenge(raw: string): CaptchaChallenge | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const { answer, expiresAt, a, exp } = v as Record<string, unknown>;
+  if (typeof answer === 'string' && typeof expiresAt === 'number') return { answer, expiresAt };
+  if (typeof a === 'string' && typeof exp === 'number') return { answer: a, expiresAt: exp };
+  return null;
+}
+
+export class RedisCaptchaStore implements CaptchaStore {
+  private readonly keys: RedisKeys;
+
+  constructor(
+    private readonly client: Redis,
+    keyPrefix: string,
+  ) {
+    this.keys = new RedisKeys(keyPrefix);
+  }
+
+  async save(scope: string, uuid: string, challenge: CaptchaChallenge, ttlMs: number): Promise<void> {
+    const value = JSON.stringify({ answer: challenge.answer, expiresAt: challenge.expiresAt });
+    await this.client.set(this.keys.captcha(scope, uuid), value, 'PX', normTtl(ttlMs));
+  }
+
+  async take(scope: string, uuid: string): Promise<CaptchaChallenge | null> {
+    const raw = await this.client.getdel(this.keys.captcha(scope, uuid));
+    return raw === null ? null : parseChallenge(raw);
+  }
+}

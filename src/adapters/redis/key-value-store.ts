@@ -1,0 +1,58 @@
+/** KeyValueStore on Redis: one command or one Lua script per call. Keys: see key-layout.ts. */
+import type Redis from 'ioredis';
+import type { KeyValueStore } from '../../application/ports/key-value-store';
+import { normTtl } from '../store-common';
+import type { LuaScript } from './lua-scripts';
+import { ScriptedRedisStore } from './scripted-store';
+
+const SCRIPTS = {
+  agKvDeleteIfEquals: { file: 'kv-delete-if-equals.lua', keys: 1 },
+  agKvSetIfAbsentOrGet: { file: 'kv-set-if-absent-or-get.lua', keys: 1 },
+  agKvReplaceIfEquals: { file: 'kv-replace-if-equals.lua', keys: 1 },
+  agKvIncrement: { file: 'kv-increment.lua', keys: 1 },
+} satisfies Record<string, LuaScript>;
+
+export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements KeyValueStore {
+  constructor(client: Redis, keyPrefix: string) {
+    super(client, keyPrefix, SCRIPTS);
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(this.keys.keyValue(key));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return (await this.client.del(this.keys.keyValue(key))) > 0;
+  }
+
+  async set(key: string, value: string, ttlMs: number | null): Promise<void> {
+    if (ttlMs === null) await this.client.set(this.keys.keyValue(key), value);
+    else await this.client.set(this.keys.keyValue(key), value, 'PX', normTtl(ttlMs));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.set(this.keys.keyValue(key), value, 'PX', normTtl(ttlMs), 'NX')) === 'OK';
+  }
+
+  async getAndDelete(key: string): Promise<string | null> {
+    return this.client.getdel(this.keys.keyValue(key));
+  }
+
+  async deleteIfEquals(key: string, expected: string): Promise<boolean> {
+    return Number(await this.run('agKvDeleteIfEquals', this.keys.keyValue(key), expected)) === 1;
+  }
+
+  async setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
+    const held = await this.run('agKvSetIfAbsentOrGet', this.keys.keyValue(key), value, normTtl(ttlMs));
+    return typeof held === 'string' ? held : null;
+  }
+
+  async replaceIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.run('agKvReplaceIfEquals', this.keys.keyValue(key), expected, value, normTtl(ttlMs))) === 1;
+  }
+
+  async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
+    const reply = (await this.run('agKvIncrement', this.keys.keyValue(key), normTtl(ttlMs))) as [number, number];
+    return { count: Number(reply[0]), ttlMs: Math.max(0, Number(reply[1])) };
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The Lua scripts of the Redis stores, kept as files in ./scripts (copied beside the compiled
+ * code by `npm run build`). Each file is read from disk once per process; each script is
+ * registered once per client with `defineCommand` (several stores share one client) and then
+ * runs as EVALSHA (ioredis falls back to EVAL on NOSCRIPT), so an operation is one round trip.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type Redis from 'ioredis';
+
+const SCRIPTS_DIR = path.join(__dirname, 'scripts');
+
+/** Helpers of the session scripts (isTombstone, active, current, ...), prepended to each of them. */
+const SESSION_LIB = 'lib/session.lua';
+
+export interface LuaScript {
+  /** File under ./scripts. */
+  readonly file: string;
+  /** How many of the arguments are KEYS (the rest are ARGV). */
+  readonly keys: number;
+  /** Prepend the session helpers. */
+  readonly sessionLib?: boolean;
+}
+
+/** Runs one of the scripts a store registered: KEYS first, then ARGV. */
+export type ScriptRunner<N extends string> = (name: N, ...args: Array<string | number>) => Promise<unknown>;
+
+type ScriptFn = (...args: Array<string | number>) => Promise<unknown>;
+
+const files = new Map<string, string>();
+
+function readScript(file: string): string {
+  let text = files.get(file);
+  if (text === undefined) {
+    text = readFileSync(path.join(SCRIPTS_DIR, file), 'utf8');
+    files.set(file, text);
+  }
+  return text;
+}
+
+/** The script's source as sent to Redis: the session helpers (if used), then the script. */
+function luaSource(script: LuaScript): string {
+  const body = readScript(script.file);
+  return script.sessionLib === true ? `${readScript(SESSION_LIB)}\n${body}` : body;
+}
+
+/**
+ * Registers the scripts on the client (a name another store already registered is left as it
+ * is: every script name belongs to one store) and returns the function that runs them.
+ */
+export function scriptRunner<N extends string>(client: Redis, scripts: Readonly<Record<N, LuaScript>>): ScriptRunner<N> {
+  const commands = client as unknown as Record<string, ScriptFn | undefined>;
+  for (const [name, script] of Object.entries<LuaScript>(scripts)) {
+    if (typeof commands[name] !== 'function') client.defineCommand(name, { numberOfKeys: script.keys, lua: luaSource(script) });
+  }
+  return (name, ...args) => {
+    const fn = commands[name];
+    if (fn === undefined) throw new Error(`redis script ${name} is not defined`);
+    return fn.apply(client, args);
+  };
+}

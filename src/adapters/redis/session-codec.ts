@@ -1,0 +1,39 @@
+/** Reading session replies of the Redis scripts: anything corrupt or of the wrong shape reads as absent. */
+import type { ListedSession } from '../../application/ports/session-store';
+import type { SessionRecord } from '../../domain/session';
+
+/** Parses a stored record; anything corrupt or of the wrong shape reads as absent. */
+export function parseRecord(json: string): SessionRecord | null {
+  try {
+    const v: unknown = JSON.parse(json);
+    if (typeof v !== 'object' || v === null) return null;
+    const r = v as Partial<SessionRecord>;
+    if (typeof r.tokenId !== 'string' || typeof r.createdAt !== 'number') return null;
+    if (r.expiresAt !== null && typeof r.expiresAt !== 'number') return null;
+    if (typeof r.principal !== 'object' || r.principal === null || typeof r.principal.userId !== 'string') return null;
+    return v as SessionRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** lastActive as stored, falling back to createdAt when missing or unreadable. */
+export function parseLastActive(raw: string | null | undefined, record: SessionRecord): number {
+  const n = raw ? Number(raw) : NaN;
+  return Number.isFinite(n) ? n : record.createdAt;
+}
+
+/** Turns a flat {hash, json, lastActive} reply into listed sessions, skipping corrupt ones. */
+export function toListed(reply: unknown): ListedSession[] {
+  const flat = Array.isArray(reply) ? (reply as Array<string | null>) : [];
+  const out: ListedSession[] = [];
+  for (let i = 0; i + 2 < flat.length; i += 3) {
+    const tokenHash = flat[i];
+    const json = flat[i + 1];
+    if (typeof tokenHash !== 'string' || typeof json !== 'string') continue;
+    const record = parseRecord(json);
+    if (record === null) continue;
+    out.push({ tokenHash, record, lastActiveAt: parseLastActive(flat[i + 2], record) });
+  }
+  return out;
+}
