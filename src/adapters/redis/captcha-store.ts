@@ -7,19 +7,15 @@
  */
 import type Redis from 'ioredis';
 import type { CaptchaChallenge, CaptchaStore } from '../../application/ports/captcha-store';
+import { parseJsonObject } from '../../domain/json-record';
 import { normTtl } from '../store-common';
 import { RedisKeys } from './key-layout';
 
 /** A stored value: `{answer, expiresAt}`, or the key-value form `{a, exp}`. Anything else reads as absent. */
 export function parseChallenge(raw: string): CaptchaChallenge | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof v !== 'object' || v === null) return null;
-  const { answer, expiresAt, a, exp } = v as Record<string, unknown>;
+  const o = parseJsonObject(raw);
+  if (o === null) return null;
+  const { answer, expiresAt, a, exp } = o;
   if (typeof answer === 'string' && typeof expiresAt === 'number') return { answer, expiresAt };
   if (typeof a === 'string' && typeof exp === 'number') return { answer: a, expiresAt: exp };
   return null;

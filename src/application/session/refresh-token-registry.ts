@@ -29,6 +29,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
+import { parseJsonObject } from '../../domain/json-record';
 import type { AuthSettings } from '../auth/auth-settings';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
@@ -56,14 +57,8 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 
 /** Reads a stored JSON object; the first of each field-name pair that holds a value of `type` wins. */
 function readFields<K extends string>(raw: string, names: Record<K, readonly [string, string]>, type: 'string' | 'number'): Record<K, unknown> | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof v !== 'object' || v === null) return null;
-  const o = v as Record<string, unknown>;
+  const o = parseJsonObject(raw);
+  if (o === null) return null;
   const out = {} as Record<K, unknown>;
   for (const k of Object.keys(names) as K[]) {
     const [name, legacy] = names[k];
