@@ -11,7 +11,7 @@ export interface RedisClientOptions {
   /** Ms to establish the TCP connection. Default 5000. */
   readonly connectTimeoutMs?: number;
   /**
-   * Batch commands issued in the same tick into one write (measured ≈ 13 % more req/s).
+   * Batch commands issued in the same tick into one write (fewer syscalls on the hot path).
    * Safe with the store's Lua scripts (ioredis resends EVAL on NOSCRIPT). Default true.
    */
   readonly enableAutoPipelining?: boolean;
