@@ -109,4 +109,15 @@ describe('links between README.md and docs/ resolve', () => {
       assert.ok(readme.includes(`](${file})`), `README.md does not link ${file}`);
     }
   });
+
+  it('every source, test or db path the docs name exists', () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      for (const m of text.matchAll(/\b((?:src|test|db|bench|config)\/[A-Za-z0-9_./-]+\.(?:ts|js|lua|yml|sql))\b/g)) {
+        if (!/NNN|<|\*/.test(m[1]!) && !existsSync(path.join(root, m[1]!))) missing.push(`${file}: ${m[1]}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
 });
