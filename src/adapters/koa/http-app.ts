@@ -1,8 +1,8 @@
 /** Builds one Koa application from a route table: the shared edge for admin and web. */
 import Koa from 'koa';
-import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../application/ports/logger';
 import type { TrustedProxies } from './client-ip';
+import { methodNotAllowed } from './method-not-allowed';
 import { errorEdge, jsonBody, requestContext } from './middleware';
 import { buildRouter, type RouteDef } from './routes';
 import type { AppMiddleware, AppState, Responder } from './state';
@@ -34,13 +34,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa<AppState> {
   for (const mw of opts.pre ?? []) app.use(mw);
   app.use(jsonBody({ limitBytes: opts.bodyLimitBytes }));
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new DomainError('method-not-allowed', 'This method is not allowed on this path.'),
-      notImplemented: () => new DomainError('method-not-allowed', 'This method is not supported.'),
-    }),
-  );
+  app.use(methodNotAllowed(router));
   app.on('error', (err: unknown) => opts.log.error({ err }, 'koa error'));
   return app;
 }

@@ -1,0 +1,76 @@
+/**
+ * RFC 9110 §15.5.6: a 405 carries `Allow`. Every path of both apps, driven with every method it
+ * does not declare, answers 405 in the app's own format with the declared methods in `Allow`;
+ * OPTIONS lists them with 200; a method the server does not know at all is refused the same way.
+ * The paths come from the mounted route tables, so a new route is covered without a list here.
+ */
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+function concrete(path: string): string {
+  return path.replace(/:[A-Za-z]+/g, '1').replace(/\(.*?\)/g, '');
+}
+
+function allowOf(res: request.Response): string[] {
+  return String(res.headers.allow ?? '').split(/,\s*/).filter((m) => m !== '').sort();
+}
+
+describe('undeclared methods answer 405 with Allow, on every path of both apps', function () {
+  this.timeout(60_000);
+  let infra: TestInfra;
+  let apps: ReturnType<typeof buildBoth>;
+  before(() => {
+    const config = testConfig({ 'svc.try-it.enabled': true });
+    infra = testInfra(config, { label: 'allow' });
+    apps = buildBoth(config, infra);
+  });
+  after(async () => infra?.dispose());
+
+  for (const name of ['admin', 'web'] as const) {
+    it(`${name}: 405 + Allow for every undeclared method, 200 + Allow for OPTIONS`, async () => {
+      const { app, routes } = apps[name];
+      const byPath = new Map<string, Set<string>>();
+      for (const r of routes) {
+        const set = byPath.get(r.path) ?? new Set<string>();
+        set.add(r.method.toUpperCase());
+        if (r.method === 'get') set.add('HEAD');
+        byPath.set(r.path, set);
+      }
+      let checked = 0;
+      for (const [path, declared] of byPath) {
+        const url = concrete(path);
+        const expected = [...declared].sort();
+        const options = await request(app.callback()).options(url);
+        assert.equal(options.status, 200, `OPTIONS ${url}`);
+        assert.deepEqual(allowOf(options), expected, `OPTIONS ${url}`);
+        for (const method of METHODS.filter((m) => !declared.has(m))) {
+          const res = await request(app.callback())[method.toLowerCase() as 'get'](url);
+          assert.equal(res.status, 405, `${method} ${url}`);
+          assert.deepEqual(allowOf(res), expected, `${method} ${url}: Allow`);
+          if (name === 'admin') assert.equal(res.body.code, 40500, `${method} ${url}: envelope`);
+          else {
+            assert.match(String(res.headers['content-type']), /^application\/problem\+json/, `${method} ${url}`);
+            assert.equal(res.body.code, 'method-not-allowed');
+          }
+          checked++;
+        }
+      }
+      assert.ok(checked > 40, `only ${checked} undeclared methods were tried`);
+    });
+  }
+
+  it('a method the server does not know at all is refused with Allow too', async () => {
+    const res = await request(apps.admin.app.callback()).propfind('/auth/login');
+    assert.equal(res.status, 405);
+    assert.deepEqual(allowOf(res), ['POST']);
+    assert.equal(res.body.code, 40500);
+  });
+
+  it('a path no route declares stays 404 whatever the method', async () => {
+    await request(apps.admin.app.callback()).delete('/no/such/path').expect(404);
+    await request(apps.web.app.callback()).post('/no/such/path').expect(404);
+  });
+});
