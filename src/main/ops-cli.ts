@@ -13,8 +13,10 @@ import bcrypt from 'bcryptjs';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
 import { silentLogger } from '../adapters/logging/pino-logger';
 import { seedDevAccounts } from '../adapters/sql/dev-seed';
+import { MigrationRefused } from '../adapters/sql/migration-steps';
 import { migrate } from '../adapters/sql/migrator';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
+import type { Pool } from 'mysql2/promise';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { createContainer } from './container';
@@ -36,6 +38,25 @@ function datasourceOf(config: AppConfig, io: OpsIo): AppConfig['datasource'] | n
     return null;
   }
   return config.datasource;
+}
+
+/** A migration refused for the data it found (e.g. two usernames that differ only in case) prints why and exits 1. */
+async function migrateCommand(pool: Pool, io: OpsIo): Promise<number> {
+  try {
+    const r = await migrate(pool);
+    io.out(`migrations applied: ${r.applied.join(', ') || 'none'}; already applied: ${r.alreadyApplied.join(', ') || 'none'}`);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof MigrationRefused)) throw e;
+    io.err(e.message);
+    return 1;
+  }
+}
+
+async function seedCommand(pool: Pool, io: OpsIo): Promise<number> {
+  const r = await seedDevAccounts(pool, (pw) => bcrypt.hash(pw, BCRYPT_COST));
+  io.out(`dev accounts seeded; users created: ${r.usersCreated.join(', ') || 'none'}; members created: ${r.membersCreated.join(', ') || 'none'}`);
+  return 0;
 }
 
 export async function runOps(args: readonly string[], io: OpsIo): Promise<number> {
@@ -60,14 +81,7 @@ export async function runOps(args: readonly string[], io: OpsIo): Promise<number
     }
     const pool = createMySqlPool(ds, { connectionLimit: 2 });
     try {
-      if (command === 'migrate') {
-        const r = await migrate(pool);
-        io.out(`migrations applied: ${r.applied.join(', ') || 'none'}; already applied: ${r.alreadyApplied.join(', ') || 'none'}`);
-      } else {
-        const r = await seedDevAccounts(pool, (pw) => bcrypt.hash(pw, BCRYPT_COST));
-        io.out(`dev accounts seeded; users created: ${r.usersCreated.join(', ') || 'none'}; members created: ${r.membersCreated.join(', ') || 'none'}`);
-      }
-      return 0;
+      return command === 'migrate' ? await migrateCommand(pool, io) : await seedCommand(pool, io);
     } finally {
       await pool.end();
     }

@@ -1,6 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
 import { InMemoryUserDirectory, type DirectoryFile } from '../../src/adapters/directory/in-memory-user-directory';
+import { YamlFileUserDirectory } from '../../src/adapters/directory/yaml-file-user-directory';
 import { memoryDirectoryWith } from '../support/memory-user-directory';
-import { describeUserAdministrationContract, describeUserDirectoryContract, type MakeDirectory } from './user-directory.contract';
+import { describeUserAdministrationContract, describeUserDirectoryContract, type DirectoryFixture, type MakeDirectory } from './user-directory.contract';
 
 const make: MakeDirectory = async (f) => {
   const dir = await memoryDirectoryWith(f.roles, f.users);
@@ -10,9 +15,8 @@ const make: MakeDirectory = async (f) => {
 describeUserDirectoryContract('in-memory (test reference)', make);
 describeUserAdministrationContract('in-memory (test reference)', make);
 
-/** The embedded YAML adapter (svc.directory=file), fed the same fixture as a parsed file. */
-const makeFile: MakeDirectory = async (f) => {
-  const file: DirectoryFile = {
+function fileOf(f: DirectoryFixture): DirectoryFile {
+  return {
     roles: Object.fromEntries(f.roles.map((r) => [r.key, { enabled: r.enabled, permissions: [...r.permissions] }])),
     users: f.users.map((u, i) => ({
       id: String(i + 1),
@@ -25,9 +29,23 @@ const makeFile: MakeDirectory = async (f) => {
       permissions: [],
     })),
   };
-  const dir = new InMemoryUserDirectory(file);
+}
+
+/** The embedded YAML adapter (svc.directory=file), fed the same fixture as a parsed file. */
+const makeFile: MakeDirectory = async (f) => {
+  const dir = new InMemoryUserDirectory(fileOf(f));
   return { directory: dir, administration: dir };
 };
 
 describeUserDirectoryContract('file (YAML adapter)', makeFile);
 describeUserAdministrationContract('file (YAML adapter)', makeFile);
+
+/** The writable YAML file the CLI uses (`users add`): every call reads the file, create() rewrites it. */
+const makeYamlFile: MakeDirectory = async (f) => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'agdir-')), 'users.yml');
+  const data = fileOf(f);
+  writeFileSync(file, stringify({ roles: data.roles, users: data.users.map((u) => ({ ...u, id: Number(u.id) })) }));
+  return { directory: new YamlFileUserDirectory(file) };
+};
+
+describeUserDirectoryContract('YAML file (YamlFileUserDirectory, the CLI)', makeYamlFile);

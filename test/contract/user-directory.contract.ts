@@ -141,6 +141,36 @@ export function describeUserDirectoryContract(name: string, make: MakeDirectory)
       assert.deepEqual(await dir.list(0, 100), before);
     });
 
+    it('findByUsername matches the folded name (NFKC, then lower case) and returns the stored spelling', async () => {
+      for (const asked of ['ANN', 'Ann', 'aNN', '\uFF21\uFF4E\uFF4E' /* fullwidth Ａｎｎ */]) {
+        const u = await dir.findByUsername(asked);
+        assert.equal(u?.username, 'ann', asked);
+        assert.deepEqual(u, await dir.findByUsername('ann'), asked);
+      }
+      assert.equal(await dir.findByUsername('ann '), null, 'a trailing space is another name');
+      assert.equal(await dir.findByUsername('an'), null);
+    });
+
+    it('create refuses a name that differs from a taken one only in case or Unicode form, and changes nothing', async () => {
+      const before = await dir.list(0, 100);
+      for (const username of ['ANN', 'Root', '\uFF41\uFF4E\uFF4E' /* fullwidth ａｎｎ */]) {
+        const r = await dir.create({ username, nickname: 'Twin', passwordHash: HASH, roles: [] });
+        assert.equal(!r.ok && r.reason, 'username-taken', username);
+      }
+      assert.deepEqual(await dir.list(0, 100), before);
+    });
+
+    it('create keeps the spelling given; any case finds it, and it blocks every other case', async () => {
+      const r = await dir.create({ username: 'MixedCase', nickname: 'M', passwordHash: HASH, roles: [] });
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.equal(r.user.username, 'MixedCase');
+      assert.deepEqual(await dir.findByUsername('mixedcase'), r.user);
+      assert.deepEqual(await dir.findByUsername('MIXEDCASE'), r.user);
+      assert.ok((await dir.list(0, 100)).users.some((u) => u.username === 'MixedCase'));
+      const twin = await dir.create({ username: 'mixedCASE', nickname: 'M2', passwordHash: HASH, roles: [] });
+      assert.equal(!twin.ok && twin.reason, 'username-taken');
+    });
+
     it('create with an unknown role writes nothing (no half-written user)', async () => {
       const r = await dir.create({ username: 'halfway', nickname: 'H', passwordHash: HASH, roles: ['viewer', 'no-such-role'] });
       assert.equal(r.ok, false);

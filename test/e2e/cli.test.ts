@@ -263,6 +263,9 @@ describe('CLI (child process)', function () {
       const taken = await cli(['users', 'add', '--username', 'operator', '--roles', 'viewer'], { input: 'another-pass-1', env });
       assert.equal(taken.code, 1);
       assert.match(taken.stderr, /already taken/);
+      const otherCase = await cli(['users', 'add', '--username', 'OPERATOR', '--roles', 'viewer'], { input: 'another-pass-1', env });
+      assert.equal(otherCase.code, 1, 'one account per name, whatever its case');
+      assert.match(otherCase.stderr, /already taken/);
       const role = await cli(['users', 'add', '--username', 'someone', '--roles', 'root'], { input: 'another-pass-1', env });
       assert.equal(role.code, 2);
       assert.match(role.stderr, /unknown role/);

@@ -54,6 +54,9 @@ describe('CLI users add with svc.directory=sql', function () {
     assert.ok(bcrypt.compareSync('operator-pass-1', user.passwordHash));
     const taken = await cli(['users', 'add', '--username', 'operator', '--roles', 'viewer'], 'another-pass-1\n', env);
     assert.equal(taken.code, 1, taken.stderr);
+    const otherCase = await cli(['users', 'add', '--username', 'Operator', '--roles', 'viewer'], 'another-pass-1\n', env);
+    assert.equal(otherCase.code, 1, otherCase.stderr);
+    assert.match(otherCase.stderr, /already taken/);
   });
 });
 

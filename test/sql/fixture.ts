@@ -1,5 +1,6 @@
 /** Writes a contract fixture into the SQL directory tables (one enabled sys_menu per role permission). */
 import type { Pool, ResultSetHeader } from 'mysql2/promise';
+import { foldUsername } from '../../src/domain/username';
 import type { DirectoryFixture } from '../contract/user-directory.contract';
 
 export async function seedSqlFixture(pool: Pool, f: DirectoryFixture): Promise<Map<string, string>> {
@@ -15,8 +16,9 @@ export async function seedSqlFixture(pool: Pool, f: DirectoryFixture): Promise<M
   }
   const userIds = new Map<string, string>();
   for (const u of f.users) {
-    const [res] = await pool.execute<ResultSetHeader>('INSERT INTO sys_user (username, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?)', [
+    const [res] = await pool.execute<ResultSetHeader>('INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)', [
       u.username,
+      foldUsername(u.username),
       u.nickname,
       u.avatar ?? '',
       u.passwordHash,

@@ -33,11 +33,11 @@ describe('SQL migrations: runner (MariaDB)', function () {
 
   it('applies every version once, records it, and applies nothing the second time', async () => {
     const first = await migrate(db.pool);
-    assert.deepEqual(first.applied, ['001']);
+    assert.deepEqual(first.applied, ['001', '002']);
     const second = await migrate(db.pool);
-    assert.deepEqual(second, { applied: [], alreadyApplied: ['001'] });
-    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations');
-    assert.deepEqual(rows.map((r) => r.version), ['001']);
+    assert.deepEqual(second, { applied: [], alreadyApplied: ['001', '002'] });
+    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version');
+    assert.deepEqual(rows.map((r) => r.version), ['001', '002']);
     const [tables] = await db.pool.query<RowDataPacket[]>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY 1', [db.name]);
     assert.deepEqual(tables.map((r) => r.t), ['member', 'schema_migrations', 'sys_menu', 'sys_role', 'sys_role_menu', 'sys_user', 'sys_user_role']);
   });
@@ -45,9 +45,9 @@ describe('SQL migrations: runner (MariaDB)', function () {
   it('two concurrent runners do not both apply a version', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agmig-'));
     writeFileSync(path.join(dir, '001_init.sql'), readMigrationText());
-    writeFileSync(path.join(dir, '002_extra.sql'), 'CREATE TABLE IF NOT EXISTS extra_t (id INT PRIMARY KEY);\n');
+    writeFileSync(path.join(dir, '900_extra.sql'), 'CREATE TABLE IF NOT EXISTS extra_t (id INT PRIMARY KEY);\n');
     const [a, b] = await Promise.all([migrate(db.pool, dir), migrate(db.pool, dir)]);
-    assert.deepEqual([...a.applied, ...b.applied], ['002']);
+    assert.deepEqual([...a.applied, ...b.applied], ['900']);
   });
 
   it('refuses a migration changed after it was applied', async () => {
@@ -57,6 +57,6 @@ describe('SQL migrations: runner (MariaDB)', function () {
   });
 });
 
-function readMigrationText(): string {
-  return readFileSync(path.resolve(__dirname, '../../db/migrations/001_init.sql'), 'utf8');
+function readMigrationText(file = '001_init.sql'): string {
+  return readFileSync(path.resolve(__dirname, '../../db/migrations', file), 'utf8');
 }

@@ -31,13 +31,13 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
   });
   after(async () => db?.drop());
 
-  it('db migrate applies 001 once; running it again applies nothing', async () => {
+  it('db migrate applies 001 and 002 once; running it again applies nothing', async () => {
     const a = capture();
     assert.equal(await runOps(['db', 'migrate'], { env, ...a.io }), 0, a.lines.err.join('\n'));
-    assert.match(a.lines.out[0] ?? '', /applied: 001; already applied: none/);
+    assert.match(a.lines.out[0] ?? '', /applied: 001, 002; already applied: none/);
     const b = capture();
     assert.equal(await runOps(['db', 'migrate'], { env, ...b.io }), 0);
-    assert.match(b.lines.out[0] ?? '', /applied: none; already applied: 001/);
+    assert.match(b.lines.out[0] ?? '', /applied: none; already applied: 001, 002/);
   });
 
   it('db seed adds the dev accounts with BCrypt cost 10, idempotently', async function () {

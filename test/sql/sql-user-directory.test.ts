@@ -66,11 +66,19 @@ describe('SQL user directory (MariaDB)', function () {
       assert.deepEqual(calls, ['execute']);
     });
 
-    it('usernames match exactly (binary collation: no case folding, no trailing-space match)', async () => {
+    it('usernames match by their folded form (ANN is ann, shown as stored), never by the trailing-space match of PAD SPACE', async () => {
       const dir = new SqlUserDirectory(db.pool);
-      assert.equal(await dir.findByUsername('ANN'), null);
+      assert.equal((await dir.findByUsername('ANN'))?.username, 'ann');
       assert.equal(await dir.findByUsername('ann '), null);
+      assert.equal(await dir.findByUsername('ANN '), null);
       assert.ok(await dir.findByUsername('ann'));
+    });
+
+    it('the unique index on the folded name holds even for a row written past the adapter', async () => {
+      await assert.rejects(
+        db.pool.execute("INSERT INTO sys_user (username, username_folded, nickname, password) VALUES ('Ann', 'ann', 'Twin', ?)", [HASH]),
+        (e: { errno?: number }) => e.errno === 1062,
+      );
     });
 
     it('deleting a role removes it from its users (foreign keys cascade)', async () => {
@@ -99,8 +107,21 @@ describe('SQL user directory (MariaDB)', function () {
       assert.equal(await dir.findById('nope'), null);
     });
 
+    it('member names are unique whatever their case; lookups fold and show the stored spelling', async () => {
+      const dir = new SqlMemberDirectory(db.pool);
+      const r = await dir.create({ username: 'Alice', nickname: 'Alice', passwordHash: HASH, roles: [] });
+      assert.ok(r.ok);
+      for (const twin of ['alice', 'ALICE', '\uFF41lice']) {
+        const t = await dir.create({ username: twin, nickname: 'Twin', passwordHash: HASH, roles: [] });
+        assert.equal(!t.ok && t.reason, 'username-taken', twin);
+      }
+      assert.deepEqual(await dir.findByUsername('aLiCe'), r.user);
+      assert.equal(await dir.findByUsername('alice '), null);
+      assert.deepEqual((await dir.list(0, 10)).users.map((u) => u.username), ['Alice']);
+    });
+
     it('a disabled member is returned marked disabled', async () => {
-      await db.pool.execute("INSERT INTO member (username, nickname, password, status) VALUES ('carol', 'Carol', ?, '1')", [HASH]);
+      await db.pool.execute("INSERT INTO member (username, username_folded, nickname, password, status) VALUES ('carol', 'carol', 'Carol', ?, '1')", [HASH]);
       assert.equal((await new SqlMemberDirectory(db.pool).findByUsername('carol'))?.enabled, false);
     });
   });

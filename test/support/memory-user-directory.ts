@@ -3,6 +3,7 @@
  * written against, and a stand-in wherever a test needs a directory without a database.
  */
 import { effectivePermissions } from '../../src/domain/role-permissions';
+import { foldUsername } from '../../src/domain/username';
 import type { AdministrationResult, UserAdministration } from '../../src/application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../src/application/ports/user-directory';
 
@@ -42,7 +43,8 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
-    for (const r of this.rows.values()) if (r.username === username) return this.view(r);
+    const folded = foldUsername(username);
+    for (const r of this.rows.values()) if (foldUsername(r.username) === folded) return this.view(r);
     return null;
   }
 

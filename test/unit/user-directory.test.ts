@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { InMemoryUserDirectory } from '../../src/adapters/directory/in-memory-user-directory';
+import { YamlFileUserDirectory } from '../../src/adapters/directory/yaml-file-user-directory';
 
 const HASH = '$2b$10$Q/9ggkjQhcIyAAxeXMC45O1psYNXbvhOr95w2VKtNWJsryJmN5sym';
 
@@ -38,6 +39,28 @@ describe('embedded user directory (YAML)', () => {
     assert.throws(() => InMemoryUserDirectory.fromFile(file('users:\n  - {id: 1, username: a, password: admin123}\n')), /BCrypt hash/);
     assert.throws(() => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', roles: [ghost]}\n`)), /unknown role/);
     assert.throws(() => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', plain: x}\n`)), /users\.yml/);
+  });
+
+  it('refuses a file listing two names that differ only in case or Unicode form, naming the file and both names', async () => {
+    const f = file(`users:\n  - {id: 1, username: alice, password: '${HASH}'}\n  - {id: 2, username: bob, password: '${HASH}'}\n  - {id: 3, username: Alice, password: '${HASH}'}\n`);
+    assert.throws(
+      () => InMemoryUserDirectory.fromFile(f),
+      (e: Error) => e.message.startsWith(`${f}: `) && /"alice" \(id 1\) and "Alice" \(id 3\) differ only in case/.test(e.message),
+    );
+    await assert.rejects(new YamlFileUserDirectory(f).findByUsername('bob'), /"alice" \(id 1\) and "Alice" \(id 3\)/, 'the CLI refuses to read it too');
+    const fullwidth = file(`users:\n  - {id: 1, username: bob, password: '${HASH}'}\n  - {id: 2, username: "\\uFF42\\uFF4F\\uFF42", password: '${HASH}'}\n`);
+    assert.throws(() => InMemoryUserDirectory.fromFile(fullwidth), /"bob" \(id 1\) and "ｂｏｂ" \(id 2\) differ only in case or Unicode form/);
+    const twice = file(`users:\n  - {id: 1, username: bob, password: '${HASH}'}\n  - {id: 2, username: bob, password: '${HASH}'}\n`);
+    assert.throws(() => InMemoryUserDirectory.fromFile(twice), /user "bob" \(id 2\) is listed twice/);
+  });
+
+  it('the CLI\'s file directory refuses a name taken in another case and writes nothing', async () => {
+    const f = file(`users:\n  - {id: 1, username: viewer, password: '${HASH}'}\n`);
+    const before = readFileSync(f, 'utf8');
+    const r = await new YamlFileUserDirectory(f).create({ username: 'Viewer', passwordHash: HASH, nickname: 'V', roles: [] });
+    assert.equal(!r.ok && r.reason, 'username-taken');
+    assert.equal(readFileSync(f, 'utf8'), before);
+    assert.equal((await new YamlFileUserDirectory(f).findByUsername('VIEWER'))?.username, 'viewer');
   });
 
   it('create: new ids, role permissions, taken usernames and unknown roles are values', async () => {

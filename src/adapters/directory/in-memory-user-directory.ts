@@ -7,6 +7,10 @@
  * File shape:
  *   roles:  { <role>: [<permission>, ...] | { enabled: bool, permissions: [...] } }
  *   users:  [{ id, username, nickname?, avatar?, password: <BCrypt hash>, enabled?, roles: [..], permissions?: [..] }]
+ *
+ * Usernames are unique by their folded form (NFKC, then lower case): lookups fold, a file listing
+ * two names that differ only in case is refused (which account would `ADMIN` log in as?), and the
+ * stored spelling is what every answer shows.
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -16,6 +20,7 @@ import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '..
 import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
 import { isBcryptHash } from '../../domain/password';
+import { foldUsername } from '../../domain/username';
 
 
 const roleSchema = z.union([
@@ -86,6 +91,7 @@ interface Account extends Omit<DirectoryUser, 'permissions'> {
  * the role `admin` holds `*:*:*`. Synchronous inside, so every change is atomic on the event loop.
  */
 export class InMemoryUserDirectory implements UserDirectory, UserAdministration {
+  /** Keyed by the folded name (src/domain/username.ts): one account per name, whatever its case. */
   private readonly byName = new Map<string, Account>();
   private readonly byId = new Map<string, Account>();
   private readonly roles: ReadonlyMap<string, RoleDef>;
@@ -97,7 +103,11 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     for (const u of data.users) {
       const unknown = u.roles.filter((r) => !this.roles.has(r));
       if (unknown.length > 0) throw new Error(`user "${u.username}": unknown role(s) ${unknown.join(', ')}`);
-      if (this.byName.has(u.username) || this.byId.has(u.id)) throw new Error(`user "${u.username}" (id ${u.id}) is listed twice`);
+      const same = this.byName.get(foldUsername(u.username));
+      if (same !== undefined && same.username !== u.username) {
+        throw new Error(`users "${same.username}" (id ${same.id}) and "${u.username}" (id ${u.id}) differ only in case or Unicode form; usernames are unique whatever their case, so rename or remove one`);
+      }
+      if (same !== undefined || this.byId.has(u.id)) throw new Error(`user "${u.username}" (id ${u.id}) is listed twice`);
       this.put({
         id: u.id,
         username: u.username,
@@ -111,8 +121,14 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     }
   }
 
+  /** Errors name the file: a file the directory cannot load unambiguously stops the start. */
   static fromFile(file: string): InMemoryUserDirectory {
-    return new InMemoryUserDirectory(readDirectoryFile(file));
+    const data = readDirectoryFile(file);
+    try {
+      return new InMemoryUserDirectory(data);
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
+    }
   }
 
   private view(a: Account): DirectoryUser {
@@ -125,7 +141,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
   }
 
   private put(a: Account): void {
-    this.byName.set(a.username, a);
+    this.byName.set(foldUsername(a.username), a);
     this.byId.set(a.id, a);
   }
 
@@ -134,7 +150,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
-    const a = this.byName.get(username);
+    const a = this.byName.get(foldUsername(username));
     return a ? this.view(a) : null;
   }
 
@@ -146,7 +162,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
   async create(user: NewUser): Promise<CreateUserResult> {
     const unknown = this.unknownRoles(user.roles);
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
-    if (this.byName.has(user.username)) return { ok: false, reason: 'username-taken', detail: 'taken' };
+    if (this.byName.has(foldUsername(user.username))) return { ok: false, reason: 'username-taken', detail: 'taken' };
     const nextId = Math.max(0, ...[...this.byId.keys()].map((k) => (/^\d+$/.test(k) ? Number(k) : 0))) + 1;
     const created: Account = {
       id: String(nextId),

@@ -8,24 +8,24 @@ import { renameSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument, YAMLSeq } from 'yaml';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
-import { InMemoryUserDirectory, readDirectoryFile } from './in-memory-user-directory';
+import { InMemoryUserDirectory } from './in-memory-user-directory';
 
 export class YamlFileUserDirectory implements UserDirectory {
   constructor(readonly file: string) {}
 
   private snapshot(): InMemoryUserDirectory {
-    return new InMemoryUserDirectory(readDirectoryFile(this.file));
+    return InMemoryUserDirectory.fromFile(this.file);
   }
 
-  findByUsername(username: string): Promise<DirectoryUser | null> {
+  async findByUsername(username: string): Promise<DirectoryUser | null> {
     return this.snapshot().findByUsername(username);
   }
 
-  findById(id: string): Promise<DirectoryUser | null> {
+  async findById(id: string): Promise<DirectoryUser | null> {
     return this.snapshot().findById(id);
   }
 
-  list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
+  async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
     return this.snapshot().list(offset, limit);
   }
 

@@ -2,9 +2,11 @@
  * The dev accounts in the SQL directory (the same ones the embedded directory ships):
  * admin/admin123 (role admin: *:*:*), viewer/viewer123 (role viewer: system:user:list,
  * monitor:online:list), member alice/alice-pass-123. Idempotent: existing rows are left as they
- * are (an existing user keeps their password). Never for production.
+ * are (an existing user keeps their password; a name taken in another case is that account). Never
+ * for production.
  */
 import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { foldUsername } from '../../domain/username';
 
 export const DEV_ROLES = [
   { key: 'admin', name: 'Administrator', permissions: [] as string[] },
@@ -48,20 +50,22 @@ export async function seedDevAccounts(pool: Pool, hash: (password: string) => Pr
   }
   const usersCreated: string[] = [];
   for (const u of DEV_USERS) {
-    const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM sys_user WHERE username = ?', [u.username]);
+    const folded = foldUsername(u.username);
+    const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM sys_user WHERE username_folded = ?', [folded]);
     if (found.length === 0) {
-      await pool.execute("INSERT IGNORE INTO sys_user (username, nickname, password, status) VALUES (?, ?, ?, '0')", [u.username, u.nickname, await hash(u.password)]);
+      await pool.execute("INSERT IGNORE INTO sys_user (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [u.username, folded, u.nickname, await hash(u.password)]);
       usersCreated.push(u.username);
     }
     for (const k of u.roles) {
-      await pool.execute('INSERT IGNORE INTO sys_user_role (user_id, role_id) SELECT u.id, r.id FROM sys_user u JOIN sys_role r ON r.role_key = ? WHERE u.username = ?', [k, u.username]);
+      await pool.execute('INSERT IGNORE INTO sys_user_role (user_id, role_id) SELECT u.id, r.id FROM sys_user u JOIN sys_role r ON r.role_key = ? WHERE u.username_folded = ?', [k, folded]);
     }
   }
   const membersCreated: string[] = [];
   for (const m of DEV_MEMBERS) {
-    const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM member WHERE username = ?', [m.username]);
+    const folded = foldUsername(m.username);
+    const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM member WHERE username_folded = ?', [folded]);
     if (found.length > 0) continue;
-    await pool.execute("INSERT IGNORE INTO member (username, nickname, password, status) VALUES (?, ?, ?, '0')", [m.username, m.nickname, await hash(m.password)]);
+    await pool.execute("INSERT IGNORE INTO member (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [m.username, folded, m.nickname, await hash(m.password)]);
     membersCreated.push(m.username);
   }
   return { usersCreated, membersCreated };

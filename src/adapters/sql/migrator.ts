@@ -5,13 +5,16 @@
  *
  * Files are split into statements at a `;` that ends a line, so a migration must not put `;` at
  * the end of a line inside a string literal. MySQL commits DDL implicitly, so a migration is not
- * atomic: write statements that can be re-run (CREATE TABLE IF NOT EXISTS ...).
+ * atomic: write statements that can be re-run (CREATE TABLE IF NOT EXISTS ...). A statement that
+ * starts with `@` is a step run in code (./migration-steps.ts: data checks that refuse before any
+ * change, values SQL cannot compute, DDL guarded by the schema's current state).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { packageRoot } from '../package-root';
+import { parseStep, runStep, type MigrationStep } from './migration-steps';
 
 export const DEFAULT_MIGRATIONS_DIR = path.join(packageRoot(), 'db/migrations');
 const FILE = /^(\d{3,})_([A-Za-z0-9_-]+)\.sql$/;
@@ -22,6 +25,8 @@ export interface MigrationFile {
   readonly name: string;
   readonly checksum: string;
   readonly statements: readonly string[];
+  /** The statements parsed (SQL, or a step run in code); an unknown step fails the read. */
+  readonly steps: readonly MigrationStep[];
 }
 
 export function splitStatements(sql: string): string[] {
@@ -45,7 +50,8 @@ export function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
     if (seen.has(version)) throw new Error(`two migration files share version ${version}`);
     seen.add(version);
     const text = readFileSync(path.join(dir, f), 'utf8');
-    return { version, name: m[2] as string, checksum: createHash('sha256').update(text).digest('hex'), statements: splitStatements(text) };
+    const statements = splitStatements(text);
+    return { version, name: m[2] as string, checksum: createHash('sha256').update(text).digest('hex'), statements, steps: statements.map(parseStep) };
   });
 }
 
@@ -88,7 +94,7 @@ export async function migrate(pool: Pool, dir = DEFAULT_MIGRATIONS_DIR): Promise
           alreadyApplied.push(f.version);
           continue;
         }
-        for (const stmt of f.statements) await conn.query(stmt);
+        for (const step of f.steps) await runStep(conn, step, `${f.version}_${f.name}`);
         await conn.query('INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)', [f.version, f.name, f.checksum]);
         applied.push(f.version);
       }

@@ -1,10 +1,12 @@
 /**
  * The web app's members (table `member`) in MySQL / MariaDB. Members hold no roles or
- * permissions: a member account is a login, nothing more. One statement per lookup.
+ * permissions: a member account is a login, nothing more. One statement per lookup. Names are
+ * unique and looked up by their folded form (`username_folded`), as in sys_user.
  */
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
-import { directoryUserOf, listPage, STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
+import { foldUsername } from '../../domain/username';
+import { directoryUserOf, listPage, sameFoldedName, STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
 
 const ID = /^[1-9][0-9]{0,18}$/;
 const ER_DUP_ENTRY = 1062;
@@ -30,8 +32,9 @@ export class SqlMemberDirectory implements UserDirectory {
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
-    const m = await this.one('username = ?', username);
-    return m !== null && m.username === username ? m : null; // PAD SPACE collations match 'alice ' to 'alice'
+    const folded = foldUsername(username);
+    const m = await this.one('username_folded = ?', folded);
+    return m !== null && sameFoldedName(m.username, folded) ? m : null;
   }
 
   async findById(id: string): Promise<DirectoryUser | null> {
@@ -42,8 +45,8 @@ export class SqlMemberDirectory implements UserDirectory {
     if (user.roles.length > 0) return { ok: false, reason: 'unknown-role', detail: 'Members hold no roles.' };
     try {
       const [res] = await this.pool.execute<ResultSetHeader>(
-        { sql: 'INSERT INTO member (username, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?)', timeout: this.timeout },
-        [user.username, user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
+        { sql: 'INSERT INTO member (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)', timeout: this.timeout },
+        [user.username, foldUsername(user.username), user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
       );
       const created = await this.one('id = ?', String(res.insertId));
       if (created === null) throw new Error('created member vanished');

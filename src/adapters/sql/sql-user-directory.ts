@@ -7,11 +7,15 @@
  * which keeps the SQL portable between MariaDB (10.5+) and MySQL (8.0), whose JSON_ARRAYAGG
  * accepts neither DISTINCT nor ORDER BY.
  *
+ * Usernames are unique by their folded form (NFKC, then lower case; src/domain/username.ts): the
+ * adapter writes it into `username_folded` (unique index, migration 002) and looks names up by it.
+ *
  * Every value reaches the server as a parameter (prepared statements via `execute`, or
  * placeholder expansion via `query` for IN lists); no SQL is built from input.
  */
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { effectivePermissions } from '../../domain/role-permissions';
+import { foldUsername } from '../../domain/username';
 import type { AdministrationResult, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 
@@ -67,6 +71,14 @@ export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
   return directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions)));
 }
 
+/**
+ * The binary collation still pads ('ann ' = 'ann' in SQL): a row found by its folded name is the
+ * account only when its name folds to exactly the name asked for.
+ */
+export function sameFoldedName(stored: string, folded: string): boolean {
+  return foldUsername(stored) === folded;
+}
+
 type Queryable = Pick<Pool, 'execute' | 'query'> | PoolConnection;
 
 /** A page of a directory table (offset >= 0, at most 1000 rows) and the table's row count, queried together. */
@@ -103,9 +115,9 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
-    const u = await this.one(this.pool, 'u.username = ?', username);
-    // The binary collation still pads: 'ann ' = 'ann' in SQL. A login name matches exactly or not at all.
-    return u !== null && u.username === username ? u : null;
+    const folded = foldUsername(username);
+    const u = await this.one(this.pool, 'u.username_folded = ?', folded);
+    return u !== null && sameFoldedName(u.username, folded) ? u : null;
   }
 
   async findById(id: string): Promise<DirectoryUser | null> {
@@ -156,8 +168,8 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
       let id: string;
       try {
         const [res] = await conn.execute<ResultSetHeader>(
-          { sql: 'INSERT INTO sys_user (username, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?)', timeout: this.timeout },
-          [user.username, user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
+          { sql: 'INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)', timeout: this.timeout },
+          [user.username, foldUsername(user.username), user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
         );
         id = String(res.insertId);
       } catch (e) {

@@ -25,10 +25,19 @@ export interface NewUser {
 
 export type CreateUserResult = { readonly ok: true; readonly user: DirectoryUser } | { readonly ok: false; readonly reason: 'username-taken' | 'unknown-role'; readonly detail: string };
 
+/**
+ * One account per name, whatever its case: names are compared by their folded form
+ * (`foldUsername`, src/domain/username.ts: NFKC, then lower case), while `DirectoryUser.username`
+ * is always the stored spelling, which is what every answer shows.
+ */
 export interface UserDirectory {
+  /** The account whose folded name is the folded `username` (`ADMIN` finds `admin`), or null. */
   findByUsername(username: string): Promise<DirectoryUser | null>;
   findById(id: string): Promise<DirectoryUser | null>;
-  /** Creates a user atomically: a taken username (or unknown role) is a value, never a half-written user. */
+  /**
+   * Creates a user atomically, keeping the spelling given: a username whose folded form is taken
+   * (`Viewer` beside `viewer`) or an unknown role is a value, never a half-written user.
+   */
   create(user: NewUser): Promise<CreateUserResult>;
   /** All users, ordered by id (small directories; a SQL adapter pages). */
   list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }>;

@@ -18,7 +18,8 @@ export interface CreateUserInput {
   readonly roles: readonly string[];
 }
 
-const taken = (username: string): DomainError => new DomainError('username-taken', `The username "${username}" is already taken.`);
+const taken = (username: string): DomainError =>
+  new DomainError('username-taken', `The username "${username}" is already taken (usernames are unique whatever their case).`);
 const invalidField = (pointer: string, detail: string, message = 'The request body is not valid.'): DomainError =>
   new DomainError('validation-failed', message, { errors: [{ pointer, detail }] });
 
@@ -36,7 +37,7 @@ export class CreateUser {
     if (password === null) throw invalidField('/password', 'must be encrypted with the public key from /auth/getConfig', 'The password could not be decrypted.');
     const problem = passwordProblem(password);
     if (problem !== null) throw invalidField('/password', problem);
-    // Checked before the expensive hash; create() checks again atomically.
+    // Checked (by folded name) before the expensive hash; create() checks again atomically.
     if ((await this.directory.findByUsername(input.username)) !== null) throw taken(input.username);
     const passwordHash = await this.hasher.hash(password, this.settings.bcryptCost);
     const result = await this.directory.create({ username: input.username, passwordHash, nickname: input.nickname ?? input.username, roles: input.roles });
