@@ -12,7 +12,15 @@ export class ConfigError extends Error {
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionPolicy & { readonly shareSecret: string };
-  readonly captcha: { readonly enabled: boolean; readonly type: 'math' | 'text'; readonly ttlSeconds: number; readonly ratePerMinute: number };
+  readonly captcha: {
+    readonly enabled: boolean;
+    readonly type: 'math' | 'text';
+    readonly ttlSeconds: number;
+    readonly ratePerMinute: number;
+    /** Operand range of math captchas. */
+    readonly mathMin: number;
+    readonly mathMax: number;
+  };
   readonly rsaPrivateKey: string;
   readonly rsaPadding: 'oaep-sha256' | 'pkcs1';
   /** Absolute path of the embedded user directory file; '' = no seeded users. */

@@ -29,6 +29,8 @@ function captchaOf(s: Read): AppConfig['captcha'] {
     type: s<'math' | 'text'>('svc.captcha.captcha-type'),
     ttlSeconds: s<number>('svc.captcha.ttl-seconds'),
     ratePerMinute: s<number>('svc.captcha.rate-limit-per-minute'),
+    mathMin: s<number>('svc.captcha.math-min'),
+    mathMax: s<number>('svc.captcha.math-max'),
   };
 }
 

@@ -22,6 +22,8 @@ export const KEYS = {
   'svc.captcha.captcha-type': { schema: z.enum(['math', 'text']), default: 'math' },
   'svc.captcha.ttl-seconds': { schema: int(10, 3600), default: 120 },
   'svc.captcha.rate-limit-per-minute': { schema: int(1, 100000), default: 30 },
+  'svc.captcha.math-min': { schema: int(0, 9999), default: 10 },
+  'svc.captcha.math-max': { schema: int(0, 9999), default: 99 },
   'svc.rsa-private-key': { schema: str, default: '', secret: true },
   'svc.rsa.padding': { schema: z.enum(['oaep-sha256', 'pkcs1']), default: 'oaep-sha256' },
   'svc.users-file': { schema: str, default: '' },
