@@ -2,6 +2,7 @@
  * The client's address: the socket peer, unless the peer is a trusted proxy; then
  * X-Forwarded-For is walked right to left, skipping trusted proxies, and the first
  * untrusted hop is the client. A forged X-Forwarded-For from an untrusted peer changes nothing.
+ * A hop may carry a port (`203.0.113.7:41234`, `[2001:db8::1]:443`): the address is what counts.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -64,6 +65,17 @@ export const canonicalIp: (ip: string) => string = memoByAddress((ip) => {
   return addr === null ? ip : addr.toString();
 });
 
+/**
+ * One X-Forwarded-For hop: an address, or an address with the port the proxy saw (`ip:port`,
+ * `[ipv6]:port`, as some proxies write it); null when it is neither.
+ */
+function parseHop(hop: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(hop);
+  if (bracketed) return normalise(bracketed[1] as string);
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(hop);
+  return normalise(v4WithPort ? (v4WithPort[1] as string) : hop);
+}
+
 export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {
   const peerIp = canonicalIp(peer ?? '');
   if (!trusted.contains(peerIp) || forwardedFor === undefined) return peerIp || 'unknown';
@@ -73,13 +85,13 @@ export function resolveClientIp(peer: string | undefined, forwardedFor: string |
     .filter((h) => h !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i] as string;
-    const addr = normalise(hop);
+    const addr = parseHop(hop);
     if (addr === null) return peerIp; // garbage in the chain: trust nothing beyond the proxy we know
     const ip = addr.toString();
     if (!trusted.contains(ip)) return ip;
   }
   // every hop is a trusted proxy: the left-most one is the best we know
-  const first = hops[0] !== undefined ? normalise(hops[0]) : null;
+  const first = hops[0] !== undefined ? parseHop(hops[0]) : null;
   return first ? first.toString() : peerIp;
 }
 
