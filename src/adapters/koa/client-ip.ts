@@ -36,28 +36,56 @@ function memoByAddress<T extends string | boolean>(fn: (ip: string) => T): (ip: 
   };
 }
 
+/** One trusted-proxy entry as a range; IPv4-mapped IPv6 ranges become IPv4 ranges. Throws on a bad entry. */
+function parseRange(entry: string): Range {
+  const s = entry.trim();
+  if (s.includes('/')) {
+    try {
+      const [addr, bits] = ipaddr.parseCIDR(s);
+      const v4 = addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
+      return v4 ? [(addr as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] : [addr, bits];
+    } catch {
+      throw new Error(`"${s}" is not an IP address or CIDR range`);
+    }
+  }
+  const addr = normalise(s);
+  if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
+  return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+}
+
 /** Parses addresses and CIDRs; throws naming the first bad entry. */
 export function parseCidrList(entries: readonly string[]): TrustedProxies {
-  const ranges: Range[] = entries.map((e) => {
-    const s = e.trim();
-    if (s.includes('/')) {
-      try {
-        const [addr, bits] = ipaddr.parseCIDR(s);
-        const v4 = addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
-        return v4 ? [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96] : [addr, bits];
-      } catch {
-        throw new Error(`"${s}" is not an IP address or CIDR range`);
-      }
-    }
-    const addr = normalise(s);
-    if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
-    return [addr, addr.kind() === 'ipv4' ? 32 : 128];
-  });
+  const ranges = entries.map(parseRange);
   const contains = memoByAddress((ip) => {
     const addr = normalise(ip);
     return addr !== null && ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
   });
   return { contains };
+}
+
+/**
+ * The address families (IPv4, IPv6) whose every address the entries cover together: `0.0.0.0/0`,
+ * `::/0`, `::ffff:0:0/96`, or any set of ranges that adds up to a whole family (`0.0.0.0/1` plus
+ * `128.0.0.0/1`). Trusting such a list lets any client name its own IP. Throws on a bad entry.
+ */
+export function catchAllFamilies(entries: readonly string[]): Array<'IPv4' | 'IPv6'> {
+  const out: Array<'IPv4' | 'IPv6'> = [];
+  for (const [kind, width] of [['ipv4', 32n], ['ipv6', 128n]] as const) {
+    const spans = entries
+      .map(parseRange)
+      .filter(([net]) => net.kind() === kind)
+      .map(([net, bits]) => {
+        const value = net.toByteArray().reduce((acc, b) => (acc << 8n) | BigInt(b), 0n);
+        const size = 1n << (width - BigInt(bits));
+        const start = value - (value % size);
+        return [start, start + size] as const;
+      })
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    let reach = 0n;
+    for (const [start, end] of spans) if (start <= reach && end > reach) reach = end;
+    if (reach === 1n << width) out.push(kind === 'ipv4' ? 'IPv4' : 'IPv6');
+  }
+  return out;
 }
 
 export const canonicalIp: (ip: string) => string = memoByAddress((ip) => {
