@@ -62,12 +62,16 @@ function packageInfo(): { name: string; version: string; description: string } {
 function actuatorOptions(input: OperationsInput, metrics: PromMetrics): ActuatorOptions {
   const { config, container } = input;
   const pkg = packageInfo();
-  const info = {
-    app: { name: pkg.name, version: pkg.version, description: pkg.description, component: input.app },
-    profile: config.profile,
-    startTime: startedAt.toISOString(),
-    node: process.version,
-  };
+  // Prod tells name and version only: the runtime version and start time help an attacker more than an operator.
+  const info =
+    config.profile === 'prod'
+      ? { app: { name: pkg.name, version: pkg.version } }
+      : {
+          app: { name: pkg.name, version: pkg.version, description: pkg.description, component: input.app },
+          profile: config.profile,
+          startTime: startedAt.toISOString(),
+          node: process.version,
+        };
   return {
     exposure: new Set(config.actuator.exposure),
     showDetails: config.actuator.showDetails,
