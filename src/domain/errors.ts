@@ -8,6 +8,7 @@ export const REASONS = [
   'validation-failed',
   'malformed-json',
   'malformed-request',
+  'too-many-query-params',
   'headers-too-large',
   'request-timeout',
   'not-found',

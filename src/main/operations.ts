@@ -124,6 +124,7 @@ export function assembleApp(input: OperationsInput & { readonly responder: Respo
     outer: ops.outer,
     trustedProxies: parseCidrList(input.config.trustedProxies),
     bodyLimitBytes: input.config.bodyLimitBytes,
+    maxQueryParams: input.config.maxQueryParams,
     log: input.infra.log,
     pre: [inputFilter(input.config)],
   });

@@ -16,6 +16,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'validation-failed': { status: 400, code: 40000, title: 'The request is not valid' },
   'malformed-json': { status: 400, code: 40001, title: 'The request body is not valid JSON' },
   'malformed-request': { status: 400, code: 40002, title: 'The HTTP request could not be parsed' },
+  'too-many-query-params': { status: 400, code: 40003, title: 'The query string has too many parameters' },
   'captcha-missing': { status: 400, code: 40010, title: 'A captcha answer is required' },
   'captcha-expired': { status: 400, code: 40011, title: 'The captcha has expired' },
   'captcha-wrong': { status: 400, code: 40012, title: 'The captcha answer is wrong' },

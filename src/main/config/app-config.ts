@@ -59,6 +59,8 @@ export interface AppConfig {
   readonly timeZone: string;
   readonly problemBaseUri: string;
   readonly bodyLimitBytes: number;
+  /** More `&`-separated query parameters than this answer 400 too-many-query-params. */
+  readonly maxQueryParams: number;
   readonly shutdownGraceMs: number;
   readonly actuator: {
     /** Endpoints mounted under /actuator (dev/test: all; prod: health and info). */

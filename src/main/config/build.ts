@@ -116,6 +116,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     timeZone: s<string>('svc.time-zone').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone,
     problemBaseUri: s<string>('svc.problem-base-uri').replace(/\/?$/, '/'),
     bodyLimitBytes: s<number>('svc.body-limit-bytes'),
+    maxQueryParams: s<number>('svc.http.max-query-params'),
     shutdownGraceMs: s<number>('svc.shutdown-grace-ms'),
     actuator: {
       exposure: actuatorExposureOf(profile, s<string[] | undefined>('svc.actuator.exposure')),

@@ -59,6 +59,7 @@ export const KEYS = {
   'svc.time-zone': { schema: str, default: '' },
   'svc.problem-base-uri': { schema: z.string().url('expected an absolute URI'), default: 'https://authguard.example/problems/' },
   'svc.body-limit-bytes': { schema: int(1024, 50 * 1024 * 1024), default: 1024 * 1024 },
+  'svc.http.max-query-params': { schema: int(1, 100000), default: 1000 },
   'svc.shutdown-grace-ms': { schema: int(0, 120000), default: 10000 },
   'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
   'svc.actuator.show-details': { schema: profileBool, default: undefined },

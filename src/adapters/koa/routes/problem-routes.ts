@@ -20,6 +20,7 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
   'validation-failed': { what: 'The request body or query did not match what the endpoint accepts.', todo: 'Read the errors array: each entry names the invalid field with a JSON Pointer and says what is wrong. Fix those fields and send the request again.' },
   'malformed-json': { what: 'The request body is not well-formed JSON.', todo: 'Send a valid JSON document (UTF-8) with Content-Type: application/json.' },
   'malformed-request': { what: 'The HTTP request itself could not be parsed.', todo: 'Check the client or proxy that built the request; send a well-formed HTTP/1.1 request.' },
+  'too-many-query-params': { what: 'The query string has more parameters than the service reads (svc.http.max-query-params, 1,000 by default); none is dropped silently.', todo: 'Send fewer parameters, or move the data into a JSON body.' },
   'captcha-missing': { what: 'This login requires a captcha answer and none was sent.', todo: 'Fetch a captcha, show it to the user and send its uuid with their answer.' },
   'captcha-expired': { what: 'The captcha is unknown, was already used or has expired. Each captcha can be checked once only.', todo: 'Fetch a new captcha and ask the user again.' },
   'captcha-wrong': { what: 'The captcha answer does not match. The captcha is used up.', todo: 'Fetch a new captcha and ask the user again.' },
