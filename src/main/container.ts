@@ -105,6 +105,7 @@ export function authSettingsOf(config: AppConfig): AuthSettings {
   return {
     captcha: { enabled: config.captcha.enabled, type: config.captcha.type, ttlSeconds: config.captcha.ttlSeconds },
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    refreshTokenAbsoluteTtlSeconds: config.refreshTokenAbsoluteTtlSeconds,
     bcryptCost: config.bcryptCost,
     maxLoginFailures: config.login.maxFailures,
     lockSeconds: config.login.lockSeconds,

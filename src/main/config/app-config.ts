@@ -30,6 +30,8 @@ export interface AppConfig {
   /** `POST /auth/register` requests per hour per client IP (web app). */
   readonly registerPerHour: number;
   readonly refreshTokenTtlSeconds: number;
+  /** A refresh-token family (one login and its rotations) ends this long after the login. */
+  readonly refreshTokenAbsoluteTtlSeconds: number;
   readonly bcryptCost: number;
   readonly login: { readonly maxFailures: number; readonly lockSeconds: number };
   /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */

@@ -101,6 +101,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     membersFile: configFile(configDir, s<string>('svc.members-file')),
     registerPerHour: s<number>('svc.register.rate-limit-per-hour'),
     refreshTokenTtlSeconds: s<number>('svc.refresh-token.ttl-seconds'),
+    refreshTokenAbsoluteTtlSeconds: s<number>('svc.refresh-token.absolute-ttl-seconds'),
     bcryptCost: s<number>('svc.password.bcrypt-cost'),
     login: { maxFailures: s<number>('svc.login.max-failures'), lockSeconds: s<number>('svc.login.lock-seconds') },
     cryptoWorkerThreads: s<number>('svc.crypto.worker-threads'),

@@ -30,6 +30,7 @@ export const KEYS = {
   'svc.members-file': { schema: str, default: '' },
   'svc.register.rate-limit-per-hour': { schema: int(1, 100000), default: 10 },
   'svc.refresh-token.ttl-seconds': { schema: int(60, 366 * 86400), default: 2592000 },
+  'svc.refresh-token.absolute-ttl-seconds': { schema: int(1, 100 * 366 * 86400), default: 90 * 86400 },
   'svc.password.bcrypt-cost': { schema: int(10, 15), default: 10 },
   'svc.login.max-failures': { schema: int(0, 1000), default: 10 },
   'svc.login.lock-seconds': { schema: int(1, 86400), default: 900 },
