@@ -51,6 +51,7 @@ export const REASONS = [
   'duplicate-submission',
   'idempotency-token-missing',
   'idempotency-token-invalid',
+  'idempotency-token-session-mismatch',
   'idempotency-key-missing',
   'idempotency-key-mismatch',
   'idempotency-in-progress',

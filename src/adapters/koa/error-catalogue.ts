@@ -47,6 +47,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'username-taken': { status: 409, code: 40900, title: 'The username is already taken' },
   'duplicate-submission': { status: 409, code: 40910, title: 'The same request is already being processed' },
   'idempotency-token-invalid': { status: 409, code: 40911, title: 'The idempotency token is unknown, used or expired' },
+  'idempotency-token-session-mismatch': { status: 409, code: 40913, title: 'The idempotency token belongs to another session' },
   'idempotency-in-progress': { status: 409, code: 40912, title: 'A request with this Idempotency-Key is still in progress' },
   'payload-too-large': { status: 413, code: 41300, title: 'The request body is too large' },
   'unsupported-media-type': { status: 415, code: 41500, title: 'The content type is not supported' },

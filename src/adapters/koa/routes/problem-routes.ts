@@ -51,6 +51,7 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
   'username-taken': { what: 'An account with this username already exists.', todo: 'Choose another username (or log in, if it is yours).' },
   'duplicate-submission': { what: 'The same request is already being processed or was just processed.', todo: 'Do not resubmit; wait for the first request\'s answer.' },
   'idempotency-token-invalid': { what: 'The idempotency token is unknown, already used or expired.', todo: 'Fetch a new token from GET /idempotent/token if you mean to submit again.' },
+  'idempotency-token-session-mismatch': { what: 'The idempotency token was fetched with the access token of another session; only that session may spend it.', todo: 'Fetch a new token from GET /idempotent/token with the access token of the session that submits (or without one, for a token anyone may spend).' },
   'idempotency-in-progress': { what: 'A request with this Idempotency-Key is still running.', todo: 'Wait for the Retry-After seconds, then retry with the same key to get its result.' },
   'payload-too-large': { what: 'The request body is larger than the service accepts.', todo: 'Send a smaller body.' },
   'unsupported-media-type': { what: 'The request body is not in a format this endpoint accepts.', todo: 'Send JSON with Content-Type: application/json.' },
