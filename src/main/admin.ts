@@ -10,6 +10,7 @@ import { RefreshToken } from '../application/auth/refresh-token';
 import { CreateExampleRecord } from '../application/examples/create-example-record';
 import { ListExampleRecords } from '../application/examples/list-example-records';
 import { IssueIdempotencyToken } from '../application/idempotency/issue-idempotency-token';
+import { Authenticate } from '../application/auth/authenticate';
 import { VerifySignature } from '../application/signing/verify-signature';
 import { CreateUser } from '../application/users/create-user';
 import { ListUsers } from '../application/users/list-users';
@@ -64,7 +65,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
       // Duplicate-submission protection (spec: PARAM mode) after the permission check, so refused callers take no lock.
       { createUser: [idempotent({ mode: 'PARAM', ttlSeconds: config.idempotency.paramTtlSeconds })] },
     ),
-    ...idempotentTokenRoutes(container.get(IssueIdempotencyToken)),
+    ...idempotentTokenRoutes({ issue: container.get(IssueIdempotencyToken), authenticate: container.get(Authenticate), loginType: LOGIN_TYPE }),
     ...userAdminRoutesOf(container, guards),
   ];
   if (config.examplesEnabled) {

@@ -105,6 +105,7 @@ export function authSettingsOf(config: AppConfig): AuthSettings {
   return {
     captcha: { enabled: config.captcha.enabled, type: config.captcha.type, ttlSeconds: config.captcha.ttlSeconds },
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    refreshTokenAbsoluteTtlSeconds: config.refreshTokenAbsoluteTtlSeconds,
     bcryptCost: config.bcryptCost,
     maxLoginFailures: config.login.maxFailures,
     lockSeconds: config.login.lockSeconds,
@@ -129,7 +130,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
   c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
-  c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator());
+  c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator({ min: config.captcha.mathMin, max: config.captcha.mathMax }));
   c.bind(TOKENS.UserDirectory).toConstantValue(accounts.directory);
   c.bind(TOKENS.RsaDecryptor).toConstantValue(accounts.rsa);
   c.bind(TOKENS.AdminDirectory).toConstantValue(infra.directories.admins);

@@ -17,7 +17,7 @@ import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
 import { createRedisClient } from '../adapters/redis/redis-client';
 import { createRedisStores } from '../adapters/redis/redis-stores';
 import { failClosed } from '../adapters/store-guard';
-import type { AppConfig } from './config';
+import { configWarnings, type AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
 
 export interface Infrastructure {
@@ -62,6 +62,7 @@ export interface InfrastructureOptions {
 
 export function createInfrastructure(config: AppConfig, opts: InfrastructureOptions): Infrastructure {
   const clock = opts.clock ?? systemClock;
+  for (const warning of configWarnings(config)) opts.log.warn({}, warning);
   const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
   const hasher = new PooledBcryptHasher(cryptoPool);
   const directories = opts.directories ?? createDirectories(config, opts.log);

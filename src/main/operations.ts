@@ -62,12 +62,16 @@ function packageInfo(): { name: string; version: string; description: string } {
 function actuatorOptions(input: OperationsInput, metrics: PromMetrics): ActuatorOptions {
   const { config, container } = input;
   const pkg = packageInfo();
-  const info = {
-    app: { name: pkg.name, version: pkg.version, description: pkg.description, component: input.app },
-    profile: config.profile,
-    startTime: startedAt.toISOString(),
-    node: process.version,
-  };
+  // Prod tells name and version only: the runtime version and start time help an attacker more than an operator.
+  const info =
+    config.profile === 'prod'
+      ? { app: { name: pkg.name, version: pkg.version } }
+      : {
+          app: { name: pkg.name, version: pkg.version, description: pkg.description, component: input.app },
+          profile: config.profile,
+          startTime: startedAt.toISOString(),
+          node: process.version,
+        };
   return {
     exposure: new Set(config.actuator.exposure),
     showDetails: config.actuator.showDetails,
@@ -120,6 +124,7 @@ export function assembleApp(input: OperationsInput & { readonly responder: Respo
     outer: ops.outer,
     trustedProxies: parseCidrList(input.config.trustedProxies),
     bodyLimitBytes: input.config.bodyLimitBytes,
+    maxQueryParams: input.config.maxQueryParams,
     log: input.infra.log,
     pre: [inputFilter(input.config)],
   });

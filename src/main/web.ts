@@ -9,6 +9,7 @@ import { RefreshToken } from '../application/auth/refresh-token';
 import { CreateExampleRecord } from '../application/examples/create-example-record';
 import { ListExampleRecords } from '../application/examples/list-example-records';
 import { IssueIdempotencyToken } from '../application/idempotency/issue-idempotency-token';
+import { Authenticate } from '../application/auth/authenticate';
 import { VerifySignature } from '../application/signing/verify-signature';
 import { CreateUser } from '../application/users/create-user';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
@@ -45,7 +46,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     }),
     ...webProfileRoutes({ guards, listSessions: container.get(ListSessions), endSession: container.get(EndSession), logoutAll: container.get(LogoutAll) }),
     ...problemRoutes(config.problemBaseUri),
-    ...idempotentTokenRoutes(container.get(IssueIdempotencyToken)),
+    ...idempotentTokenRoutes({ issue: container.get(IssueIdempotencyToken), authenticate: container.get(Authenticate), loginType: LOGIN_TYPE }),
   ];
   if (config.examplesEnabled) {
     routes.push(...webExampleRoutes({ verifySignature: container.get(VerifySignature), guards, idempotent, createRecord: container.get(CreateExampleRecord), listRecords: container.get(ListExampleRecords) }));

@@ -106,7 +106,12 @@ describe('production start', function () {
         const health = await request(cb).get('/actuator/health').expect(200);
         assert.deepEqual(health.body, { status: 'UP' });
         await request(cb).get('/actuator/health/readiness').expect(200);
-        await request(cb).get('/actuator/info').expect(200);
+        const info = await request(cb).get('/actuator/info').expect(200);
+        assert.deepEqual(Object.keys(info.body), ['app'], 'name and version only: no profile, start time or Node version');
+        assert.deepEqual(Object.keys(info.body.app).sort(), ['name', 'version']);
+        assert.equal(info.body.app.name, 'authguard');
+        assert.match(info.body.app.version, /^\d+\.\d+\.\d+/);
+        assert.ok(!info.text.includes(process.version), 'no Node version anywhere');
       });
     }
 

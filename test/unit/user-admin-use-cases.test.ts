@@ -34,7 +34,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     managers = new SessionManagers(policy, store.sessions, clock, silentLogger);
     admin = managers.get('admin');
     web = managers.get('web');
-    const settings = { refreshTokenTtlSeconds: 2592000, timeZone: 'UTC' } as AuthSettings;
+    const settings = { refreshTokenTtlSeconds: 2592000, refreshTokenAbsoluteTtlSeconds: 90 * 86400, timeZone: 'UTC' } as AuthSettings;
     registry = new RefreshTokenRegistry(store.kv, settings, clock, managers);
     tokens = new IssueTokens(managers, registry, settings);
     dir = await memoryDirectoryWith(FIXTURE.roles, FIXTURE.users);

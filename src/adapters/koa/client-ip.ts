@@ -2,6 +2,7 @@
  * The client's address: the socket peer, unless the peer is a trusted proxy; then
  * X-Forwarded-For is walked right to left, skipping trusted proxies, and the first
  * untrusted hop is the client. A forged X-Forwarded-For from an untrusted peer changes nothing.
+ * A hop may carry a port (`203.0.113.7:41234`, `[2001:db8::1]:443`): the address is what counts.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -35,23 +36,26 @@ function memoByAddress<T extends string | boolean>(fn: (ip: string) => T): (ip: 
   };
 }
 
+/** One trusted-proxy entry as a range; IPv4-mapped IPv6 ranges become IPv4 ranges. Throws on a bad entry. */
+function parseRange(entry: string): Range {
+  const s = entry.trim();
+  if (s.includes('/')) {
+    try {
+      const [addr, bits] = ipaddr.parseCIDR(s);
+      const v4 = addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
+      return v4 ? [(addr as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] : [addr, bits];
+    } catch {
+      throw new Error(`"${s}" is not an IP address or CIDR range`);
+    }
+  }
+  const addr = normalise(s);
+  if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
+  return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+}
+
 /** Parses addresses and CIDRs; throws naming the first bad entry. */
 export function parseCidrList(entries: readonly string[]): TrustedProxies {
-  const ranges: Range[] = entries.map((e) => {
-    const s = e.trim();
-    if (s.includes('/')) {
-      try {
-        const [addr, bits] = ipaddr.parseCIDR(s);
-        const v4 = addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
-        return v4 ? [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96] : [addr, bits];
-      } catch {
-        throw new Error(`"${s}" is not an IP address or CIDR range`);
-      }
-    }
-    const addr = normalise(s);
-    if (addr === null) throw new Error(`"${s}" is not an IP address or CIDR range`);
-    return [addr, addr.kind() === 'ipv4' ? 32 : 128];
-  });
+  const ranges = entries.map(parseRange);
   const contains = memoByAddress((ip) => {
     const addr = normalise(ip);
     return addr !== null && ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
@@ -59,10 +63,46 @@ export function parseCidrList(entries: readonly string[]): TrustedProxies {
   return { contains };
 }
 
+/**
+ * The address families (IPv4, IPv6) whose every address the entries cover together: `0.0.0.0/0`,
+ * `::/0`, `::ffff:0:0/96`, or any set of ranges that adds up to a whole family (`0.0.0.0/1` plus
+ * `128.0.0.0/1`). Trusting such a list lets any client name its own IP. Throws on a bad entry.
+ */
+export function catchAllFamilies(entries: readonly string[]): Array<'IPv4' | 'IPv6'> {
+  const out: Array<'IPv4' | 'IPv6'> = [];
+  for (const [kind, width] of [['ipv4', 32n], ['ipv6', 128n]] as const) {
+    const spans = entries
+      .map(parseRange)
+      .filter(([net]) => net.kind() === kind)
+      .map(([net, bits]) => {
+        const value = net.toByteArray().reduce((acc, b) => (acc << 8n) | BigInt(b), 0n);
+        const size = 1n << (width - BigInt(bits));
+        const start = value - (value % size);
+        return [start, start + size] as const;
+      })
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    let reach = 0n;
+    for (const [start, end] of spans) if (start <= reach && end > reach) reach = end;
+    if (reach === 1n << width) out.push(kind === 'ipv4' ? 'IPv4' : 'IPv6');
+  }
+  return out;
+}
+
 export const canonicalIp: (ip: string) => string = memoByAddress((ip) => {
   const addr = normalise(ip);
   return addr === null ? ip : addr.toString();
 });
+
+/**
+ * One X-Forwarded-For hop: an address, or an address with the port the proxy saw (`ip:port`,
+ * `[ipv6]:port`, as some proxies write it); null when it is neither.
+ */
+function parseHop(hop: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(hop);
+  if (bracketed) return normalise(bracketed[1] as string);
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(hop);
+  return normalise(v4WithPort ? (v4WithPort[1] as string) : hop);
+}
 
 export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {
   const peerIp = canonicalIp(peer ?? '');
@@ -73,13 +113,13 @@ export function resolveClientIp(peer: string | undefined, forwardedFor: string |
     .filter((h) => h !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i] as string;
-    const addr = normalise(hop);
+    const addr = parseHop(hop);
     if (addr === null) return peerIp; // garbage in the chain: trust nothing beyond the proxy we know
     const ip = addr.toString();
     if (!trusted.contains(ip)) return ip;
   }
   // every hop is a trusted proxy: the left-most one is the best we know
-  const first = hops[0] !== undefined ? normalise(hops[0]) : null;
+  const first = hops[0] !== undefined ? parseHop(hops[0]) : null;
   return first ? first.toString() : peerIp;
 }
 

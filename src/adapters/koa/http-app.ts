@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Logger } from '../../application/ports/logger';
 import type { TrustedProxies } from './client-ip';
 import { methodNotAllowed } from './method-not-allowed';
-import { errorEdge, jsonBody, requestContext } from './middleware';
+import { errorEdge, jsonBody, queryParamLimit, requestContext } from './middleware';
 import { buildRouter, type RouteDef } from './routes';
 import type { AppMiddleware, AppState, Responder } from './state';
 
@@ -13,6 +13,8 @@ export interface HttpAppOptions {
   readonly routes: readonly RouteDef[];
   readonly trustedProxies: TrustedProxies;
   readonly bodyLimitBytes: number;
+  /** More query parameters than this answer 400 too-many-query-params (default 1,000, Node's silent cut). */
+  readonly maxQueryParams?: number;
   readonly log: Logger;
   /** Middleware that runs for every request after the error edge, before routing (filters). */
   readonly pre?: readonly AppMiddleware[];
@@ -31,6 +33,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa<AppState> {
   app.use(requestContext({ responder: opts.responder, trustedProxies: opts.trustedProxies, realm: opts.realm }));
   for (const mw of opts.outer ?? []) app.use(mw);
   app.use(errorEdge({ log: opts.log }));
+  app.use(queryParamLimit(opts.maxQueryParams ?? 1000));
   for (const mw of opts.pre ?? []) app.use(mw);
   app.use(jsonBody({ limitBytes: opts.bodyLimitBytes }));
   app.use(router.routes());

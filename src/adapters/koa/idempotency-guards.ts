@@ -89,7 +89,11 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
   const token = (): Guard =>
     guard({ kind: 'idempotency', idempotency: 'TOKEN', header: IDEMPOTENT_TOKEN_HEADER }, async function idempotentToken(ctx, next) {
       const raw = ctx.req.headers[IDEMPOTENT_TOKEN_HEADER.toLowerCase()];
-      const consumed = await deps.consumeToken.execute({ scope: scopeOf(ctx), token: typeof raw === 'string' ? raw : undefined });
+      const consumed = await deps.consumeToken.execute({
+        scope: scopeOf(ctx),
+        token: typeof raw === 'string' ? raw : undefined,
+        session: ctx.state.auth?.record.tokenId,
+      });
       await runTracked(ctx, next, () => deps.restoreToken.execute(consumed));
     });
 

@@ -82,6 +82,32 @@ export function errorEdge(opts: { log: Logger }): AppMiddleware {
   };
 }
 
+/** The `&`-separated, non-empty pairs of a query string (what a query parser would read). */
+export function countQueryParams(querystring: string): number {
+  let n = 0;
+  let start = 0;
+  while (start <= querystring.length) {
+    const end = querystring.indexOf('&', start);
+    const stop = end === -1 ? querystring.length : end;
+    if (stop > start) n++;
+    start = stop + 1;
+  }
+  return n;
+}
+
+/**
+ * Refuses a query string with more than `max` parameters, counted on the raw string: Node's
+ * querystring (under ctx.query) keeps the first 1,000 and drops the rest without a word.
+ */
+export function queryParamLimit(max: number): AppMiddleware {
+  return async function queryParamLimit(ctx, next) {
+    if (ctx.querystring.length > max && countQueryParams(ctx.querystring) > max) {
+      throw new DomainError('too-many-query-params', `The query string has more than ${max} parameters.`);
+    }
+    await next();
+  };
+}
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Whether the request carries a body (a non-zero Content-Length, or a chunked one). */

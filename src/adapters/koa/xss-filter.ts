@@ -7,13 +7,15 @@
  *   in HTML text and quoted attributes);
  * - header values: `&` `<` `>` only: quotes are header syntax (ETags, quoted parameters) and must survive;
  * - headers whose bytes must stay exact are left alone: credentials, signing and idempotency headers, cookies;
- * - requests whose Content-Type is multipart/*, application/octet-stream, application/pdf or image/* are skipped
- *   entirely, as are excluded paths (`/exact` or `/prefix/**`).
+ * - a request that carries a body of such a type (multipart/*, application/octet-stream, application/pdf, image/*)
+ *   is skipped entirely, as are excluded paths (`/exact` or `/prefix/**`). Carrying a body means a POST, PUT or
+ *   PATCH whose body has at least one byte (a positive Content-Length, or a chunked body whose first byte has
+ *   arrived); any other request is filtered whatever its Content-Type says.
  *
  * Defence in depth only: skipped requests carry raw values, and handlers must still encode their output.
  */
-import { hasBody } from './middleware';
-import type { AppMiddleware } from './state';
+import type { IncomingMessage } from 'node:http';
+import type { AppContext, AppMiddleware } from './state';
 
 export interface XssFilterOptions {
   readonly enabled: boolean;
@@ -41,6 +43,34 @@ export function isSkippedContentType(mime: string): boolean {
   return m.startsWith('multipart/') || m.startsWith('image/') || m === 'application/octet-stream' || m === 'application/pdf';
 }
 
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Whether a chunked body has at least one byte. Nothing is read: the bytes that arrived stay
+ * buffered in the stream for whoever reads the body.
+ */
+function firstByteArrives(req: IncomingMessage): Promise<boolean> {
+  if (req.readableLength > 0) return Promise.resolve(true);
+  if (req.readableEnded || req.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const settle = (): void => {
+      req.off('readable', settle);
+      req.off('close', settle);
+      resolve(req.readableLength > 0);
+    };
+    req.on('readable', settle);
+    req.on('close', settle);
+  });
+}
+
+/** A POST, PUT or PATCH with a non-empty body: the only requests whose Content-Type describes content. */
+async function carriesBody(ctx: AppContext): Promise<boolean> {
+  if (!BODY_METHODS.has(ctx.method)) return false;
+  const length = ctx.get('Content-Length');
+  if (length !== '') return /^\d+$/.test(length) && Number(length) > 0;
+  return ctx.get('Transfer-Encoding') !== '' && firstByteArrives(ctx.req);
+}
+
 export function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   const exact = new Set<string>();
   const prefixes: string[] = [];
@@ -55,9 +85,9 @@ export function xssFilter(opts: XssFilterOptions): AppMiddleware {
   const exempt = new Set(opts.exemptHeaders.map((h) => h.toLowerCase()));
   const excluded = pathMatcher(opts.excludePaths);
   return async function xssFilter(ctx, next) {
-    // The content-type skip applies only to requests that carry such a body; a bodiless request
+    // The content-type skip applies only to requests that carry such a body; any other request
     // cannot switch the filter off by naming a content type.
-    if (!opts.enabled || excluded(ctx.path) || (hasBody(ctx) && isSkippedContentType(ctx.request.type))) {
+    if (!opts.enabled || excluded(ctx.path) || (isSkippedContentType(ctx.request.type) && (await carriesBody(ctx)))) {
       await next();
       return;
     }

@@ -4,6 +4,8 @@ import type { CaptchaType } from '../ports/captcha-generator';
 export interface AuthSettings {
   readonly captcha: { readonly enabled: boolean; readonly type: CaptchaType; readonly ttlSeconds: number };
   readonly refreshTokenTtlSeconds: number;
+  /** Absolute lifetime of a refresh-token family, however often it rotates. */
+  readonly refreshTokenAbsoluteTtlSeconds: number;
   readonly bcryptCost: number;
   /** Consecutive failed logins of one username before it is locked; 0 = off. */
   readonly maxLoginFailures: number;

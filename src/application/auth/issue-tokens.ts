@@ -38,7 +38,8 @@ export class IssueTokens {
       await this.registry.revokeAllOfUser(input.loginType, input.principal.userId);
     }
     const family = input.family ?? this.registry.newFamily();
-    const session = await manager.login(input.principal, input.client, { rtFamily: family });
+    // No access token outlives its family: the family's absolute lifetime bounds the whole login.
+    const session = await manager.login(input.principal, input.client, { rtFamily: family }, this.registry.endOf(family));
     const refreshToken = await this.registry.issue(input.loginType, input.principal.userId, family, session.tokenHash);
     const expiresAt = session.record.expiresAt;
     return {

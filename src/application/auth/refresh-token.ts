@@ -17,7 +17,8 @@ const reused = (): DomainError =>
  * issued with is logged out, and a new pair of the same family is issued with roles and
  * permissions reloaded from the directory. A token that was already rotated revokes its family;
  * so does one whose access token was replaced or kicked out, or whose family was born before
- * the user's "log out everywhere" cut-off (401 refresh-token-invalid).
+ * the user's "log out everywhere" cut-off, or that outlived its family's absolute lifetime (401
+ * refresh-token-invalid).
  *
  * Store round trips of a successful refresh, in order: GETDEL refresh record, SET used marker;
  * then in parallel the access-token session read, the cut-off GET (and the directory lookup);
@@ -37,6 +38,10 @@ export class RefreshToken {
     const type = input.loginType;
     const consumed = await this.registry.consume(type, input.refreshToken);
     if (consumed.kind === 'invalid') throw invalid();
+    if (consumed.kind === 'expired') {
+      await this.registry.revokeFamily(type, consumed.family); // past its absolute lifetime: the family ends here
+      throw invalid();
+    }
     if (consumed.kind === 'reused') {
       await this.registry.revokeFamily(type, consumed.family);
       throw reused();

@@ -4,7 +4,7 @@ import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { IdempotencySettings } from './idempotency-settings';
-import { tokenKey, type IssuedToken } from './one-time-token';
+import { encodeTokenRecord, tokenKey, type IssuedToken } from './one-time-token';
 
 @injectable()
 export class IssueIdempotencyToken {
@@ -14,10 +14,12 @@ export class IssueIdempotencyToken {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly scope: string }): Promise<IssuedToken> {
+  /** `session`: the token id of the caller's session, which alone may spend the token; absent = anyone. */
+  async execute(input: { readonly scope: string; readonly session?: string | undefined }): Promise<IssuedToken> {
     const token = randomUUID();
     const ttlMs = this.settings.tokenTtlSeconds * 1000;
-    await this.kv.set(tokenKey(input.scope, token), String(this.clock.now() + ttlMs), ttlMs);
+    const record = { expiresAt: this.clock.now() + ttlMs, session: input.session ?? null };
+    await this.kv.set(tokenKey(input.scope, token), encodeTokenRecord(record), ttlMs);
     return { token, expiresInSeconds: this.settings.tokenTtlSeconds };
   }
 }

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
-import { type ConsumedToken } from './one-time-token';
+import { encodeTokenRecord, type ConsumedToken } from './one-time-token';
 
 @injectable()
 export class RestoreIdempotencyToken {
@@ -11,9 +11,9 @@ export class RestoreIdempotencyToken {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Gives a consumed token back (its request failed) until its original expiry. */
+  /** Gives a consumed token back (its request failed) until its original expiry, bound as it was. */
   async execute(consumed: ConsumedToken): Promise<void> {
     const left = consumed.expiresAt - this.clock.now();
-    if (Number.isFinite(left) && left > 0) await this.kv.setIfAbsent(consumed.key, String(consumed.expiresAt), left);
+    if (Number.isFinite(left) && left > 0) await this.kv.setIfAbsent(consumed.key, encodeTokenRecord(consumed), left);
   }
 }

@@ -18,6 +18,11 @@
  * millisecond of the cut-off survives it (LogoutAll also revokes every family it can list).
  * A family id without a birth time counts as born at 0 (refused by any cut-off).
  *
+ * A family lives svc.refresh-token.absolute-ttl-seconds from its birth, however often it rotates:
+ * each refresh token (and its `rtfam`/`rtacc` records) is kept no longer than the family has left,
+ * IssueTokens caps the access token likewise, and a token consumed after the family's end is
+ * answered "expired" (the caller revokes the family, ending its live access token).
+ *
  * Consumption is one atomic getAndDelete, so of N concurrent refreshes with one token exactly one
  * gets the record. Rotation logs out the previous access token, so a family has at most one live
  * refresh token and one live access token at any time; `rtfam` points at them, which is all a
@@ -47,6 +52,7 @@ export interface RefreshRecord {
 export type ConsumeResult =
   | { readonly kind: 'ok'; readonly record: RefreshRecord }
   | { readonly kind: 'reused'; readonly family: string }
+  | { readonly kind: 'expired'; readonly family: string }
   | { readonly kind: 'invalid' };
 
 /** How long after a rotation a second presentation counts as a concurrent duplicate, not reuse. */
@@ -88,6 +94,7 @@ function readFamily(raw: string): { refreshHash: string; accessHash: string } | 
 @injectable()
 export class RefreshTokenRegistry {
   private readonly ttlMs: number;
+  private readonly absoluteMs: number;
 
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
@@ -96,6 +103,12 @@ export class RefreshTokenRegistry {
     @inject(SessionManagers) private readonly managers: SessionManagers,
   ) {
     this.ttlMs = settings.refreshTokenTtlSeconds * 1000;
+    this.absoluteMs = settings.refreshTokenAbsoluteTtlSeconds * 1000;
+  }
+
+  /** When the family's absolute lifetime ends (ms). */
+  endOf(family: string): number {
+    return RefreshTokenRegistry.bornAt(family) + this.absoluteMs;
   }
 
   newFamily(): string {
@@ -127,9 +140,10 @@ export class RefreshTokenRegistry {
     const token = randomUUID().replace(/-/g, '');
     const hash = sha256(token);
     const record: RefreshRecord = { userId, family, accessHash };
-    await this.kv.set(`rt:${loginType}:${hash}`, JSON.stringify(record), this.ttlMs);
-    await this.kv.set(`rtfam:${loginType}:${family}`, JSON.stringify({ refreshHash: hash, accessHash }), this.ttlMs);
-    await this.kv.set(`rtacc:${loginType}:${accessHash}`, family, this.ttlMs);
+    const ttl = Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
+    await this.kv.set(`rt:${loginType}:${hash}`, JSON.stringify(record), ttl);
+    await this.kv.set(`rtfam:${loginType}:${family}`, JSON.stringify({ refreshHash: hash, accessHash }), ttl);
+    await this.kv.set(`rtacc:${loginType}:${accessHash}`, family, ttl);
     return token;
   }
 
@@ -140,6 +154,7 @@ export class RefreshTokenRegistry {
     if (raw !== null) {
       const record = readRefresh(raw);
       if (record === null) return { kind: 'invalid' };
+      if (this.clock.now() >= this.endOf(record.family)) return { kind: 'expired', family: record.family };
       await this.kv.set(`rtused:${loginType}:${hash}`, JSON.stringify({ family: record.family, usedAt: this.clock.now() }), this.ttlMs);
       return { kind: 'ok', record };
     }

@@ -60,8 +60,11 @@ export class SessionManager {
     if (this.policy.isLog) this.log?.debug({ loginType: this.loginType, ...obj }, msg);
   }
 
-  /** Creates a session for `principal` (the spec's `StpAdminUtil.login(userId)`). */
-  async login(principal: Principal, client: ClientInfo = {}, attrs: Record<string, string> = {}): Promise<LoginResult> {
+  /**
+   * Creates a session for `principal` (the spec's `StpAdminUtil.login(userId)`). `notAfter` (ms)
+   * caps a new session's expiry, e.g. at the end of its refresh-token family's lifetime.
+   */
+  async login(principal: Principal, client: ClientInfo = {}, attrs: Record<string, string> = {}, notAfter?: number): Promise<LoginResult> {
     const now = this.clock.now();
     const p = this.policy;
 
@@ -91,7 +94,7 @@ export class SessionManager {
       loginType: this.loginType,
       tokenId: tokenIdOf(tokenHash),
       createdAt: now,
-      expiresAt: expiresAtFor(p, now),
+      expiresAt: capExpiry(expiresAtFor(p, now), notAfter),
       principal,
       client,
       attrs: allAttrs,
@@ -219,6 +222,12 @@ export class SessionManager {
     }
     return n;
   }
+}
+
+/** The earlier of a session's expiry (null = never) and an optional cap. */
+function capExpiry(expiresAt: number | null, notAfter: number | undefined): number | null {
+  if (notAfter === undefined) return expiresAt;
+  return expiresAt === null ? notAfter : Math.min(expiresAt, notAfter);
 }
 
 /** One SessionManager per login type, all created at start-up (a guard naming either never fails lazily). */

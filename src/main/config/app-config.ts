@@ -12,7 +12,15 @@ export class ConfigError extends Error {
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionPolicy & { readonly shareSecret: string };
-  readonly captcha: { readonly enabled: boolean; readonly type: 'math' | 'text'; readonly ttlSeconds: number; readonly ratePerMinute: number };
+  readonly captcha: {
+    readonly enabled: boolean;
+    readonly type: 'math' | 'text';
+    readonly ttlSeconds: number;
+    readonly ratePerMinute: number;
+    /** Operand range of math captchas. */
+    readonly mathMin: number;
+    readonly mathMax: number;
+  };
   readonly rsaPrivateKey: string;
   readonly rsaPadding: 'oaep-sha256' | 'pkcs1';
   /** Absolute path of the embedded user directory file; '' = no seeded users. */
@@ -22,6 +30,8 @@ export interface AppConfig {
   /** `POST /auth/register` requests per hour per client IP (web app). */
   readonly registerPerHour: number;
   readonly refreshTokenTtlSeconds: number;
+  /** A refresh-token family (one login and its rotations) ends this long after the login. */
+  readonly refreshTokenAbsoluteTtlSeconds: number;
   readonly bcryptCost: number;
   readonly login: { readonly maxFailures: number; readonly lockSeconds: number };
   /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
@@ -51,6 +61,8 @@ export interface AppConfig {
   readonly timeZone: string;
   readonly problemBaseUri: string;
   readonly bodyLimitBytes: number;
+  /** More `&`-separated query parameters than this answer 400 too-many-query-params. */
+  readonly maxQueryParams: number;
   readonly shutdownGraceMs: number;
   readonly actuator: {
     /** Endpoints mounted under /actuator (dev/test: all; prod: health and info). */

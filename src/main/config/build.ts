@@ -29,6 +29,8 @@ function captchaOf(s: Read): AppConfig['captcha'] {
     type: s<'math' | 'text'>('svc.captcha.captcha-type'),
     ttlSeconds: s<number>('svc.captcha.ttl-seconds'),
     ratePerMinute: s<number>('svc.captcha.rate-limit-per-minute'),
+    mathMin: s<number>('svc.captcha.math-min'),
+    mathMax: s<number>('svc.captcha.math-max'),
   };
 }
 
@@ -99,6 +101,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     membersFile: configFile(configDir, s<string>('svc.members-file')),
     registerPerHour: s<number>('svc.register.rate-limit-per-hour'),
     refreshTokenTtlSeconds: s<number>('svc.refresh-token.ttl-seconds'),
+    refreshTokenAbsoluteTtlSeconds: s<number>('svc.refresh-token.absolute-ttl-seconds'),
     bcryptCost: s<number>('svc.password.bcrypt-cost'),
     login: { maxFailures: s<number>('svc.login.max-failures'), lockSeconds: s<number>('svc.login.lock-seconds') },
     cryptoWorkerThreads: s<number>('svc.crypto.worker-threads'),
@@ -114,6 +117,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     timeZone: s<string>('svc.time-zone').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone,
     problemBaseUri: s<string>('svc.problem-base-uri').replace(/\/?$/, '/'),
     bodyLimitBytes: s<number>('svc.body-limit-bytes'),
+    maxQueryParams: s<number>('svc.http.max-query-params'),
     shutdownGraceMs: s<number>('svc.shutdown-grace-ms'),
     actuator: {
       exposure: actuatorExposureOf(profile, s<string[] | undefined>('svc.actuator.exposure')),

@@ -1,6 +1,8 @@
 /** Rules that span keys: each problem names its key and environment variable, all reported at once. */
 import { existsSync } from 'node:fs';
+import { MAX_ANSWER_ODDS, mathAnswerOdds } from '../../adapters/captcha/svg-captcha-generator';
 import { parseRsaPrivateKey } from '../../adapters/crypto/rsa';
+import { catchAllFamilies } from '../../adapters/koa/client-ip';
 import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
 import type { AppConfig } from './app-config';
 import { prodSecretChecks } from './prod-secrets';
@@ -61,7 +63,32 @@ function backendChecks(c: AppConfig): string[] {
   return p;
 }
 
+/** Math captcha operands: an ordered range whose most likely answer stays within MAX_ANSWER_ODDS. */
+function captchaChecks(c: AppConfig): string[] {
+  const { mathMin: min, mathMax: max } = c.captcha;
+  const keys = 'svc.captcha.math-min (SVC_CAPTCHA_MATH_MIN), svc.captcha.math-max (SVC_CAPTCHA_MATH_MAX)';
+  if (min > max) return [`${keys}: math-min ${min} is above math-max ${max}`];
+  const odds = mathAnswerOdds(min, max);
+  if (odds <= MAX_ANSWER_ODDS) return [];
+  const pct = (x: number): string => `${(x * 100).toFixed(2)} %`;
+  return [`${keys}: with operands ${min}..${max} the most likely math captcha answer comes up ${pct(odds)} of the time, above ${pct(MAX_ANSWER_ODDS)}; widen the range (the default 10..99 gives ${pct(mathAnswerOdds(10, 99))})`];
+}
+
+/** What a catch-all svc.trusted-proxies means, or null when the list names real proxies. */
+function catchAllProxyProblem(c: AppConfig): string | null {
+  const families = catchAllFamilies(c.trustedProxies);
+  if (families.length === 0) return null;
+  return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): "${c.trustedProxies.join(',')}" trusts every ${families.join(' and every ')} address as a proxy, so any client can name its own IP in X-Forwarded-For and escape the per-IP limits; list exactly your proxies`;
+}
+
+/** Configurations that start in dev and test but deserve a warning at start (refused in prod). */
+export function configWarnings(c: AppConfig): string[] {
+  const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
+  return proxy === null ? [] : [proxy];
+}
+
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */
 export function crossChecks(c: AppConfig): string[] {
-  return [...valueChecks(c), ...backendChecks(c), ...prodSecretChecks(c)];
+  const proxy = c.profile === 'prod' ? catchAllProxyProblem(c) : null;
+  return [...valueChecks(c), ...captchaChecks(c), ...backendChecks(c), ...prodSecretChecks(c), ...(proxy === null ? [] : [proxy])];
 }

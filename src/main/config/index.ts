@@ -12,3 +12,4 @@
 export { CONFIG_KEYS, envNameOf, PROFILES, type ConfigKey, type Profile } from './keys';
 export { ConfigError, type AppConfig, type LoadOptions } from './app-config';
 export { DEFAULT_CONFIG_DIR, loadConfig } from './load';
+export { configWarnings } from './cross-checks';

@@ -65,7 +65,7 @@ function infoRoute(o: ActuatorOptions): RouteDef {
   return {
     method: 'get',
     path: '/actuator/info',
-    summary: 'Name, version, profile and start time',
+    summary: 'Name and version (in prod nothing more); elsewhere also the profile, start time and Node version',
     tags: TAGS,
     raw: RAW_JSON,
     handler: async (ctx) => {
