@@ -42,7 +42,6 @@ export const REASONS = [
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',
-  'sign-app-unknown',
   'sign-timestamp-invalid',
   'sign-invalid',
   'sign-nonce-replayed',

@@ -10,12 +10,12 @@ export const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 export const SIGNATURE_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 /**
- * An X-Timestamp is milliseconds since the epoch written as a plain non-negative integer
- * (at most 15 digits, far beyond any real date). Anything else (sign, fraction, exponent,
- * spaces, huge values) is not a timestamp: null.
+ * An X-Timestamp is milliseconds since the epoch written as a plain non-negative integer in its
+ * one canonical form: digits without leading zeros (at most 15, far beyond any real date).
+ * Anything else (sign, fraction, exponent, spaces, leading zeros, huge values) is not a timestamp: null.
  */
 export function parseTimestamp(text: string): number | null {
-  if (!/^\d{1,15}$/.test(text)) return null;
+  if (!/^(?:0|[1-9]\d{0,14})$/.test(text)) return null;
   return Number(text);
 }
 

@@ -33,7 +33,6 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'bad-credentials': { status: 401, code: 40110, title: 'Wrong username or password' },
   'refresh-token-invalid': { status: 401, code: 40111, title: 'The refresh token is not valid' },
   'refresh-token-reused': { status: 401, code: 40112, title: 'The refresh token was already used' },
-  'sign-app-unknown': { status: 401, code: 40120, title: 'The application key is not registered' },
   'sign-timestamp-invalid': { status: 401, code: 40121, title: 'The request timestamp is outside the allowed window' },
   'sign-invalid': { status: 401, code: 40122, title: 'The request signature does not match' },
   'sign-nonce-replayed': { status: 401, code: 40123, title: 'The nonce was already used' },

@@ -31,14 +31,14 @@ interface HeaderParam {
 
 const SIGN_HEADERS: readonly HeaderParam[] = [
   { name: 'X-App-Key', required: true, description: 'Application key registered in svc.security.sign.apps' },
-  { name: 'X-Timestamp', required: true, description: 'Request time in milliseconds since the epoch (within svc.security.sign.timeoutSeconds)' },
+  { name: 'X-Timestamp', required: true, description: 'Request time in milliseconds since the epoch, digits without leading zeros (within svc.security.sign.timeoutSeconds)' },
   { name: 'X-Nonce', required: true, description: 'One-time random string (replay protection)' },
   { name: 'X-Sign', required: true, description: 'Lowercase hex HMAC-SHA256(key = appSecret, message = appKey + timestamp + nonce + body)' },
 ];
 
 const BODY_REASONS: readonly Reason[] = ['validation-failed', 'malformed-json', 'payload-too-large', 'unsupported-media-type'];
 const LOGIN_REASONS: readonly Reason[] = ['token-missing', 'token-bad-prefix', 'token-invalid', 'token-expired', 'token-frozen', 'token-kicked-out', 'token-replaced', 'store-unavailable'];
-const SIGN_REASONS: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-app-unknown', 'sign-timestamp-invalid', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
+const SIGN_REASONS: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-timestamp-invalid', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
 
 function idempotencyOf(doc: GuardDoc): { header?: HeaderParam; reasons: Reason[] } {
   // GuardDoc.mode is the AND/OR of permissions; an idempotency guard names its mode in another key.

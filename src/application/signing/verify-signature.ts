@@ -1,12 +1,12 @@
 /**
  * VerifySignature: the spec's signing interceptor as a use case. Checks, in this order, each
  * with its own reason: all four headers present (sign-headers-missing, 400), nonce well formed
- * (sign-nonce-invalid, 400), app key registered (sign-app-unknown), timestamp an integer within
- * ±timeoutSeconds of the Clock (sign-timestamp-invalid), HMAC compared in constant time
- * (sign-invalid), and only then the nonce recorded set-if-absent, per app key
+ * (sign-nonce-invalid, 400), timestamp an integer without leading zeros within ±timeoutSeconds of
+ * the Clock (sign-timestamp-invalid), HMAC compared in constant time (sign-invalid; an app key that
+ * is not registered answers exactly the same, after a MAC with a throwaway key), and only then the nonce recorded set-if-absent, per app key
  * (sign-nonce-replayed): a forged request never burns a nonce.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
 import { NONCE_PATTERN, SIGNATURE_PATTERN, nonceRetentionMs, parseTimestamp, signingPrefix, withinWindow } from '../../domain/signing';
@@ -35,6 +35,7 @@ export function nonceKey(appKey: string, nonce: string): string {
 @injectable()
 export class VerifySignature {
   private readonly secrets: ReadonlyMap<string, Buffer>;
+  private readonly unknownAppKey = randomBytes(32);
 
   constructor(
     @inject(TOKENS.SignSettings) private readonly settings: SignSettings,
@@ -79,22 +80,21 @@ export class VerifySignature {
     if (!NONCE_PATTERN.test(nonce)) {
       throw new DomainError('sign-nonce-invalid', 'X-Nonce must be 8 to 128 characters of A-Z, a-z, 0-9, "_" or "-".');
     }
-    const secret = this.secrets.get(appKey);
-    if (secret === undefined) throw new DomainError('sign-app-unknown', 'The X-App-Key is not registered.');
-
     const now = this.clock.now();
     const ts = parseTimestamp(timestamp);
     if (ts === null || !withinWindow(ts, now, this.settings.timeoutSeconds)) {
       throw new DomainError(
         'sign-timestamp-invalid',
-        `X-Timestamp must be the current time in milliseconds (an integer within ±${this.settings.timeoutSeconds} s of the server clock).`,
+        `X-Timestamp must be the current time in milliseconds, digits without leading zeros (within ±${this.settings.timeoutSeconds} s of the server clock).`,
       );
     }
 
-    const expected = createHmac('sha256', secret).update(signingPrefix(appKey, timestamp, nonce), 'utf8').update(input.body).digest();
+    const secret = this.secrets.get(appKey);
+    const expected = createHmac('sha256', secret ?? this.unknownAppKey).update(signingPrefix(appKey, timestamp, nonce), 'utf8').update(input.body).digest();
     // Format and length are public; only equal-length byte strings are compared, in constant time.
     const given = SIGNATURE_PATTERN.test(sign) ? Buffer.from(sign, 'hex') : null;
-    if (given === null || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const matches = given !== null && given.length === expected.length && timingSafeEqual(given, expected);
+    if (!matches || secret === undefined) {
       throw new DomainError('sign-invalid', 'The X-Sign signature does not match the request.');
     }
 
