@@ -42,7 +42,9 @@ export const REASONS = [
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',
+  'sign-input-invalid',
   'sign-timestamp-invalid',
+  'sign-digest-mismatch',
   'sign-invalid',
   'sign-nonce-replayed',
   // duplicate-submission protection
