@@ -43,8 +43,9 @@ export const REASONS = [
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',
-  'sign-app-unknown',
+  'sign-input-invalid',
   'sign-timestamp-invalid',
+  'sign-digest-mismatch',
   'sign-invalid',
   'sign-nonce-replayed',
   // duplicate-submission protection

@@ -6,13 +6,14 @@ import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import 'reflect-metadata';
+import { createVerifier, httpbis } from 'http-message-signatures';
 import request from 'supertest';
 import { readDirectoryFile } from '../../src/adapters/directory/in-memory-user-directory';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
@@ -86,6 +87,10 @@ describe('CLI (child process)', function () {
       ['a bad login type', ['sessions', 'list', 'root', '1'], /login type must be admin or web/],
       ['a malformed nonce', ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--nonce', 'short'], /--nonce must be/],
       ['both body options', ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--body-file', 'x'], /exactly one of --body/],
+      ['an unknown scheme', ['sign', '--scheme', 'v2', '--app-key', 'a', '--secret', 's', '--body', ''], /--scheme must be v1 or rfc9421/],
+      ['rfc9421 without --url', ['sign', '--scheme', 'rfc9421', '--method', 'GET', '--app-key', 'a', '--secret', 's', '--body', ''], /--url is required/],
+      ['rfc9421 with a relative --url', ['sign', '--scheme', 'rfc9421', '--method', 'GET', '--url', '/open/echo', '--app-key', 'a', '--secret', 's', '--body', ''], /--url must be the absolute URL/],
+      ['v1 with --url', ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--url', 'http://x/'], /--method and --url belong to --scheme rfc9421/],
       ['a bad cost', ['password', 'hash', '--cost', '4'], /--cost must be an integer from 10 to 15/],
     ];
     for (const [what, args, message] of bad) {
@@ -108,7 +113,7 @@ describe('CLI (child process)', function () {
     let base: string;
 
     before(async () => {
-      const config = testConfig({ 'svc.security.sign.apps': { [APP]: SECRET } });
+      const config = testConfig({ 'svc.security.sign.apps': { [APP]: SECRET }, 'svc.security.sign.schemes': { [APP]: 'v1,rfc9421' } });
       infra = testInfra(config, { label: 'cli-sign' });
       server = http.createServer(buildBoth(config, infra).web.app.callback());
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -135,6 +140,40 @@ describe('CLI (child process)', function () {
       const [json, status] = ok.stdout.split('\n');
       assert.equal(status, '200', ok.stdout);
       assert.equal(JSON.parse(json ?? '{}').appKey, APP);
+    });
+
+    it('--scheme rfc9421 prints Content-Digest, Signature-Input and Signature that http-message-signatures and the server verify', async () => {
+      const body = '{"amount":100,"note":"café"}';
+      const url = `${base}/open/echo?ref=7`;
+      const r = await cli(['sign', '--scheme', 'rfc9421', '--method', 'post', '--url', url, '--app-key', APP, '--secret', SECRET, '--body', body]);
+      assert.equal(r.code, 0, r.stderr);
+      const lines = headersOf(r.stdout);
+      assert.deepEqual(lines.map((l) => l.split(': ')[0]), ['Content-Digest', 'Signature-Input', 'Signature']);
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+      assert.equal(headers['Content-Digest'], `sha-256=:${createHash('sha256').update(body).digest('base64')}:`);
+      const verified = await httpbis.verifyMessage(
+        { keyLookup: async () => ({ id: APP, algs: ['hmac-sha256'], verify: createVerifier(SECRET, 'hmac-sha256') }), requiredFields: ['@method', '@target-uri', 'content-digest'], requiredParams: ['created', 'nonce', 'keyid'] },
+        { method: 'POST', url, headers },
+      );
+      assert.equal(verified, true);
+      const curlArgs = (target: string) => ['-s', '-o', '-', '-w', '\n%{http_code}', target, '-H', 'Content-Type: application/json', ...lines.flatMap((l) => ['-H', l]), '--data-binary', body];
+      const retargeted = await run('curl', curlArgs(`${base}/open/echo?ref=8`));
+      assert.equal(retargeted.stdout.split('\n').pop(), '401');
+      const ok = await run('curl', curlArgs(url));
+      const [json, status] = ok.stdout.split('\n');
+      assert.equal(status, '200', ok.stdout);
+      assert.equal(JSON.parse(json ?? '{}').appKey, APP);
+    });
+
+    it('--scheme rfc9421 for a GET without a body signs no Content-Digest', async () => {
+      const url = `${base}/open/echo?page=2`;
+      const r = await cli(['sign', '--scheme', 'rfc9421', '--method', 'GET', '--url', url, '--app-key', APP, '--secret', SECRET, '--body', '']);
+      assert.equal(r.code, 0, r.stderr);
+      const lines = headersOf(r.stdout);
+      assert.deepEqual(lines.map((l) => l.split(': ')[0]), ['Signature-Input', 'Signature']);
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+      const res = await request(base).get('/open/echo?page=2').set(headers).expect(200);
+      assert.deepEqual(res.body, { appKey: APP, query: { page: '2' } });
     });
 
     it('--timestamp, --nonce and --body-file sign exactly the given values and bytes', async () => {

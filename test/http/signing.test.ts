@@ -56,10 +56,16 @@ for (const kind of STORE_KINDS) {
     const CODES: Record<string, number> = {
       'sign-headers-missing': 40020,
       'sign-nonce-invalid': 40021,
-      'sign-app-unknown': 40120,
       'sign-timestamp-invalid': 40121,
       'sign-invalid': 40122,
       'sign-nonce-replayed': 40123,
+    };
+    /** The human message of an error response in either app's format. */
+    const messageOf = (which: 'admin' | 'web', res: request.Response): string => {
+      const body = JSON.parse(res.text) as { message?: string; detail?: string };
+      const text = which === 'admin' ? body.message : body.detail;
+      assert.ok(typeof text === 'string' && text !== '', res.text);
+      return text;
     };
     const expectFailure = (which: 'admin' | 'web', res: request.Response, status: number, reason: string) => {
       assert.equal(res.status, status, res.text);
@@ -112,10 +118,21 @@ for (const kind of STORE_KINDS) {
           });
         }
 
-        it('an unknown app key -> sign-app-unknown (also for prototype names)', async () => {
-          expectFailure(which, await post(which, sign({ ts: clock.now(), app: 'nobody', secret: 'whatever-secret-value' })), 401, 'sign-app-unknown');
-          expectFailure(which, await post(which, sign({ ts: clock.now(), app: 'constructor', secret: 'x' })), 401, 'sign-app-unknown');
-          expectFailure(which, await post(which, sign({ ts: clock.now(), app: '__proto__', secret: 'x' })), 401, 'sign-app-unknown');
+        it('an unknown app key answers exactly as a bad signature does (also for prototype names)', async () => {
+          const bad = sign({ ts: clock.now() });
+          const badSignature = await post(which, { ...bad, headers: { ...bad.headers, 'X-Sign': 'f'.repeat(64) } });
+          expectFailure(which, badSignature, 401, 'sign-invalid');
+          for (const app of ['nobody', 'constructor', '__proto__']) {
+            const res = await post(which, sign({ ts: clock.now(), app, secret: 'whatever-secret-value' }));
+            expectFailure(which, res, 401, 'sign-invalid');
+            assert.equal(messageOf(which, res), messageOf(which, badSignature));
+          }
+        });
+
+        it('X-Timestamp with leading zeros -> sign-timestamp-invalid; the same time without them passes', async () => {
+          expectFailure(which, await post(which, sign({ ts: `0${clock.now()}` })), 401, 'sign-timestamp-invalid');
+          expectFailure(which, await post(which, sign({ ts: `000${clock.now()}` })), 401, 'sign-timestamp-invalid');
+          await post(which, sign({ ts: `${clock.now()}` })).expect(200);
         });
 
         it('a signature made with another app\'s secret -> sign-invalid', async () => {
@@ -150,8 +167,8 @@ for (const kind of STORE_KINDS) {
           });
         }
 
-        it('the order of checks: an unknown app is reported before a bad timestamp, a bad timestamp before a bad signature', async () => {
-          expectFailure(which, await post(which, sign({ ts: 'abc', app: 'nobody', secret: 'x' })), 401, 'sign-app-unknown');
+        it('the order of checks: a bad timestamp is reported before a bad signature or an unknown app key (which look alike)', async () => {
+          expectFailure(which, await post(which, sign({ ts: 'abc', app: 'nobody', secret: 'x' })), 401, 'sign-timestamp-invalid');
           const s = sign({ ts: clock.now() - 400_000 });
           expectFailure(which, await post(which, { ...s, headers: { ...s.headers, 'X-Sign': '0'.repeat(64) } }), 401, 'sign-timestamp-invalid');
         });

@@ -40,7 +40,10 @@ describe('docs/integration-third-party.md: the signing snippets pass the signatu
   let env: Record<string, string>;
 
   before(async () => {
-    const config = testConfig({ 'svc.security.sign.apps': { 'demo-app': 'dev-only-demo-secret-not-for-production' } });
+    const config = testConfig({
+      'svc.security.sign.apps': { 'demo-app': 'dev-only-demo-secret-not-for-production', 'v1-app': 'v1-only-secret-0123456789' },
+      'svc.security.sign.schemes': { 'demo-app': 'v1,rfc9421', 'v1-app': 'v1' },
+    });
     infra = testInfra(config, { label: 'docs-snippets' });
     server = http.createServer(buildBoth(config, infra).web.app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -67,6 +70,25 @@ describe('docs/integration-third-party.md: the signing snippets pass the signatu
 
   it('Node.js', async () => {
     expectEcho(await run(process.execPath, ['-e', snippet('node')], env));
+  });
+
+  it('RFC 9421: curl + openssl (bash)', async () => {
+    expectEcho(await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], env));
+  });
+
+  it('RFC 9421: curl + openssl with a wrong secret, or for an app configured v1, is refused (the check is real)', async () => {
+    const wrong = await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], { ...env, APP_SECRET: 'not-the-secret-0123456789' });
+    assert.equal(JSON.parse(wrong.stdout).code, 'sign-invalid');
+    const v1Only = await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], { ...env, APP_KEY: 'v1-app', APP_SECRET: 'v1-only-secret-0123456789' });
+    assert.equal(JSON.parse(v1Only.stdout).code, 'sign-invalid');
+  });
+
+  it('RFC 9421: Node.js without a library', async () => {
+    expectEcho(await run(process.execPath, ['-e', snippet('rfc9421-node')], env));
+  });
+
+  it('RFC 9421: Node.js with http-message-signatures', async () => {
+    expectEcho(await run(process.execPath, ['-e', snippet('rfc9421-node-library')], env));
   });
 
   it('Python 3', async function () {

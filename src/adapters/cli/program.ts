@@ -22,8 +22,9 @@ commands:
   password encrypt --public-key <file|PEM> [--padding oaep-sha256|pkcs1] [--password <pw>]
       print the base64 RSA ciphertext a client sends as the login password
   sign --app-key <key> --secret <secret> (--body <text> | --body-file <file>)
-       [--timestamp <ms>] [--nonce <nonce>]
-      print the four signing headers (X-App-Key, X-Timestamp, X-Nonce, X-Sign), one per line
+       [--timestamp <ms>] [--nonce <nonce>] [--scheme v1|rfc9421 --method <M> --url <absolute URL>]
+      print the signing headers to send, one per line: v1 (default) X-App-Key, X-Timestamp,
+      X-Nonce, X-Sign; rfc9421 Content-Digest (with a body), Signature-Input, Signature
   users add --username <name> --roles <role,...> [--nickname <name>] [--password <pw>]
       add a user to the configured directory (svc.users-file, or sys_user with svc.directory=sql)
   sessions list <admin|web> <userId> [--json]

@@ -30,15 +30,18 @@ interface HeaderParam {
 }
 
 const SIGN_HEADERS: readonly HeaderParam[] = [
-  { name: 'X-App-Key', required: true, description: 'Application key registered in svc.security.sign.apps' },
-  { name: 'X-Timestamp', required: true, description: 'Request time in milliseconds since the epoch (within svc.security.sign.timeoutSeconds)' },
-  { name: 'X-Nonce', required: true, description: 'One-time random string (replay protection)' },
-  { name: 'X-Sign', required: true, description: 'Lowercase hex HMAC-SHA256(key = appSecret, message = appKey + timestamp + nonce + body)' },
+  { name: 'X-App-Key', required: false, description: 'v1 scheme: application key registered in svc.security.sign.apps' },
+  { name: 'X-Timestamp', required: false, description: 'v1 scheme: request time in milliseconds since the epoch, digits without leading zeros (within svc.security.sign.timeoutSeconds)' },
+  { name: 'X-Nonce', required: false, description: 'v1 scheme: one-time random string (replay protection)' },
+  { name: 'X-Sign', required: false, description: 'v1 scheme: lowercase hex HMAC-SHA256(key = appSecret, message = appKey + timestamp + nonce + body)' },
+  { name: 'Signature-Input', required: false, description: 'RFC 9421 scheme (apps listed in svc.security.sign.schemes): covers "@method", "@target-uri" and, with a body, "content-digest"; created, nonce, keyid = app key, alg="hmac-sha256"' },
+  { name: 'Signature', required: false, description: 'RFC 9421 scheme: the HMAC-SHA256 of the signature base, as a byte sequence of the same label' },
+  { name: 'Content-Digest', required: false, description: 'RFC 9421 scheme with a body: RFC 9530 sha-256=:<base64 of the body bytes>:' },
 ];
 
 const BODY_REASONS: readonly Reason[] = ['validation-failed', 'malformed-json', 'payload-too-large', 'unsupported-media-type'];
 const LOGIN_REASONS: readonly Reason[] = ['token-missing', 'token-bad-prefix', 'token-invalid', 'token-expired', 'token-frozen', 'token-kicked-out', 'token-replaced', 'store-unavailable'];
-const SIGN_REASONS: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-app-unknown', 'sign-timestamp-invalid', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
+const SIGN_REASONS: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-input-invalid', 'sign-timestamp-invalid', 'sign-digest-mismatch', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
 
 function idempotencyOf(doc: GuardDoc): { header?: HeaderParam; reasons: Reason[] } {
   // GuardDoc.mode is the AND/OR of permissions; an idempotency guard names its mode in another key.
@@ -156,7 +159,7 @@ function applyGuardDoc(doc: GuardDoc, e: GuardEffects, schemes: Map<string, Reco
     case 'signature':
       e.headers.push(...SIGN_HEADERS);
       SIGN_REASONS.forEach((r) => e.reasons.add(r));
-      e.notes.push('Signed request: see the X-App-Key, X-Timestamp, X-Nonce and X-Sign headers.');
+      e.notes.push('Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).');
       break;
     case 'idempotency': {
       const idem = idempotencyOf(doc);

@@ -1,107 +1,70 @@
 /**
- * VerifySignature: the spec's signing interceptor as a use case. Checks, in this order, each
- * with its own reason: all four headers present (sign-headers-missing, 400), nonce well formed
- * (sign-nonce-invalid, 400), app key registered (sign-app-unknown), timestamp an integer within
- * ±timeoutSeconds of the Clock (sign-timestamp-invalid), HMAC compared in constant time
- * (sign-invalid), and only then the nonce recorded set-if-absent, per app key
- * (sign-nonce-replayed): a forged request never burns a nonce.
+ * VerifySignature: the spec's signing interceptor as a use case. A request that carries
+ * `Signature-Input` is verified as RFC 9421 (see rfc9421-scheme.ts), any other as the seed's v1
+ * (see v1-scheme.ts); each app signs only with the schemes `svc.security.sign.schemes` gives it
+ * (v1 when not listed). Both schemes share the timestamp window and the one-time nonce store (per
+ * app key, recorded only after the signature verified: a forged request never burns a nonce), and
+ * an app key that is unknown, or not registered for the scheme used, answers exactly as a wrong
+ * signature does.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
-import { NONCE_PATTERN, SIGNATURE_PATTERN, nonceRetentionMs, parseTimestamp, signingPrefix, withinWindow } from '../../domain/signing';
+import type { SignScheme } from '../../domain/signing';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import type { Metrics } from '../ports/metrics';
 import { TOKENS } from '../tokens';
+import { NonceLedger } from './nonce-ledger';
+import { verifyRfc9421 } from './rfc9421-scheme';
 import type { SignSettings } from './sign-settings';
+import { fieldValue, type SignedRequest } from './signed-request';
+import { SigningApps } from './signing-apps';
+import { verifyV1 } from './v1-scheme';
 
-export interface VerifySignatureInput {
-  readonly appKey: string | undefined;
-  readonly timestamp: string | undefined;
-  readonly nonce: string | undefined;
-  readonly sign: string | undefined;
-  /** The request body exactly as received ("" or an empty buffer when there is none). */
-  readonly body: string | Buffer;
-}
+export { nonceKey } from './nonce-ledger';
+export type { SignedRequest } from './signed-request';
 
-export type VerifySignatureResult = { readonly verified: true; readonly appKey: string } | { readonly verified: false; readonly appKey: null };
-
-/** Store key of a used nonce; the app key is encoded so no two apps share a nonce space. */
-export function nonceKey(appKey: string, nonce: string): string {
-  return `sign:nonce:${encodeURIComponent(appKey)}:${nonce}`;
-}
+export type VerifySignatureResult =
+  | { readonly verified: true; readonly appKey: string; readonly scheme: SignScheme }
+  | { readonly verified: false; readonly appKey: null };
 
 @injectable()
 export class VerifySignature {
-  private readonly secrets: ReadonlyMap<string, Buffer>;
+  private readonly apps: SigningApps;
+  private readonly ledger: NonceLedger;
 
   constructor(
     @inject(TOKENS.SignSettings) private readonly settings: SignSettings,
-    @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
+    @inject(TOKENS.KeyValueStore) kv: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {
-    // A Map, so "__proto__" or "constructor" are never mistaken for registered apps.
-    this.secrets = new Map(Object.entries(settings.apps).map(([k, v]) => [k, Buffer.from(v, 'utf8')]));
+    this.apps = new SigningApps(settings);
+    this.ledger = new NonceLedger(settings, kv);
   }
 
   get enabled(): boolean {
     return this.settings.enabled;
   }
 
+  /** The public base URL the `@target-uri` of requests to this Koa app starts with, if configured. */
+  publicUrlOf(appName: string): string | undefined {
+    return Object.hasOwn(this.settings.publicUrls, appName) ? this.settings.publicUrls[appName] : undefined;
+  }
+
   /** Every refusal is counted by its reason (signatureFailed). */
-  async execute(input: VerifySignatureInput): Promise<VerifySignatureResult> {
+  async execute(request: SignedRequest): Promise<VerifySignatureResult> {
     if (!this.settings.enabled) return { verified: false, appKey: null };
     try {
-      return await this.verify(input);
+      const signatureInput = fieldValue(request, 'signature-input');
+      const now = this.clock.now();
+      if (signatureInput !== undefined) {
+        return { verified: true, appKey: await verifyRfc9421(request, signatureInput, this.apps, this.ledger, now), scheme: 'rfc9421' };
+      }
+      return { verified: true, appKey: await verifyV1(request, this.apps, this.ledger, now), scheme: 'v1' };
     } catch (e) {
       if (e instanceof DomainError) this.metrics.signatureFailed(e.reason);
       throw e;
     }
-  }
-
-  private async verify(input: VerifySignatureInput): Promise<VerifySignatureResult> {
-    const { appKey, timestamp, nonce, sign } = input;
-    const missing = (
-      [
-        ['X-App-Key', appKey],
-        ['X-Timestamp', timestamp],
-        ['X-Nonce', nonce],
-        ['X-Sign', sign],
-      ] as const
-    )
-      .filter(([, v]) => v === undefined || v === '')
-      .map(([name]) => name);
-    if (missing.length > 0 || !appKey || !timestamp || !nonce || !sign) {
-      throw new DomainError('sign-headers-missing', `Missing signing header(s): ${missing.join(', ')}.`);
-    }
-    if (!NONCE_PATTERN.test(nonce)) {
-      throw new DomainError('sign-nonce-invalid', 'X-Nonce must be 8 to 128 characters of A-Z, a-z, 0-9, "_" or "-".');
-    }
-    const secret = this.secrets.get(appKey);
-    if (secret === undefined) throw new DomainError('sign-app-unknown', 'The X-App-Key is not registered.');
-
-    const now = this.clock.now();
-    const ts = parseTimestamp(timestamp);
-    if (ts === null || !withinWindow(ts, now, this.settings.timeoutSeconds)) {
-      throw new DomainError(
-        'sign-timestamp-invalid',
-        `X-Timestamp must be the current time in milliseconds (an integer within ±${this.settings.timeoutSeconds} s of the server clock).`,
-      );
-    }
-
-    const expected = createHmac('sha256', secret).update(signingPrefix(appKey, timestamp, nonce), 'utf8').update(input.body).digest();
-    // Format and length are public; only equal-length byte strings are compared, in constant time.
-    const given = SIGNATURE_PATTERN.test(sign) ? Buffer.from(sign, 'hex') : null;
-    if (given === null || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new DomainError('sign-invalid', 'The X-Sign signature does not match the request.');
-    }
-
-    const ttlMs = nonceRetentionMs(ts, now, this.settings.timeoutSeconds, this.settings.nonceTtlSeconds);
-    if (!(await this.kv.setIfAbsent(nonceKey(appKey, nonce), String(now), ttlMs))) {
-      throw new DomainError('sign-nonce-replayed', 'This X-Nonce was already used; sign every request with a fresh nonce.');
-    }
-    return { verified: true, appKey };
   }
 }

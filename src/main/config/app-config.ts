@@ -1,5 +1,6 @@
 /** The typed configuration the composition roots read, and the error that lists every problem. */
 import type { SessionPolicy } from '../../domain/session';
+import type { SignScheme } from '../../domain/signing';
 import type { ConfigKey, Profile } from './keys';
 
 export class ConfigError extends Error {
@@ -41,6 +42,10 @@ export interface AppConfig {
     readonly timeoutSeconds: number;
     readonly nonceTtlSeconds: number;
     readonly apps: Readonly<Record<string, string>>;
+    /** app key -> the schemes it signs with (v1 when not listed). */
+    readonly schemes: Readonly<Record<string, readonly SignScheme[]>>;
+    /** admin / web -> the public base URL of RFC 9421 `@target-uri` (else scheme + Host). */
+    readonly publicUrls: Readonly<Record<string, string>>;
   };
   readonly idempotency: {
     readonly paramTtlSeconds: number;

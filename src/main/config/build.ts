@@ -1,6 +1,7 @@
 /** The typed AppConfig from the validated key values: paths resolved, profile defaults applied. */
 import path from 'node:path';
 import type { TokenStyle } from '../../domain/session';
+import type { SignScheme } from '../../domain/signing';
 import type { AppConfig } from './app-config';
 import type { ConfigKey, Profile } from './keys';
 
@@ -40,6 +41,8 @@ function signOf(s: Read): AppConfig['sign'] {
     timeoutSeconds: s<number>('svc.security.sign.timeoutSeconds'),
     nonceTtlSeconds: s<number>('svc.security.sign.nonceTtlSeconds'),
     apps: s<Record<string, string>>('svc.security.sign.apps'),
+    schemes: s<Record<string, SignScheme[]>>('svc.security.sign.schemes'),
+    publicUrls: s<Record<string, string>>('svc.security.sign.public-urls'),
   };
 }
 

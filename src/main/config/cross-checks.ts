@@ -4,8 +4,21 @@ import { MAX_ANSWER_ODDS, mathAnswerOdds } from '../../adapters/captcha/svg-capt
 import { parseRsaPrivateKey } from '../../adapters/crypto/rsa';
 import { catchAllFamilies } from '../../adapters/koa/client-ip';
 import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
+import { isSfString } from '../../domain/signing';
 import type { AppConfig } from './app-config';
 import { prodSecretChecks } from './prod-secrets';
+
+/** Every app given schemes is registered; an RFC 9421 app key is its `keyid`, an sf-string (printable ASCII). */
+function signSchemeChecks(c: AppConfig): string[] {
+  const p: string[] = [];
+  for (const [app, schemes] of Object.entries(c.sign.schemes)) {
+    if (!Object.hasOwn(c.sign.apps, app)) p.push(`svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "${app}" is not in svc.security.sign.apps`);
+    else if (schemes.includes('rfc9421') && !isSfString(app)) {
+      p.push(`svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "${app}" signs with rfc9421, so its key (the keyid) must be printable ASCII`);
+    }
+  }
+  return p;
+}
 
 /** Values that must parse or agree with each other: time zone, shared tokens, signing apps, RSA key, files, token lifetimes. */
 function valueChecks(c: AppConfig): string[] {
@@ -22,6 +35,7 @@ function valueChecks(c: AppConfig): string[] {
     if (app.trim() === '') p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): an app key is empty');
     else if (secret.length < 16) p.push(`svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): the secret of app "${app}" is shorter than 16 characters`);
   }
+  p.push(...signSchemeChecks(c));
   if (c.rsaPrivateKey !== '') {
     try {
       parseRsaPrivateKey(c.rsaPrivateKey);

@@ -1,6 +1,7 @@
 /** The configuration keys, the profiles, and the environment variable of each key. */
 import { z } from 'zod';
 import { actuatorExposure, bool, cidrList, int, list, nonEmpty, originList, port, profileBool, secondsOrOff, str, stringMap } from './values';
+import { publicUrlMap, signSchemeMap } from './values';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -39,6 +40,8 @@ export const KEYS = {
   'svc.security.sign.timeoutSeconds': { schema: int(1, 86400), default: 300 },
   'svc.security.sign.nonceTtlSeconds': { schema: int(1, 7 * 86400), default: 600 },
   'svc.security.sign.apps': { schema: stringMap, default: {}, secret: true },
+  'svc.security.sign.schemes': { schema: signSchemeMap, default: {} },
+  'svc.security.sign.public-urls': { schema: publicUrlMap, default: {} },
   'svc.idempotency.param-ttl-seconds': { schema: int(1, 3600), default: 5 },
   'svc.idempotency.token-ttl-seconds': { schema: int(1, 86400), default: 600 },
   'svc.idempotency.header-name': { schema: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'expected an HTTP header name'), default: 'Idempotency-Key' },

@@ -1,6 +1,7 @@
 /** Value parsers that accept YAML natives or environment strings (lists comma-separated, maps as JSON). */
 import { z } from 'zod';
 import { parseCidrList } from '../../adapters/koa/client-ip';
+import { parseSchemeList, type SignScheme } from '../../domain/signing';
 
 export const bool = z.preprocess((v) => {
   if (typeof v === 'string') {
@@ -76,3 +77,54 @@ export const originList = list.superRefine((entries, ctx) => {
     if (!ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${e}" is not an origin (scheme://host[:port]) or *` });
   }
 });
+
+/** A map from YAML, or from a JSON object in the environment ('' is {}). */
+const jsonObject = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v ?? {};
+  if (v.trim() === '') return {};
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v; // fails the object check with the key's own message
+  }
+};
+
+/** App key -> signing schemes: `v1`, `rfc9421` or `v1,rfc9421`; an unknown scheme names its app. */
+export const signSchemeMap = z.preprocess(
+  jsonObject,
+  z
+    .record(z.string(), z.string(), { message: 'expected a JSON object of {"<APP_KEY>":"v1" | "rfc9421" | "v1,rfc9421"}' })
+    .transform((m, ctx) => {
+      const out: Record<string, SignScheme[]> = {};
+      for (const [app, text] of Object.entries(m)) {
+        const parsed = parseSchemeList(text);
+        if ('unknown' in parsed) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `app "${app}": unknown signing scheme "${parsed.unknown}" (expected v1, rfc9421 or v1,rfc9421)` });
+        } else out[app] = parsed.schemes;
+      }
+      return out;
+    }),
+);
+
+/** Koa app (admin, web) -> the public base URL its signed requests are addressed to (no query, no fragment). */
+export const publicUrlMap = z.preprocess(
+  jsonObject,
+  z
+    .record(z.string(), z.string(), { message: 'expected a JSON object of {"admin" | "web":"https://host[:port][/prefix]"}' })
+    .transform((m, ctx) => {
+      const out: Record<string, string> = {};
+      for (const [app, text] of Object.entries(m)) {
+        if (app !== 'admin' && app !== 'web') ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${app}" is not an app (expected admin or web)` });
+        let url: URL | null = null;
+        try {
+          url = new URL(text);
+        } catch {
+          url = null;
+        }
+        const ok = url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '' && url.username === '' && !text.includes('?') && !text.includes('#');
+        if (!ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${app}: "${text}" is not an http(s) base URL without query or fragment` });
+        else out[app] = (url as URL).href.replace(/\/+$/, '');
+      }
+      return out;
+    }),
+);

@@ -27,7 +27,7 @@ function parsedBody(ctx: AppContext): unknown {
   return typeof req.rawBody === 'string' && req.rawBody !== '' ? req.body : null;
 }
 
-/** `POST /open/echo` (signed): the parsed JSON body and the app key that signed it. Both apps. */
+/** `POST /open/echo` and `GET /open/echo` (signed): the parsed JSON body or the query, and the app key that signed it. Both apps. */
 export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): RouteDef[] {
   return [
     {
@@ -37,6 +37,14 @@ export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): Ro
       tags: ['examples'],
       guards: [requireSignature(deps.verifySignature)],
       handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, body: parsedBody(ctx) }),
+    },
+    {
+      method: 'get',
+      path: '/open/echo',
+      summary: 'Echoes the query of a signed GET and the app key that signed it',
+      tags: ['examples'],
+      guards: [requireSignature(deps.verifySignature)],
+      handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, query: { ...ctx.query } }),
     },
   ];
 }
