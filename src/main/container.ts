@@ -3,6 +3,7 @@
  * case and service bound by its class from the one list below. Only src/main touches it.
  */
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import { AccountLock } from '../application/auth/account-lock';
 import type { AuthSettings } from '../application/auth/auth-settings';
@@ -11,6 +12,7 @@ import { CheckPermission } from '../application/auth/check-permission';
 import { CheckRateLimit } from '../application/auth/check-rate-limit';
 import { CheckRole } from '../application/auth/check-role';
 import { CreateCaptcha } from '../application/auth/create-captcha';
+import { DeviceCookies } from '../application/auth/device-cookies';
 import { EndSession } from '../application/auth/end-session';
 import { GetLoginConfig } from '../application/auth/get-login-config';
 import { IssueTokens } from '../application/auth/issue-tokens';
@@ -31,6 +33,7 @@ import { ConsumeIdempotencyToken } from '../application/idempotency/consume-idem
 import { IssueIdempotencyToken } from '../application/idempotency/issue-idempotency-token';
 import { ReleaseIdempotencyLock } from '../application/idempotency/release-idempotency-lock';
 import { RestoreIdempotencyToken } from '../application/idempotency/restore-idempotency-token';
+import type { Logger } from '../application/ports/logger';
 import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { RefreshTokenRegistry } from '../application/session/refresh-token-registry';
@@ -64,6 +67,7 @@ const SERVICES = [
   CheckRole,
   CheckRateLimit,
   AccountLock,
+  DeviceCookies,
   CreateCaptcha,
   VerifyCaptcha,
   GetLoginConfig,
@@ -101,7 +105,8 @@ export interface AppAccounts {
   readonly rsa: RsaDecryptor;
 }
 
-export function authSettingsOf(config: AppConfig): AuthSettings {
+/** `log` hears the dev warning about a generated device-cookie key. */
+export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
   return {
     captcha: { enabled: config.captcha.enabled, type: config.captcha.type, ttlSeconds: config.captcha.ttlSeconds },
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
@@ -110,7 +115,30 @@ export function authSettingsOf(config: AppConfig): AuthSettings {
     maxLoginFailures: config.login.maxFailures,
     lockSeconds: config.login.lockSeconds,
     timeZone: config.timeZone,
+    deviceCookie: { secrets: deviceCookieSecretsOf(config, log), maxAgeSeconds: config.deviceCookie.maxAgeSeconds, secure: config.profile === 'prod' },
   };
+}
+
+/** The generated device-cookie key of each configuration that has none (both apps of a process share it). */
+const ephemeralDeviceCookieKeys = new WeakMap<AppConfig, string>();
+
+/**
+ * The device-cookie keys, the current one first. Without svc.login.device-cookie-secret (dev and
+ * test only: prod refuses to start without it) a random key lives as long as the process.
+ */
+function deviceCookieSecretsOf(config: AppConfig, log?: Logger): string[] {
+  const { secret, previousSecret } = config.deviceCookie;
+  let current = secret;
+  if (current === '') {
+    if (config.profile === 'prod') throw new Error('svc.login.device-cookie-secret is required in prod');
+    current = ephemeralDeviceCookieKeys.get(config) ?? '';
+    if (current === '') {
+      current = randomBytes(32).toString('base64url');
+      ephemeralDeviceCookieKeys.set(config, current);
+      if (config.profile === 'dev') log?.warn({}, 'svc.login.device-cookie-secret is not set: generated an ephemeral key (dev only; device cookies lapse at a restart)');
+    }
+  }
+  return previousSecret === '' ? [current] : [current, previousSecret];
 }
 
 /** `app` labels the container's metrics registry (one per app; the stores are shared, their latency is counted per app). */
@@ -136,7 +164,8 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.AdminDirectory).toConstantValue(infra.directories.admins);
   c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);
   if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
-  c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config));
+  // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
+  c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
   c.bind(TOKENS.IdempotencySettings).toConstantValue(config.idempotency);

@@ -12,6 +12,7 @@ const PROD_SECRETS = {
   SVC_RSA_PRIVATE_KEY: RSA_2048.export({ type: 'pkcs8', format: 'pem' }).toString(),
   SVC_REDIS_URL: 'redis://:s3cret@127.0.0.1:6379/0',
   SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
+  SVC_LOGIN_DEVICE_COOKIE_SECRET: 'device-cookie-key-0123456789abcdef',
 };
 
 function problemsOf(fn: () => unknown): string[] {
@@ -104,6 +105,7 @@ describe('configuration', () => {
       assert.match(joined, /svc\.rsa-private-key/);
       assert.match(joined, /svc\.redis\.url/);
       assert.match(joined, /svc\.security\.sign\.apps/);
+      assert.match(joined, /svc\.login\.device-cookie-secret/);
     });
 
     for (const missing of Object.keys(PROD_SECRETS)) {

@@ -1,31 +1,53 @@
 /**
- * Per-account failure cap (beyond the spec, ASVS 6.3.1): after `maxLoginFailures` consecutive
- * failures inside the lock window the username answers 429 until the window ends. Unknown
- * usernames are counted exactly like real ones, so the lock reveals nothing about existence.
+ * Per-account failure cap (beyond the spec, ASVS 6.3.1) with device cookies (OWASP): a failure
+ * budget of `maxLoginFailures` failures inside the lock window, after which its holder answers
+ * 429 until the lock period ends. Clients without a valid device cookie share the account's
+ * budget; a client presenting one is judged on the cookie's own budget only, so strangers'
+ * failures never lock it out. Unknown usernames are counted exactly like real ones, so the lock
+ * reveals nothing about existence.
  *
- * Store keys (KeyValueStore), per login type and lower-cased username:
- *   loginfail:<type>:<name>    -> {failures, lockedUntil}   the recorded state
- *   loginfail:<type>:<name>:n  -> counter of attempts in the window (atomic increment)
- * The state reader also accepts the one-letter form `{n, until}` of the previous format.
+ * Only failures spend a budget. An attempt holds a place while its password is compared; when
+ * the failures plus the places held reach the cap, later attempts wait (bounded) for those
+ * ahead of them to settle instead of being refused: parallel correct logins all pass, parallel
+ * wrong guesses stop at exactly the cap.
+ *
+ * Store keys (KeyValueStore), one JSON record per budget, changed by compare-and-set:
+ *   loginfail:<type>:<folded name>  -> {failures, lockedUntil, inFlight}   the account's budget
+ *   devicefail:<type>:<cookie id>   -> the same, the budget of one device cookie
+ * `lockedUntil` ends the failure window (below the cap) or the lock (at the cap); `inFlight`
+ * maps each attempt being compared to the end of its lease. The reader also accepts the
+ * one-letter form `{n, until}` of the previous format.
  */
+import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
+import { foldUsername } from '../../domain/username';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 
-/** An attempt counted against the cap: settle it with `fail` or `succeed`. */
+/** An attempt holding a place in a budget: settle it with `fail` or `succeed`. */
 export interface LockAttempt {
   readonly key: string;
-  readonly count: number;
-  readonly ttlMs: number;
+  readonly id: string;
 }
 
 interface LockState {
   readonly failures: number;
   readonly lockedUntil: number;
+  readonly inFlight: Readonly<Record<string, number>>;
 }
+
+/** An attempt that never settles (its process died) gives its place back after this. */
+const LEASE_MS = 30_000;
+/** A waiting attempt gives up when nothing ahead of it has settled for this long... */
+const IDLE_WAIT_MS = 5_000;
+/** ...and in any case after this long. */
+const MAX_WAIT_MS = 15_000;
+const POLL_MS = 20;
+
+const EMPTY: LockState = { failures: 0, lockedUntil: 0, inFlight: {} };
 
 function readState(raw: string | null): LockState | null {
   if (raw === null) return null;
@@ -33,14 +55,39 @@ function readState(raw: string | null): LockState | null {
     const o = JSON.parse(raw) as Record<string, unknown>;
     const failures = Number(o.failures ?? o.n);
     const lockedUntil = Number(o.lockedUntil ?? o.until);
-    return Number.isFinite(failures) && Number.isFinite(lockedUntil) ? { failures, lockedUntil } : null;
+    const inFlight: Record<string, number> = {};
+    if (typeof o.inFlight === 'object' && o.inFlight !== null) {
+      for (const [id, end] of Object.entries(o.inFlight)) if (typeof end === 'number') inFlight[id] = end;
+    }
+    return Number.isFinite(failures) && Number.isFinite(lockedUntil) ? { failures, lockedUntil, inFlight } : null;
   } catch {
     return null;
   }
 }
 
+/** The budget as it stands at `now`: the failures of an ended window are forgotten, lapsed leases dropped. */
+function current(s: LockState | null, now: number): LockState {
+  if (s === null) return EMPTY;
+  const inFlight = Object.fromEntries(Object.entries(s.inFlight).filter(([, end]) => end > now));
+  return s.lockedUntil > now ? { ...s, inFlight } : { ...EMPTY, inFlight };
+}
+
+function withoutAttempt(s: LockState, id: string): Readonly<Record<string, number>> {
+  return Object.fromEntries(Object.entries(s.inFlight).filter(([k]) => k !== id));
+}
+
+/** What a step decided: `next` is written (null deletes the record) unless absent. */
+interface Step<T> {
+  readonly out: T;
+  readonly next?: LockState | null;
+}
+
+type Admission = 'admitted' | 'wait' | { readonly leftMs: number };
+
 const locked = (leftMs: number): DomainError =>
   new DomainError('account-locked', 'Too many failed logins for this account; try again later.', { retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) });
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 @injectable()
 export class AccountLock {
@@ -51,57 +98,77 @@ export class AccountLock {
   ) {}
 
   /**
-   * Refuses a locked account (429 account-locked), else counts this attempt as a failure until
-   * it proves otherwise. The attempt is counted before the (slow) password compare, so a burst of
-   * parallel guesses cannot all pass the check while their compares are still queued.
-   * Null when the lock is off (`maxLoginFailures` 0).
+   * Takes a place in the budget of the device cookie `deviceId` (a verified cookie of this
+   * account), else in the account's. Refuses a locked budget (429 account-locked, `Retry-After`
+   * the time left); waits while attempts ahead still hold the last places. Null when the lock is
+   * off (`maxLoginFailures` 0).
    */
-  async begin(loginType: string, username: string): Promise<LockAttempt | null> {
+  async begin(loginType: string, username: string, deviceId: string | null = null): Promise<LockAttempt | null> {
     if (this.settings.maxLoginFailures <= 0) return null;
-    const key = `loginfail:${loginType}:${username.toLowerCase()}`;
-    const state = readState(await this.kv.get(key));
-    if (state !== null) {
-      const left = state.lockedUntil - this.clock.now();
-      if (state.failures >= this.settings.maxLoginFailures && left > 0) throw locked(left);
+    const key = deviceId === null ? `loginfail:${loginType}:${foldUsername(username)}` : `devicefail:${loginType}:${deviceId}`;
+    const attempt: LockAttempt = { key, id: randomBytes(9).toString('base64url') };
+    // The wait runs on real time: it is the time a client is kept waiting, whatever the clock port says.
+    const giveUpAt = Date.now() + MAX_WAIT_MS;
+    let idleUntil = Date.now() + IDLE_WAIT_MS;
+    let seen: string | null | undefined;
+    for (;;) {
+      const { out, raw } = await this.change(key, (s, now) => this.admit(s, now, attempt.id));
+      if (out === 'admitted') return attempt;
+      if (out !== 'wait') throw locked(out.leftMs);
+      if (raw !== seen) idleUntil = Date.now() + IDLE_WAIT_MS;
+      seen = raw;
+      // Those ahead are still being compared: after the bound, answer "try again in a moment".
+      if (Date.now() >= Math.min(idleUntil, giveUpAt)) throw locked(1000);
+      await sleep(POLL_MS + Math.random() * POLL_MS);
     }
-    return this.reserve(key, false);
   }
 
   /** Records the attempt's failure; the failure that reaches the cap locks for a full lock period. */
   async fail(attempt: LockAttempt | null): Promise<void> {
     if (attempt === null) return;
-    const { key, count, ttlMs } = attempt;
-    const now = this.clock.now();
-    if (count >= this.settings.maxLoginFailures) {
-      const lockMs = this.settings.lockSeconds * 1000;
-      await this.kv.set(key, JSON.stringify({ failures: count, lockedUntil: now + lockMs } satisfies LockState), lockMs);
-    } else {
-      await this.kv.set(key, JSON.stringify({ failures: count, lockedUntil: now + ttlMs } satisfies LockState), Math.max(1, ttlMs));
-    }
+    const lockMs = this.settings.lockSeconds * 1000;
+    await this.change(attempt.key, (s, now) => {
+      const failures = s.failures + 1;
+      const lockedUntil = s.failures === 0 || failures >= this.settings.maxLoginFailures ? now + lockMs : s.lockedUntil;
+      return { out: undefined, next: { failures, lockedUntil, inFlight: withoutAttempt(s, attempt.id) } };
+    });
   }
 
-  /** A successful login clears the account's failures. */
+  /** A successful login clears the failures of the budget it was judged on. */
   async succeed(attempt: LockAttempt | null): Promise<void> {
     if (attempt === null) return;
-    await this.kv.delete(`${attempt.key}:n`);
-    await this.kv.delete(attempt.key);
+    await this.change(attempt.key, (s) => {
+      const inFlight = withoutAttempt(s, attempt.id);
+      return { out: undefined, next: Object.keys(inFlight).length === 0 ? null : { ...EMPTY, inFlight } };
+    });
+  }
+
+  private admit(s: LockState, now: number, id: string): Step<Admission> {
+    const max = this.settings.maxLoginFailures;
+    if (s.failures >= max) return { out: { leftMs: s.lockedUntil - now } };
+    if (s.failures + Object.keys(s.inFlight).length >= max) return { out: 'wait' };
+    return { out: 'admitted', next: { ...s, inFlight: { ...s.inFlight, [id]: now + LEASE_MS } } };
   }
 
   /**
-   * increment() is atomic; its TTL starts at the first attempt and is not extended. Attempts
-   * beyond the cap are refused before any compare, for as long as the count lives.
+   * Reads the record, decides, and writes the decision only if the record is still what was
+   * read (compare-and-set); a lost race reads again. Each round some writer wins, so it ends.
    */
-  private async reserve(key: string, retried: boolean): Promise<LockAttempt> {
-    const reserved = await this.kv.increment(`${key}:n`, this.settings.lockSeconds * 1000);
-    if (reserved.count <= this.settings.maxLoginFailures) return { key, ...reserved };
-    // Over the cap: either a burst whose compares are still running (no lock recorded yet), or a
-    // lock whose window has ended by the clock while the counter lingers in the store.
-    const state = readState(await this.kv.get(key));
-    if (state !== null && state.lockedUntil <= this.clock.now() && !retried) {
-      await this.kv.delete(`${key}:n`);
-      await this.kv.delete(key);
-      return this.reserve(key, true);
+  private async change<T>(key: string, decide: (s: LockState, now: number) => Step<T>): Promise<{ out: T; raw: string | null }> {
+    for (;;) {
+      const raw = await this.kv.get(key);
+      const now = this.clock.now();
+      const step = decide(current(readState(raw), now), now);
+      if (step.next === undefined || (await this.write(key, raw, step.next, now))) return { out: step.out, raw };
     }
-    throw locked(state !== null ? state.lockedUntil - this.clock.now() : reserved.ttlMs);
+  }
+
+  private async write(key: string, raw: string | null, next: LockState | null, now: number): Promise<boolean> {
+    if (next === null) return raw === null || (await this.kv.deleteIfEquals(key, raw));
+    const leases = Object.values(next.inFlight);
+    const ttlMs = Math.max(1, (next.failures > 0 ? next.lockedUntil : 0) - now, ...leases.map((end) => end - now));
+    const value = JSON.stringify(next satisfies LockState);
+    if (raw === null) return (await this.kv.setIfAbsentOrGet(key, value, ttlMs)) === null;
+    return this.kv.replaceIfEquals(key, raw, value, ttlMs);
   }
 }

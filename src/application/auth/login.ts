@@ -3,9 +3,10 @@
  * captcha; the web app passes a plain password.
  *
  * Order: (rate limit at the edge) -> (body validation at the edge) -> captcha -> decrypt ->
- * account lock -> look up -> BCrypt compare (a dummy hash for unknown users) -> enabled ->
- * session -> refresh token. Unknown user, wrong password, undecryptable password and disabled
- * account are one failure: same status, code, message and the same BCrypt work.
+ * device cookie -> account lock -> look up -> BCrypt compare (a dummy hash for unknown users) ->
+ * enabled -> session -> refresh token -> a new device cookie. Unknown user, wrong password,
+ * undecryptable password and disabled account are one failure: same status, code, message and
+ * the same BCrypt work.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
@@ -20,6 +21,7 @@ import { TOKENS } from '../tokens';
 import { principalOf } from '../users/principal';
 import { AccountLock } from './account-lock';
 import type { AuthSettings } from './auth-settings';
+import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
 import { IssueTokens, type TokenPair } from './issue-tokens';
 import { VerifyCaptcha } from './verify-captcha';
 
@@ -34,6 +36,8 @@ export interface LoginInput {
   readonly requireCaptcha: boolean;
   readonly captcha?: { readonly uuid?: string | undefined; readonly code?: string | undefined };
   readonly client: ClientInfo;
+  /** The device cookie the client presented, if any: a valid one for this account is judged on its own failures. */
+  readonly deviceCookie?: string | undefined;
 }
 
 export interface LoginOutput extends TokenPair {
@@ -42,6 +46,8 @@ export interface LoginOutput extends TokenPair {
   readonly avatar: string;
   readonly roles: readonly string[];
   readonly permissions: readonly string[];
+  /** The device cookie to hand to the client (transport only, never in the response body). */
+  readonly deviceCookie: IssuedDeviceCookie;
 }
 
 const badCredentials = (): DomainError => new DomainError('bad-credentials', BAD_CREDENTIALS_MESSAGE);
@@ -59,6 +65,7 @@ export class Login {
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
     @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
     @inject(AccountLock) private readonly lock: AccountLock,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
     @inject(IssueTokens) private readonly issue: IssueTokens,
   ) {}
 
@@ -79,7 +86,8 @@ export class Login {
       await this.captcha.execute({ scope: input.loginType, uuid: input.captcha?.uuid, code: input.captcha?.code });
     }
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-    const attempt = await this.lock.begin(input.loginType, input.username);
+    const deviceId = this.devices.verify(input.loginType, input.username, input.deviceCookie);
+    const attempt = await this.lock.begin(input.loginType, input.username, deviceId);
     const user = await this.directory.findByUsername(input.username);
     if (!(await this.passwordMatches(user, password)) || user === null || !user.enabled) {
       await this.lock.fail(attempt);
@@ -96,6 +104,7 @@ export class Login {
       avatar: user.avatar,
       roles: [...user.roles],
       permissions: [...user.permissions],
+      deviceCookie: this.devices.issue(input.loginType, user.username),
     };
   }
 

@@ -107,6 +107,11 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     refreshTokenAbsoluteTtlSeconds: s<number>('svc.refresh-token.absolute-ttl-seconds'),
     bcryptCost: s<number>('svc.password.bcrypt-cost'),
     login: { maxFailures: s<number>('svc.login.max-failures'), lockSeconds: s<number>('svc.login.lock-seconds') },
+    deviceCookie: {
+      secret: s<string>('svc.login.device-cookie-secret').trim(),
+      previousSecret: s<string>('svc.login.device-cookie-previous-secret').trim(),
+      maxAgeSeconds: s<number>('svc.login.device-cookie-max-age-seconds'),
+    },
     cryptoWorkerThreads: s<number>('svc.crypto.worker-threads'),
     sign: signOf(s),
     idempotency: idempotencyOf(s),

@@ -36,6 +36,12 @@ function valueChecks(c: AppConfig): string[] {
     else if (secret.length < 16) p.push(`svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): the secret of app "${app}" is shorter than 16 characters`);
   }
   p.push(...signSchemeChecks(c));
+  for (const [key, env, secret] of [
+    ['svc.login.device-cookie-secret', 'SVC_LOGIN_DEVICE_COOKIE_SECRET', c.deviceCookie.secret],
+    ['svc.login.device-cookie-previous-secret', 'SVC_LOGIN_DEVICE_COOKIE_PREVIOUS_SECRET', c.deviceCookie.previousSecret],
+  ] as const) {
+    if (secret !== '' && secret.length < 32) p.push(`${key} (${env}): shorter than 32 characters`);
+  }
   if (c.rsaPrivateKey !== '') {
     try {
       parseRsaPrivateKey(c.rsaPrivateKey);

@@ -9,6 +9,7 @@ export function prodSecretChecks(c: AppConfig): string[] {
   }
   if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
   if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
+  if (c.deviceCookie.secret === '') p.push('svc.login.device-cookie-secret (SVC_LOGIN_DEVICE_COOKIE_SECRET): required in prod (no default secrets; 32+ characters)');
   if (c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password');
   else {
     try {

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import type { CreateCaptcha } from '../../../application/auth/create-captcha';
+import type { IssuedDeviceCookie } from '../../../application/auth/device-cookies';
 import type { GetLoginConfig } from '../../../application/auth/get-login-config';
-import type { Login } from '../../../application/auth/login';
+import type { Login, LoginInput, LoginOutput } from '../../../application/auth/login';
 import type { Logout } from '../../../application/auth/logout';
 import type { RefreshToken } from '../../../application/auth/refresh-token';
 import { passwordProblem, USERNAME_PATTERN } from '../../../domain/password';
@@ -27,6 +28,22 @@ export interface AuthRouteDeps {
 
 export function clientOf(ctx: AppContext): ClientInfo {
   return { ip: ctx.state.clientIp, userAgent: ctx.get('User-Agent').slice(0, 256) };
+}
+
+/** The device cookie of a login type: one per type, since both apps may share a host and cookies ignore ports. */
+export const deviceCookieName = (loginType: string): string => `ag_device_${loginType}`;
+
+/** The browser sends the device cookie to the auth routes only, never to a script, never cross-site. */
+export function deviceCookieHeader(loginType: string, cookie: IssuedDeviceCookie): string {
+  const attributes = [`Max-Age=${cookie.maxAgeSeconds}`, 'Path=/auth', 'HttpOnly', 'SameSite=Strict', ...(cookie.secure ? ['Secure'] : [])];
+  return [`${deviceCookieName(loginType)}=${cookie.value}`, ...attributes].join('; ');
+}
+
+/** Logs in with the client's device cookie and hands it the new one; the response body never carries it. */
+async function loginWithDeviceCookie(ctx: AppContext, login: Login, input: Omit<LoginInput, 'deviceCookie'>): Promise<Omit<LoginOutput, 'deviceCookie'>> {
+  const { deviceCookie, ...out } = await login.execute({ ...input, deviceCookie: ctx.cookies.get(deviceCookieName(input.loginType)) });
+  ctx.append('Set-Cookie', deviceCookieHeader(input.loginType, deviceCookie));
+  return out;
 }
 
 /** The spec's login limit: key "login", 5 per 60 s per client IP. */
@@ -86,13 +103,13 @@ export function adminAuthRoutes(
     {
       method: 'post',
       path: '/auth/login',
-      summary: 'Log in with an RSA-encrypted password and the captcha answer',
+      summary: 'Log in with an RSA-encrypted password and the captcha answer; sets the device cookie ag_device_admin',
       tags: ['auth'],
       guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
       body: adminLoginBody,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof adminLoginBody>;
-        return deps.login.execute({
+        return loginWithDeviceCookie(ctx, deps.login, {
           loginType: type,
           username: b.username,
           password: b.password,
@@ -160,13 +177,13 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
     {
       method: 'post',
       path: '/auth/login',
-      summary: 'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}',
+      summary: 'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web',
       tags: ['auth'],
       guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
       body: webLoginBody,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof webLoginBody>;
-        const out = await deps.login.execute({ loginType: type, username: b.username, password: b.password, encrypted: false, requireCaptcha: false, client: clientOf(ctx) });
+        const out = await loginWithDeviceCookie(ctx, deps.login, { loginType: type, username: b.username, password: b.password, encrypted: false, requireCaptcha: false, client: clientOf(ctx) });
         return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
       },
     },
