@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
+import { DomainError } from '../../src/domain/errors';
 import type { ConfigKey } from '../../src/main/config';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
@@ -17,14 +18,17 @@ function lockApps(kind: StoreKind, label: string, overrides: Partial<Record<Conf
   const config = testConfig({ 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.login.max-failures': 10, ...overrides }, kind);
   const infra = testInfra(config, { label, clock });
   const compares = { count: 0 };
+  /** While set, every compare fails the way a full BCrypt queue does (503 server-busy). */
+  const busy = { on: false };
   const hasher: PasswordHasher = {
     hash: (pw, cost) => infra.hasher.hash(pw, cost),
     verify: (pw, hash) => {
       compares.count++;
+      if (busy.on) return Promise.reject(new DomainError('server-busy', 'The server is busy; retry shortly.', { retryAfterSeconds: 1 }));
       return infra.hasher.verify(pw, hash);
     },
   };
-  return { infra, clock, compares, ...buildBoth(config, { ...infra, hasher }) };
+  return { infra, clock, compares, busy, ...buildBoth(config, { ...infra, hasher }) };
 }
 
 const webLogin = (cb: ReturnType<ReturnType<typeof buildBoth>['web']['app']['callback']>, ip: string, username: string, password: string) =>
@@ -132,6 +136,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(apps.compares.count, 0);
       apps.clock.advance(30_000);
       await webLogin(cb, '10.4.0.2', 'alice', 'alice-pass-123').expect(200);
+    });
+
+    it('attempts that end without a verdict (the hasher busy) give their place back: the owner is not locked out', async () => {
+      apps = lockApps(kind, 'lockbusy');
+      const cb = apps.web.app.callback();
+      apps.busy.on = true;
+      const busy = await Promise.all(Array.from({ length: 10 }, (_, i) => webLogin(cb, `10.9.${i}.1`, 'alice', 'wrong-pass')));
+      assert.deepEqual(busy.map((r) => r.status), Array(10).fill(503));
+      apps.busy.on = false;
+      const started = Date.now();
+      await webLogin(cb, '10.9.200.1', 'alice', 'alice-pass-123').expect(200);
+      assert.ok(Date.now() - started < 4_000, 'no wait behind places nobody holds (a held place would make it wait 5 s, then 429)');
+      for (let i = 0; i < 9; i++) await webLogin(cb, `10.9.${100 + i}.1`, 'alice', 'wrong-pass').expect(401);
+      await webLogin(cb, '10.9.201.1', 'alice', 'alice-pass-123').expect(200);
     });
 
     it('failures below the cap do not refuse a burst of correct logins, and a success clears them', async () => {

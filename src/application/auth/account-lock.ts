@@ -143,6 +143,20 @@ export class AccountLock {
     });
   }
 
+  /**
+   * Gives the attempt's place back without counting anything: the attempt ended without a
+   * verdict (the directory or the password hasher failed, e.g. 503 server-busy), and must not
+   * hold the budget for a whole lease.
+   */
+  async release(attempt: LockAttempt | null): Promise<void> {
+    if (attempt === null) return;
+    await this.change(attempt.key, (s) => {
+      const inFlight = withoutAttempt(s, attempt.id);
+      const empty = s.failures === 0 && Object.keys(inFlight).length === 0;
+      return { out: undefined, next: empty ? null : { ...s, inFlight } };
+    });
+  }
+
   private admit(s: LockState, now: number, id: string): Step<Admission> {
     const max = this.settings.maxLoginFailures;
     if (s.failures >= max) return { out: { leftMs: s.lockedUntil - now } };

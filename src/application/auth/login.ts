@@ -88,8 +88,17 @@ export class Login {
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
     const deviceId = this.devices.verify(input.loginType, input.username, input.deviceCookie);
     const attempt = await this.lock.begin(input.loginType, input.username, deviceId);
-    const user = await this.directory.findByUsername(input.username);
-    if (!(await this.passwordMatches(user, password)) || user === null || !user.enabled) {
+    let user: DirectoryUser | null;
+    let matches: boolean;
+    try {
+      user = await this.directory.findByUsername(input.username);
+      matches = await this.passwordMatches(user, password);
+    } catch (e) {
+      // No verdict (directory down, hasher busy): the place goes back, nothing is counted.
+      await this.lock.release(attempt);
+      throw e;
+    }
+    if (!matches || user === null || !user.enabled) {
       await this.lock.fail(attempt);
       throw badCredentials();
     }
