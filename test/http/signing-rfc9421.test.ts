@@ -137,6 +137,21 @@ for (const kind of STORE_KINDS) {
           expectFailure(which, await send(which, 'POST', '/open/echo?ref=A-1', s), 401, 'sign-nonce-replayed');
         });
 
+        it('a query the input filter would escape (quotes, an encoded &) still verifies: the signed target is the one received', async () => {
+          const target = '/open/echo?name=O%27Brien&q=a%26b%3Cc%3E';
+          const s = await sign9421({ method: 'GET', url: base + target, created: clock.now() });
+          await ok(send(which, 'GET', target, s));
+        });
+
+        if (which === 'admin') {
+          it('a Host carrying a path cannot move part of the signed path into the authority', async () => {
+            const signedFor = '/v2/open/echo?x=1';
+            const s = await sign9421({ method: 'GET', url: `http://${HOST}${signedFor}`, created: clock.now() });
+            const res = await request(apps.admin.app.callback()).get('/open/echo?x=1').set('Host', `${HOST}/v2`).set(s.headers);
+            expectFailure(which, res, 401, 'sign-invalid');
+          });
+        }
+
         it('a GET without a body verifies (no Content-Digest needed) and sees its query', async () => {
           const s = await sign9421({ method: 'GET', url: `${base}/open/echo?page=2&sort=name`, created: clock.now() });
           const res = await send(which, 'GET', '/open/echo?page=2&sort=name', s).expect(200);

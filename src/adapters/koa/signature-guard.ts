@@ -14,19 +14,32 @@ export const SIGN_HEADER_NAMES = ['X-App-Key', 'X-Timestamp', 'X-Nonce', 'X-Sign
  * The RFC 9421 `@target-uri` of a request: the Koa app's configured public base URL
  * (`svc.security.sign.public-urls`, what a proxy maps to the app's root) followed by the request
  * target as received; without one, `http://` or `https://` (the connection's own TLS) + the Host
- * header + the request target. Normalised as WHATWG URLs are (lower-case host, no default port);
- * '' when no URI can be formed.
+ * header (only a host and an optional port) + the request target. The origin is normalised as
+ * WHATWG URLs are (lower-case host, no default port), the target is kept byte for byte; '' when no
+ * URI can be formed, which no signature matches.
  */
-export function targetUriOf(req: IncomingMessage, publicUrl: string | undefined): string {
-  const target = req.url ?? '';
+export function targetUriOf(req: IncomingMessage, target: string, publicUrl: string | undefined): string {
   if (!target.startsWith('/')) return '';
-  const origin = publicUrl ?? `${(req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http'}://${req.headers.host ?? ''}`;
+  let origin = publicUrl;
+  if (origin === undefined) {
+    // The Host header must be a host and an optional port, nothing else: a Host such as
+    // `api.example/v2` would otherwise move part of the signed path into the authority.
+    const host = req.headers.host ?? '';
+    if (!HOST_HEADER.test(host)) return '';
+    origin = `${(req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http'}://${host}`;
+  }
   try {
-    return new URL(origin + target).href;
+    // The origin is normalised (lower-case scheme and host, no default port); the request target
+    // is kept exactly as received, as the client signed what it sent.
+    const base = new URL(origin);
+    return `${base.origin}${base.pathname.replace(/\/$/, '')}${target}`;
   } catch {
     return '';
   }
 }
+
+/** RFC 9110 Host: a reg-name or IPv4 address, or a bracketed IPv6 literal, then an optional port. */
+const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
 /** Every field of the request by lower-case name, each occurrence in order. */
 function headersOf(req: IncomingMessage): Map<string, readonly string[]> {
@@ -38,7 +51,8 @@ export function signedRequestOf(ctx: AppContext, publicUrl: string | undefined):
   const raw = (ctx.request as { rawBody?: unknown }).rawBody;
   return {
     method: ctx.req.method ?? '',
-    targetUri: targetUriOf(ctx.req, publicUrl),
+    // The request target as it arrived: the input filter may re-encode ctx.url before this guard runs.
+    targetUri: targetUriOf(ctx.req, ctx.originalUrl, publicUrl),
     headers: headersOf(ctx.req),
     body: typeof raw === 'string' ? raw : '',
   };

@@ -75,7 +75,7 @@ export function componentValue(request: SignedRequest, id: string): string {
   if (url === null) return ''; // no target URI to compare with: the MAC cannot match
   switch (id) {
     case '@target-uri':
-      return url.href;
+      return request.targetUri; // as received: re-serialising it would change what the client signed
     case '@authority':
       return url.host;
     case '@scheme':
