@@ -1,7 +1,7 @@
 /** More query parameters than svc.http.max-query-params answer 400 in the app's format; none is dropped silently. */
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { countQueryParams } from '../../src/adapters/koa/middleware';
+import { countQueryParams, exceedsNodeQueryKeys } from '../../src/adapters/koa/middleware';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 
 const query = (n: number): string => Array.from({ length: n }, (_, i) => `p${i}=${i}`).join('&');
@@ -46,6 +46,15 @@ describe('query parameter limit', () => {
       // the same on a route that does not exist, and before the login guard
       assert.equal((await request(app).get(`/auth/me?${query(1001)}`)).status, 400);
     }
+  });
+
+  it("empty segments cannot push a parameter past the parser's cut-off: 1,000 × & then q=1 answers 400", async () => {
+    const apps = build({});
+    const web = apps.web.app.callback();
+    const padded = `/examples/echo?${'&'.repeat(1000)}q=1`;
+    assert.equal((await request(web).get(padded)).status, 400);
+    assert.equal(exceedsNodeQueryKeys('&'.repeat(999)), false, '1,000 segments are all read');
+    assert.equal(exceedsNodeQueryKeys('&'.repeat(1000)), true);
   });
 
   it('svc.http.max-query-params sets the limit; repeated names count each time', async () => {

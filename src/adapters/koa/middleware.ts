@@ -82,7 +82,7 @@ export function errorEdge(opts: { log: Logger }): AppMiddleware {
   };
 }
 
-/** The `&`-separated, non-empty pairs of a query string (what a query parser would read). */
+/** The `&`-separated, non-empty pairs of a query string (what a query parser reads as parameters). */
 export function countQueryParams(querystring: string): number {
   let n = 0;
   let start = 0;
@@ -95,13 +95,27 @@ export function countQueryParams(querystring: string): number {
   return n;
 }
 
+/** Node's querystring (under ctx.query) reads at most this many `&`-separated segments, empty ones included. */
+const NODE_QUERY_MAX_KEYS = 1000;
+
+/** Whether Node's querystring would stop reading before the end: more segments than it reads, empty ones included. */
+export function exceedsNodeQueryKeys(querystring: string): boolean {
+  let segments = 1;
+  for (let i = querystring.indexOf('&'); i !== -1; i = querystring.indexOf('&', i + 1)) {
+    if (++segments > NODE_QUERY_MAX_KEYS) return true;
+  }
+  return false;
+}
+
 /**
- * Refuses a query string with more than `max` parameters, counted on the raw string: Node's
- * querystring (under ctx.query) keeps the first 1,000 and drops the rest without a word.
+ * Refuses a query string with more than `max` parameters, counted on the raw string, and one
+ * Node's querystring would cut short (more than 1,000 segments, `&&&` padding included): the
+ * parser keeps the first 1,000 and drops the rest without a word.
  */
 export function queryParamLimit(max: number): AppMiddleware {
   return async function queryParamLimit(ctx, next) {
-    if (ctx.querystring.length > max && countQueryParams(ctx.querystring) > max) {
+    const qs = ctx.querystring;
+    if (qs.length > Math.min(max, NODE_QUERY_MAX_KEYS) && (countQueryParams(qs) > max || exceedsNodeQueryKeys(qs))) {
       throw new DomainError('too-many-query-params', `The query string has more than ${max} parameters.`);
     }
     await next();
