@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { guard } from '../../src/adapters/koa/guards';
 import { describeOperation, globalTags, OperationIds, TAG_DESCRIPTIONS } from '../../src/adapters/koa/openapi-meta';
 import type { RouteDef } from '../../src/adapters/koa/routes';
+import { ConfigError, loadConfig } from '../../src/main/config';
+import { licenseOf, serversOf } from '../../src/main/operations';
+import { testConfig } from '../support/apps';
 
 const noop = () => async (_ctx: unknown, next: () => Promise<unknown>) => next();
 const route = (over: Partial<RouteDef>): RouteDef => ({ method: 'get', path: '/x', summary: 'Does x', handler: async () => ({}), ...over });
@@ -48,5 +51,34 @@ describe('OpenAPI document-level parts', () => {
     assert.equal(ids.claim('get', '/system/user/{id}'), undefined);
     assert.equal(ids.claim('get', '/system/user-id'), 'getSystemUserId2');
     assert.equal(ids.claim('post', '/system/user/{id}'), 'postSystemUserId');
+  });
+
+  it('servers: the configured public URL, else the local port (dev/test) or "/" (prod)', () => {
+    const cfg = testConfig({ 'svc.security.sign.public-urls': { web: 'https://api.example.com/' } });
+    assert.deepEqual(serversOf('web', cfg).map((s) => s.url), ['https://api.example.com']);
+    assert.deepEqual(serversOf('admin', cfg).map((s) => s.url), ['http://localhost:8080']);
+    assert.deepEqual(serversOf('admin', { ...cfg, profile: 'prod' }).map((s) => s.url), ['/']);
+    assert.deepEqual(serversOf('web', { ...cfg, profile: 'prod' }).map((s) => s.url), ['https://api.example.com']);
+    assert.deepEqual(serversOf('admin', { ...cfg, adminPort: 0 }).map((s) => s.url), ['/']);
+  });
+
+  it('licence: an SPDX expression is also the identifier; UNLICENSED says it grants nothing', () => {
+    assert.deepEqual(licenseOf('MIT'), { name: 'MIT', identifier: 'MIT' });
+    assert.deepEqual(licenseOf('SEE LICENSE IN LICENSE.txt'), { name: 'SEE LICENSE IN LICENSE.txt' });
+    assert.match(licenseOf('UNLICENSED').name, /^UNLICENSED: proprietary/);
+    assert.equal(licenseOf('UNLICENSED').identifier, undefined);
+  });
+
+  it('refuses a contact URL or e-mail that is not one, naming the key', () => {
+    try {
+      loadConfig({ env: { APP_PROFILE: 'test', SVC_OPENAPI_CONTACT_URL: 'ftp://x', SVC_OPENAPI_CONTACT_EMAIL: 'nobody', SVC_OPENAPI_CONTACT_NAME: ' ' } });
+      assert.fail('expected a ConfigError');
+    } catch (e) {
+      assert.ok(e instanceof ConfigError, String(e));
+      const text = e.problems.join('\n');
+      assert.match(text, /svc\.openapi\.contact-url \(SVC_OPENAPI_CONTACT_URL\): expected an http\(s\) URL/);
+      assert.match(text, /svc\.openapi\.contact-email \(SVC_OPENAPI_CONTACT_EMAIL\): expected an e-mail address/);
+      assert.match(text, /svc\.openapi\.contact-name \(SVC_OPENAPI_CONTACT_NAME\): must not be empty/);
+    }
   });
 });
