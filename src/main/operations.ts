@@ -12,6 +12,7 @@ import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
 import { corsFor, securityHeaders } from '../adapters/koa/hygiene';
 import { buildOpenApiDocument } from '../adapters/koa/openapi';
+import type { DocumentLicense, DocumentMeta, DocumentServer } from '../adapters/koa/openapi-meta';
 import { actuatorRoutes, type ActuatorOptions } from '../adapters/koa/routes/actuator-routes';
 import { docsRoutes } from '../adapters/koa/routes/docs-routes';
 import { accessLog } from '../adapters/koa/access-log';
@@ -50,13 +51,52 @@ const DESCRIPTIONS: Readonly<Record<AppName, string>> = {
   web: 'Consumer web application (login type "web"). Errors are RFC 9457 `application/problem+json` with a `code` extension holding the reason.',
 };
 
-function packageInfo(): { name: string; version: string; description: string } {
+interface PackageInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  /** package.json `license`: an SPDX expression, `UNLICENSED` or `SEE LICENSE IN <file>`. */
+  readonly license: string;
+}
+
+function packageInfo(): PackageInfo {
   try {
     const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as Record<string, unknown>;
-    return { name: String(pkg.name), version: String(pkg.version), description: String(pkg.description ?? '') };
+    return { name: String(pkg.name), version: String(pkg.version), description: String(pkg.description ?? ''), license: String(pkg.license ?? 'UNLICENSED') };
   } catch {
-    return { name: 'authguard', version: 'unknown', description: '' };
+    return { name: 'authguard', version: 'unknown', description: '', license: 'UNLICENSED' };
   }
+}
+
+/** `info.license` from package.json: an SPDX expression becomes the 3.1 `identifier` too. */
+export function licenseOf(license: string): DocumentLicense {
+  if (license === 'UNLICENSED') return { name: 'UNLICENSED: proprietary, no licence granted' };
+  if (/^SEE LICEN[CS]E IN /i.test(license)) return { name: license };
+  return { name: license, identifier: license };
+}
+
+/**
+ * `servers`: the app's public base URL (`svc.security.sign.public-urls`, what the proxy maps to the
+ * app's root). Without one, dev and test name the local port, and prod a relative `/` (the host
+ * that served the document), rather than guess a host name.
+ */
+export function serversOf(app: AppName, config: AppConfig): DocumentServer[] {
+  const configured = Object.hasOwn(config.sign.publicUrls, app) ? config.sign.publicUrls[app] : undefined;
+  if (configured) return [{ url: configured, description: `Public base URL of the ${app} app (svc.security.sign.public-urls)` }];
+  const port = app === 'admin' ? config.adminPort : config.webPort;
+  if (config.profile === 'prod' || port === 0) {
+    return [{ url: '/', description: 'The host that served this document (svc.security.sign.public-urls is not set)' }];
+  }
+  return [{ url: `http://localhost:${port}`, description: `Local ${config.profile} instance (svc.${app}.port)` }];
+}
+
+function documentMeta(input: OperationsInput, pkg: PackageInfo): DocumentMeta {
+  const { name, url, email } = input.config.openapiContact;
+  return {
+    contact: { name, ...(url ? { url } : {}), ...(email ? { email } : {}) },
+    license: licenseOf(pkg.license),
+    servers: serversOf(input.app, input.config),
+  };
 }
 
 function actuatorOptions(input: OperationsInput, metrics: PromMetrics): ActuatorOptions {
@@ -102,6 +142,7 @@ export function operations(input: OperationsInput): Operations {
       description: DESCRIPTIONS[input.app],
       format: input.app === 'admin' ? 'envelope' : 'problem',
       routes,
+      meta: documentMeta(input, pkg),
     });
   }
   return { routes, outer };

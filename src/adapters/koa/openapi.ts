@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { REASONS, type Reason } from '../../domain/errors';
 import { ERROR_CATALOGUE } from './error-catalogue';
 import type { GuardDoc } from './guards';
+import { describeOperation, globalTags, OperationIds, type DocumentMeta } from './openapi-meta';
 import type { RouteDef } from './routes';
 
 export type ErrorFormat = 'envelope' | 'problem';
@@ -21,6 +22,8 @@ export interface OpenApiOptions {
   readonly description?: string;
   readonly format: ErrorFormat;
   readonly routes: readonly RouteDef[];
+  /** Contact, licence and servers of the deployment (openapi-meta.ts). */
+  readonly meta?: DocumentMeta;
 }
 
 interface HeaderParam {
@@ -222,8 +225,14 @@ function responsesOf(def: RouteDef, reasons: ReadonlySet<Reason>, err: ErrorMedi
   return responses;
 }
 
-function operationIdOf(method: string, openApiPath: string): string {
-  return `${method}${openApiPath.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
+/** `info`, `servers` and the global `tags`: everything of the document that is not a path or a component. */
+function documentLevel(o: OpenApiOptions) {
+  const { contact, license, servers } = o.meta ?? {};
+  return {
+    info: { title: o.title, version: o.version, ...(o.description ? { description: o.description } : {}), ...(contact ? { contact: { ...contact } as Record<string, string> } : {}), ...(license ? { license: { ...license } } : {}) },
+    ...(servers && servers.length > 0 ? { servers: servers.map((s) => ({ ...s })) } : {}),
+    tags: globalTags(o.routes),
+  };
 }
 
 export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown> {
@@ -236,21 +245,20 @@ export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown>
   };
   registry.registerComponent('schemas', err.schema, (o.format === 'envelope' ? ENVELOPE_ERROR : PROBLEM) as never);
   const schemes = new Map<string, Record<string, unknown>>();
-  const used = new Set<string>();
+  const operationIds = new OperationIds();
 
   for (const def of o.routes) {
     const { path, params } = toOpenApiPath(def.path);
-    const { reasons, headers, security, notes, extensions } = guardEffects(def, schemes);
+    const operationId = operationIds.claim(def.method, path);
+    if (operationId === undefined) continue; // the router would not reach a duplicate either
+    const { reasons, headers, security, extensions } = guardEffects(def, schemes);
     const responses = responsesOf(def, reasons, err);
-    const operationId = operationIdOf(def.method, path);
-    if (used.has(operationId)) continue; // the router would not reach a duplicate either
-    used.add(operationId);
     registry.registerPath({
       method: def.method,
       path,
       operationId,
       summary: def.summary,
-      ...(notes.length > 0 ? { description: notes.join('\n\n') } : {}),
+      description: describeOperation(def),
       tags: [...(def.tags ?? [])],
       ...(security.length > 0 ? { security } : {}),
       parameters: [
@@ -266,7 +274,7 @@ export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown>
 
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: o.title, version: o.version, ...(o.description ? { description: o.description } : {}) },
+    ...documentLevel(o),
   });
   return doc as unknown as Record<string, unknown>;
 }

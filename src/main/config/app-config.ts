@@ -79,6 +79,8 @@ export interface AppConfig {
   };
   /** /v3/api-docs and /swagger-ui are mounted (default: everywhere but prod). */
   readonly openapiEnabled: boolean;
+  /** `info.contact` of the API description: who integrators reach ('' = left out). */
+  readonly openapiContact: { readonly name: string; readonly url: string; readonly email: string };
   /** GET / on the admin app serves the try-it login page (default: dev only). */
   readonly tryItEnabled: boolean;
   /** Origins allowed to call the apps from a browser (CORS); empty = none. */

@@ -132,6 +132,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
       showDetails: s<boolean | undefined>('svc.actuator.show-details') ?? profile !== 'prod',
     },
     openapiEnabled: s<boolean | undefined>('svc.openapi.enabled') ?? profile !== 'prod',
+    openapiContact: { name: s<string>('svc.openapi.contact-name').trim(), url: s<string>('svc.openapi.contact-url'), email: s<string>('svc.openapi.contact-email') },
     tryItEnabled: s<boolean | undefined>('svc.try-it.enabled') ?? profile === 'dev',
     corsAllowedOrigins: s<string[]>('svc.cors.allowed-origins'),
     server: serverOf(s),

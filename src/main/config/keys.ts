@@ -1,7 +1,7 @@
 /** The configuration keys, the profiles, and the environment variable of each key. */
 import { z } from 'zod';
 import { actuatorExposure, bool, cidrList, int, list, nonEmpty, originList, port, profileBool, secondsOrOff, str, stringMap } from './values';
-import { publicUrlMap, signSchemeMap } from './values';
+import { emailOrEmpty, httpUrlOrEmpty, publicUrlMap, signSchemeMap } from './values';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -71,6 +71,9 @@ export const KEYS = {
   'svc.actuator.exposure': { schema: actuatorExposure, default: undefined },
   'svc.actuator.show-details': { schema: profileBool, default: undefined },
   'svc.openapi.enabled': { schema: profileBool, default: undefined },
+  'svc.openapi.contact-name': { schema: z.string().trim().min(1, 'must not be empty'), default: 'authguard operators' },
+  'svc.openapi.contact-url': { schema: httpUrlOrEmpty, default: '' },
+  'svc.openapi.contact-email': { schema: emailOrEmpty, default: '' },
   'svc.try-it.enabled': { schema: profileBool, default: undefined },
   'svc.cors.allowed-origins': { schema: originList, default: [] },
   'svc.server.headers-timeout-ms': { schema: int(1000, 600000), default: 15000 },

@@ -49,6 +49,26 @@ export const stringMap = z.preprocess((v) => {
 
 export const port = int(0, 65535);
 
+/** An http(s) URL, or '' for none. */
+export const httpUrlOrEmpty = z
+  .string()
+  .trim()
+  .refine((v) => {
+    if (v === '') return true;
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'expected an http(s) URL or nothing');
+
+/** An e-mail address (local@domain), or '' for none. */
+export const emailOrEmpty = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/.test(v), 'expected an e-mail address or nothing');
+
 export const cidrList = list.superRefine((entries, ctx) => {
   try {
     parseCidrList(entries as string[]);
