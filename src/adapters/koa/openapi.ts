@@ -2,9 +2,10 @@
  * OpenAPI 3.1 description generated from the route table: the same RouteDefs (paths, zod
  * schemas, guards) the router mounts and validates with, never a hand-kept copy. Guards are
  * documented from their `doc`: login -> a bearer scheme per login type; signature -> the
- * signing headers; idempotency -> its header; rate-limit -> 429; permission/role -> 403.
- * Error responses come from the error catalogue, in the app's format (admin envelope or
- * RFC 9457 problem+json).
+ * signing headers; idempotency -> its header; permission/role -> a note and an x- extension.
+ * Responses (openapi-responses.ts): the route's declared success payload, and one error response
+ * per status of the reasons its guards, its handler's use cases and the edge may answer with,
+ * from the error catalogue, in the app's format (admin envelope or RFC 9457 problem+json).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { REASONS } from '../../domain/errors';
