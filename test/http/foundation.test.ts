@@ -15,19 +15,23 @@ import { requireRedis } from '../support/services';
 
 const viewer: Principal = { userId: '7', username: 'viewer', roles: ['viewer'], permissions: ['system:user:list', 'monitor:*'] };
 
+/** The probes answer JSON objects of any shape. */
+const PROBE = z.record(z.unknown());
+
 function probeRoutes(g: AuthGuards, type: string): RouteDef[] {
   return [
-    { method: 'get', path: '/probe/open', summary: 'open', handler: async () => ({ hello: 'world' }) },
-    { method: 'get', path: '/probe/boom', summary: 'throws', handler: async () => { throw new Error('secret internal detail'); } },
+    { method: 'get', path: '/probe/open', summary: 'open', response: PROBE, handler: async () => ({ hello: 'world' }) },
+    { method: 'get', path: '/probe/boom', summary: 'throws', response: PROBE, handler: async () => { throw new Error('secret internal detail'); } },
     {
       method: 'post', path: '/probe/body', summary: 'validated body',
       body: z.object({ name: z.string().min(1), age: z.number().int() }),
+      response: PROBE,
       handler: async (ctx) => ctx.state.body,
     },
-    { method: 'get', path: '/probe/list', summary: 'perm', guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) },
-    { method: 'post', path: '/probe/add', summary: 'perm', guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) },
-    { method: 'get', path: '/probe/any', summary: 'or', guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) },
-    { method: 'get', path: '/probe/admin-role', summary: 'role', guards: [g.requireLogin(type), g.requireRole(type, 'admin')], handler: async () => ({ ok: true }) },
+    { method: 'get', path: '/probe/list', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) },
+    { method: 'post', path: '/probe/add', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) },
+    { method: 'get', path: '/probe/any', summary: 'or', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) },
+    { method: 'get', path: '/probe/admin-role', summary: 'role', response: PROBE, guards: [g.requireLogin(type), g.requireRole(type, 'admin')], handler: async () => ({ ok: true }) },
   ];
 }
 

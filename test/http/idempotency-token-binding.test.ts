@@ -15,6 +15,7 @@ import { SessionManagers } from '../../src/application/session/session-manager';
 import { idempotencyGuardDeps } from '../../src/main/container';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { requireRedis } from '../support/services';
+import { z } from 'zod';
 
 for (const kind of STORE_KINDS) {
   describe(`idempotency tokens bound to a session (${kind} store)`, function () {
@@ -36,7 +37,7 @@ for (const kind of STORE_KINDS) {
         trustedProxies: parseCidrList([]),
         bodyLimitBytes: 4096,
         log: silentLogger,
-        routes: [{ method: 'post', path: '/probe', summary: 'anonymous TOKEN route', guards: [idempotent({ mode: 'TOKEN' })], handler: async () => ({ ok: true }) }],
+        routes: [{ method: 'post', path: '/probe', summary: 'anonymous TOKEN route', guards: [idempotent({ mode: 'TOKEN' })], response: z.object({ ok: z.boolean() }), handler: async () => ({ ok: true }) }],
       });
     });
     after(async () => infra?.dispose());

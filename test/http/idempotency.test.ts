@@ -16,6 +16,7 @@ import { idempotencyGuardDeps } from '../../src/main/container';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
 import { requireRedis } from '../support/services';
+import { z } from 'zod';
 
 const member = (id: string): Principal => ({ userId: id, username: `member${id}`, roles: ['member'], permissions: [] });
 const adminUser = (id: string): Principal => ({ userId: id, username: `admin${id}`, roles: ['admin'], permissions: ['*:*:*'] });
@@ -103,6 +104,7 @@ for (const kind of STORE_KINDS) {
               path: '/probe/:id',
               summary: 'fails on its first call',
               guards: [idempotent({ mode: 'PARAM', ttlSeconds: 30 })],
+              response: z.object({ id: z.string(), calls: z.number() }),
               handler: async (ctx) => {
                 calls++;
                 if (calls === 1) throw new Error('transient failure');

@@ -4,10 +4,14 @@ import assert from 'node:assert/strict';
 import 'reflect-metadata';
 import request from 'supertest';
 import { z } from 'zod';
-import { guard } from '../../src/adapters/koa/guards';
+import { idempotencyGuards } from '../../src/adapters/koa/idempotency-guards';
 import { buildOpenApiDocument, toOpenApiPath } from '../../src/adapters/koa/openapi';
+import { rateLimiter } from '../../src/adapters/koa/rate-limit';
 import type { RouteDef } from '../../src/adapters/koa/routes';
-import { authGuardsOf } from '../../src/main/container';
+import { requireSignature } from '../../src/adapters/koa/signature-guard';
+import { CheckRateLimit } from '../../src/application/auth/check-rate-limit';
+import { VerifySignature } from '../../src/application/signing/verify-signature';
+import { authGuardsOf, idempotencyGuardDeps } from '../../src/main/container';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, Record<string, unknown>> };
@@ -21,9 +25,10 @@ async function assertValid(doc: unknown): Promise<void> {
 
 describe('OpenAPI 3.1 and Swagger UI', () => {
   let infra: TestInfra;
+  let config: ReturnType<typeof testConfig>;
   let apps: ReturnType<typeof buildBoth>;
   before(() => {
-    const config = testConfig();
+    config = testConfig();
     infra = testInfra(config, { label: 'openapi' });
     apps = buildBoth(config, infra);
   });
@@ -61,9 +66,9 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
   });
 
   it('documents guards generically from their doc: permission, signature, idempotency, rate limit', async () => {
-    const g = authGuardsOf(apps.admin.container);
-    // a fresh function per guard: guard() attaches its doc to the function it is given
-    const noop = () => async (_ctx: unknown, next: () => Promise<unknown>) => void (await next());
+    const c = apps.admin.container;
+    const g = authGuardsOf(c);
+    const { idempotent } = idempotencyGuards(idempotencyGuardDeps(c, config, infra));
     const routes: RouteDef[] = [
       {
         method: 'post',
@@ -73,15 +78,15 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
         guards: [
           g.requireLogin('admin'),
           g.requirePermission('admin', 'system:user:add'),
-          guard({ kind: 'signature' }, noop()),
-          guard({ kind: 'idempotency', idempotencyMode: 'HEADER' }, noop()),
-          guard({ kind: 'rate-limit', key: 'login' }, noop()),
+          requireSignature(c.get(VerifySignature)),
+          idempotent({ mode: 'HEADER' }),
+          rateLimiter(c.get(CheckRateLimit), 'admin')({ key: 'login', windowSeconds: 60, limit: 5, limitType: 'IP' }),
         ],
         body: z.object({ username: z.string().min(1), password: z.string() }),
         response: z.object({ userId: z.string() }),
         handler: async () => ({ userId: '1' }),
       },
-      { method: 'post', path: '/orders', summary: 'order', guards: [guard({ kind: 'idempotency', idempotencyMode: 'TOKEN' }, noop())], successStatus: 201, handler: async () => ({}) },
+      { method: 'post', path: '/orders', summary: 'order', guards: [idempotent({ mode: 'TOKEN' })], successStatus: 201, response: z.object({ id: z.string() }), handler: async () => ({ id: '1' }) },
     ];
     const doc = buildOpenApiDocument({ title: 't', version: '1', format: 'problem', routes }) as unknown as Doc;
     await assertValid(doc);

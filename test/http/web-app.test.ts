@@ -15,6 +15,7 @@ import { authGuardsOf } from '../../src/main/container';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
 import { requireRedis } from '../support/services';
+import { z } from 'zod';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -314,8 +315,8 @@ for (const kind of STORE_KINDS) {
       const g = authGuardsOf(c.built.web.container);
       // The real web routes plus two probes for what no real web route answers (403, 500).
       const probes: RouteDef[] = [
-        { method: 'get', path: '/probe/staff', summary: 'permission', guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) },
-        { method: 'get', path: '/probe/boom', summary: 'throws', handler: async () => { throw new Error('secret internal detail'); } },
+        { method: 'get', path: '/probe/staff', summary: 'permission', response: z.record(z.unknown()), guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) },
+        { method: 'get', path: '/probe/boom', summary: 'throws', response: z.record(z.unknown()), handler: async () => { throw new Error('secret internal detail'); } },
       ];
       app = createHttpApp({
         realm: 'web',

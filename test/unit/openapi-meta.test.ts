@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { guard } from '../../src/adapters/koa/guards';
 import { describeOperation, globalTags, OperationIds, TAG_DESCRIPTIONS } from '../../src/adapters/koa/openapi-meta';
 import type { RouteDef } from '../../src/adapters/koa/routes';
@@ -7,17 +8,17 @@ import { licenseOf, serversOf } from '../../src/main/operations';
 import { testConfig } from '../support/apps';
 
 const noop = () => async (_ctx: unknown, next: () => Promise<unknown>) => next();
-const route = (over: Partial<RouteDef>): RouteDef => ({ method: 'get', path: '/x', summary: 'Does x', handler: async () => ({}), ...over });
+const route = (over: Partial<RouteDef>): RouteDef => ({ method: 'get', path: '/x', summary: 'Does x', response: z.object({}), handler: async () => ({}), ...over }) as RouteDef;
 
 describe('OpenAPI document-level parts', () => {
   it('describes an operation from its summary and, in order, what each guard requires', () => {
     const def = route({
       summary: 'Create a user',
       guards: [
-        guard({ kind: 'login', loginType: 'admin', header: 'Authorization', prefix: 'Bearer' }, noop()),
-        guard({ kind: 'permission', loginType: 'admin', permissions: ['system:user:add', 'system:user:edit'], mode: 'OR' }, noop()),
-        guard({ kind: 'rate-limit', key: 'login', limit: 5, windowSeconds: 60, limitType: 'IP' }, noop()),
-        guard({ kind: 'idempotency', idempotency: 'PARAM', ttlSeconds: 5 }, noop()),
+        guard({ reasons: [], kind: 'login', loginType: 'admin', header: 'Authorization', prefix: 'Bearer' }, noop()),
+        guard({ reasons: [], kind: 'permission', loginType: 'admin', permissions: ['system:user:add', 'system:user:edit'], mode: 'OR' }, noop()),
+        guard({ reasons: [], kind: 'rate-limit', key: 'login', limit: 5, windowSeconds: 60, limitType: 'IP' }, noop()),
+        guard({ reasons: [], kind: 'idempotency', idempotency: 'PARAM', ttlSeconds: 5 }, noop()),
       ],
     });
     const [summary, rules] = describeOperation(def).split('\n\n');
@@ -32,7 +33,7 @@ describe('OpenAPI document-level parts', () => {
 
   it('says so when an operation needs no session, and names a switched-off signature check', () => {
     assert.equal(describeOperation(route({ summary: 'Health?' })), 'Health?\n\nPublic: no session needed.');
-    const signed = describeOperation(route({ guards: [guard({ kind: 'signature', enabled: false }, noop())] }));
+    const signed = describeOperation(route({ guards: [guard({ reasons: [], kind: 'signature', enabled: false }, noop())] }));
     assert.match(signed, /^Does x\.\n\nPublic: no session needed\. Signed request: .* Signature checking is off in this deployment/);
   });
 

@@ -3,13 +3,14 @@ import Koa from 'koa';
 import request from 'supertest';
 import { buildRouter, type RouteDef } from '../../src/adapters/koa/routes';
 import type { AppState } from '../../src/adapters/koa/state';
+import { z } from 'zod';
 
 /** The router remembers matches per method and path: repeated requests must route exactly as the first. */
 describe('route matching memo', () => {
   const routes: RouteDef[] = [
-    { method: 'get', path: '/items/:id', summary: 'get', raw: { contentType: 'application/json' }, handler: async (ctx) => { ctx.body = { get: ctx.params.id }; } },
-    { method: 'post', path: '/items/:id', summary: 'post', raw: { contentType: 'application/json' }, handler: async (ctx) => { ctx.body = { post: ctx.params.id }; } },
-    { method: 'get', path: '/static', summary: 'static', raw: { contentType: 'application/json' }, handler: async (ctx) => { ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute }; } },
+    { method: 'get', path: '/items/:id', summary: 'get', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { get: ctx.params.id }; } },
+    { method: 'post', path: '/items/:id', summary: 'post', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { post: ctx.params.id }; } },
+    { method: 'get', path: '/static', summary: 'static', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute }; } },
   ];
   const router = buildRouter(routes);
   const app = new Koa<AppState>();

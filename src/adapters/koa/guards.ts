@@ -2,10 +2,11 @@
  * Guards, declared beside each route (the spec's annotations). Each guard carries a small
  * `doc` describing it, so the route table can be documented from the same declarations.
  */
+import type { Reason } from '../../domain/errors';
 import type { MatchMode } from '../../domain/permission';
-import type { Authenticate } from '../../application/auth/authenticate';
-import type { CheckPermission } from '../../application/auth/check-permission';
-import type { CheckRole } from '../../application/auth/check-role';
+import { Authenticate } from '../../application/auth/authenticate';
+import { CheckPermission } from '../../application/auth/check-permission';
+import { CheckRole } from '../../application/auth/check-role';
 import type { AppContext, AppMiddleware, AuthState, LoginUser } from './state';
 
 export interface GuardDoc {
@@ -14,6 +15,10 @@ export interface GuardDoc {
   readonly permissions?: readonly string[];
   readonly roles?: readonly string[];
   readonly mode?: MatchMode;
+  /** Every failure the guard may answer with (its use cases' included): the route's error responses. */
+  readonly reasons: readonly Reason[];
+  /** Response headers the guard sets, by name, with what they carry (on success and on its own refusals). */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
   readonly [extra: string]: unknown;
 }
 
@@ -43,14 +48,14 @@ export function authGuards(deps: AuthGuardDeps): AuthGuards {
     requireLogin: (loginType) => requireLogin(deps.authenticate, loginType),
     requirePermission(loginType, permissions, mode = 'AND') {
       const required = typeof permissions === 'string' ? [permissions] : [...permissions];
-      return guard({ kind: 'permission', loginType, permissions: required, mode }, async function requirePermission(ctx, next) {
+      return guard({ kind: 'permission', loginType, permissions: required, mode, reasons: CheckPermission.reasons }, async function requirePermission(ctx, next) {
         deps.checkPermission.execute({ granted: authOf(ctx, loginType).record.principal.permissions, required, mode });
         await next();
       });
     },
     requireRole(loginType, roles, mode = 'AND') {
       const required = typeof roles === 'string' ? [roles] : [...roles];
-      return guard({ kind: 'role', loginType, roles: required, mode }, async function requireRole(ctx, next) {
+      return guard({ kind: 'role', loginType, roles: required, mode, reasons: CheckRole.reasons }, async function requireRole(ctx, next) {
         deps.checkRole.execute({ granted: authOf(ctx, loginType).record.principal.roles, required, mode });
         await next();
       });
@@ -60,7 +65,7 @@ export function authGuards(deps: AuthGuardDeps): AuthGuards {
 
 function requireLogin(authenticate: Authenticate, loginType: string): Guard {
   const source = authenticate.source(loginType); // fails at start-up if the type is not registered
-  const doc = { kind: 'login', loginType, header: source.name, prefix: source.prefix } as const;
+  const doc: GuardDoc = { kind: 'login', loginType, header: source.name, prefix: source.prefix, reasons: Authenticate.reasons };
   return guard(doc, async function requireLogin(ctx, next) {
     const header = ctx.get(source.name) || undefined;
     const cookie = header === undefined && source.readCookie ? ctx.cookies.get(source.name) : undefined;

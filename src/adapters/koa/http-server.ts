@@ -8,6 +8,9 @@ import type { Duplex } from 'node:stream';
 import type { Reason } from '../../domain/errors';
 import { ERROR_CATALOGUE } from './error-catalogue';
 
+/** What Node's parser answers, before any route is matched, for a request of any route. */
+export const PARSER_REASONS: readonly Reason[] = ['malformed-request', 'headers-too-large', 'request-timeout'];
+
 export interface HttpServerOptions {
   readonly format: 'envelope' | 'problem';
   readonly problemBaseUri?: string;

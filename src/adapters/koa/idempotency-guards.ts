@@ -8,17 +8,17 @@
  * (Idempotency-Key with stored, replayed responses). A request "fails" when its handler throws
  * or leaves an error status (>= 400); a failed request releases what it took.
  */
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { parseIdempotencyKey, type StoredResponse } from '../../domain/idempotency';
 import type { Logger } from '../../application/ports/logger';
-import type { AbandonIdempotentRequest } from '../../application/idempotency/abandon-idempotent-request';
-import type { BeginIdempotentRequest } from '../../application/idempotency/begin-idempotent-request';
-import type { CompleteIdempotentRequest } from '../../application/idempotency/complete-idempotent-request';
+import { AbandonIdempotentRequest } from '../../application/idempotency/abandon-idempotent-request';
+import { BeginIdempotentRequest } from '../../application/idempotency/begin-idempotent-request';
+import { CompleteIdempotentRequest } from '../../application/idempotency/complete-idempotent-request';
 import type { RunningHandle } from '../../application/idempotency/idempotency-key';
-import type { ConsumeIdempotencyToken } from '../../application/idempotency/consume-idempotency-token';
-import type { RestoreIdempotencyToken } from '../../application/idempotency/restore-idempotency-token';
-import type { AcquireIdempotencyLock } from '../../application/idempotency/acquire-idempotency-lock';
-import type { ReleaseIdempotencyLock } from '../../application/idempotency/release-idempotency-lock';
+import { ConsumeIdempotencyToken } from '../../application/idempotency/consume-idempotency-token';
+import { RestoreIdempotencyToken } from '../../application/idempotency/restore-idempotency-token';
+import { AcquireIdempotencyLock } from '../../application/idempotency/acquire-idempotency-lock';
+import { ReleaseIdempotencyLock } from '../../application/idempotency/release-idempotency-lock';
 import { guard, type Guard } from './guards';
 import type { AppContext } from './state';
 
@@ -40,6 +40,17 @@ export interface IdempotencyGuardDeps {
   readonly headerName: string;
   readonly log: Logger;
 }
+
+const PARAM_REASONS: readonly Reason[] = [...AcquireIdempotencyLock.reasons, ...ReleaseIdempotencyLock.reasons];
+const TOKEN_REASONS: readonly Reason[] = [...ConsumeIdempotencyToken.reasons, ...RestoreIdempotencyToken.reasons];
+/** A missing key, a malformed one (validation-failed), then the use cases'. */
+const HEADER_REASONS: readonly Reason[] = [
+  'idempotency-key-missing',
+  'validation-failed',
+  ...BeginIdempotentRequest.reasons,
+  ...CompleteIdempotentRequest.reasons,
+  ...AbandonIdempotentRequest.reasons,
+];
 
 export type IdempotencyMode = { readonly mode: 'PARAM'; readonly ttlSeconds?: number } | { readonly mode: 'TOKEN' } | { readonly mode: 'HEADER' };
 
@@ -75,7 +86,7 @@ async function runTracked(ctx: AppContext, next: () => Promise<unknown>, onFailu
 
 export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode: IdempotencyMode): Guard } {
   const param = (ttlSeconds: number | undefined): Guard =>
-    guard({ kind: 'idempotency', idempotency: 'PARAM', ...(ttlSeconds !== undefined ? { ttlSeconds } : {}) }, async function idempotentParam(ctx, next) {
+    guard({ kind: 'idempotency', idempotency: 'PARAM', reasons: PARAM_REASONS, ...(ttlSeconds !== undefined ? { ttlSeconds } : {}) }, async function idempotentParam(ctx, next) {
       const lock = await deps.acquireLock.execute({
         scope: scopeOf(ctx),
         route: routeOf(ctx),
@@ -87,7 +98,7 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
     });
 
   const token = (): Guard =>
-    guard({ kind: 'idempotency', idempotency: 'TOKEN', header: IDEMPOTENT_TOKEN_HEADER }, async function idempotentToken(ctx, next) {
+    guard({ kind: 'idempotency', idempotency: 'TOKEN', header: IDEMPOTENT_TOKEN_HEADER, reasons: TOKEN_REASONS }, async function idempotentToken(ctx, next) {
       const raw = ctx.req.headers[IDEMPOTENT_TOKEN_HEADER.toLowerCase()];
       const consumed = await deps.consumeToken.execute({
         scope: scopeOf(ctx),
@@ -98,7 +109,7 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
     });
 
   const header = (): Guard =>
-    guard({ kind: 'idempotency', idempotency: 'HEADER', header: deps.headerName }, async function idempotentHeader(ctx, next) {
+    guard({ kind: 'idempotency', idempotency: 'HEADER', header: deps.headerName, reasons: HEADER_REASONS }, async function idempotentHeader(ctx, next) {
       const key = idempotencyKeyOf(ctx, deps.headerName);
       const begun = await deps.begin.execute({ scope: scopeOf(ctx), route: routeOf(ctx), caller: callerOf(ctx), key, params: paramsOf(ctx) });
       if (begun.kind === 'replay') {

@@ -122,7 +122,17 @@ export function queryParamLimit(max: number): AppMiddleware {
   };
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What the shared edge may answer any request with: an over-long query string, and a bug (500). */
+export const EDGE_REASONS: readonly Reason[] = ['too-many-query-params', 'internal-error'];
+
+/** The methods whose body the JSON parser reads. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * What `jsonBody` may answer a request of a body method with, whether or not its route reads a
+ * body: bad JSON, too large, not JSON (or compressed), nested too deep.
+ */
+export const JSON_BODY_REASONS: readonly Reason[] = ['malformed-json', 'payload-too-large', 'unsupported-media-type', 'validation-failed'];
 
 /** Whether the request carries a body (a non-zero Content-Length, or a chunked one). */
 export function hasBody(ctx: { get(name: string): string }): boolean {

@@ -2,19 +2,19 @@
  * OpenAPI 3.1 description generated from the route table: the same RouteDefs (paths, zod
  * schemas, guards) the router mounts and validates with, never a hand-kept copy. Guards are
  * documented from their `doc`: login -> a bearer scheme per login type; signature -> the
- * signing headers; idempotency -> its header; rate-limit -> 429; permission/role -> 403.
- * Error responses come from the error catalogue, in the app's format (admin envelope or
- * RFC 9457 problem+json).
+ * signing headers; idempotency -> its header; permission/role -> a note and an x- extension.
+ * Responses (openapi-responses.ts): the route's declared success payload, and one error response
+ * per status of the reasons its guards, its handler's use cases and the edge may answer with,
+ * from the error catalogue, in the app's format (admin envelope or RFC 9457 problem+json).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
-import { REASONS, type Reason } from '../../domain/errors';
-import { ERROR_CATALOGUE } from './error-catalogue';
+import { REASONS } from '../../domain/errors';
 import type { GuardDoc } from './guards';
 import { describeOperation, globalTags, OperationIds, type DocumentMeta } from './openapi-meta';
+import { responsesOf, type ErrorFormat, type ErrorMedia } from './openapi-responses';
 import type { RouteDef } from './routes';
 
-export type ErrorFormat = 'envelope' | 'problem';
+export type { ErrorFormat } from './openapi-responses';
 
 export interface OpenApiOptions {
   readonly title: string;
@@ -42,31 +42,14 @@ const SIGN_HEADERS: readonly HeaderParam[] = [
   { name: 'Content-Digest', required: false, description: 'RFC 9421 scheme with a body: RFC 9530 sha-256=:<base64 of the body bytes>:' },
 ];
 
-const BODY_REASONS: readonly Reason[] = ['validation-failed', 'malformed-json', 'payload-too-large', 'unsupported-media-type'];
-const LOGIN_REASONS: readonly Reason[] = ['token-missing', 'token-bad-prefix', 'token-invalid', 'token-expired', 'token-frozen', 'token-kicked-out', 'token-replaced', 'store-unavailable'];
-const SIGN_REASONS: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-input-invalid', 'sign-timestamp-invalid', 'sign-digest-mismatch', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
-
-function idempotencyOf(doc: GuardDoc): { header?: HeaderParam; reasons: Reason[] } {
+/** The request header an idempotency guard reads, if any (its reasons are in its doc). */
+function idempotencyHeaderOf(doc: GuardDoc): HeaderParam | undefined {
   // GuardDoc.mode is the AND/OR of permissions; an idempotency guard names its mode in another key.
   const mode = String(doc.idempotencyMode ?? doc.strategy ?? doc.idempotency ?? doc.mode ?? '').toUpperCase();
   const named = typeof doc.header === 'string' ? doc.header : undefined;
-  if (mode === 'TOKEN') {
-    return {
-      header: { name: named ?? 'X-Idempotent-Token', required: true, description: 'A token from GET /idempotent/token, used once' },
-      reasons: ['idempotency-token-missing', 'idempotency-token-invalid', 'store-unavailable'],
-    };
-  }
-  if (mode === 'HEADER' || named !== undefined) {
-    return {
-      header: { name: named ?? 'Idempotency-Key', required: true, description: 'Client-chosen key; a retry gets the stored result' },
-      reasons: ['idempotency-key-missing', 'idempotency-in-progress', 'idempotency-key-mismatch', 'store-unavailable'],
-    };
-  }
-  return { reasons: ['duplicate-submission', 'store-unavailable'] };
-}
-
-function isReason(r: unknown): r is Reason {
-  return typeof r === 'string' && (REASONS as readonly string[]).includes(r);
+  if (mode === 'TOKEN') return { name: named ?? 'X-Idempotent-Token', required: true, description: 'A token from GET /idempotent/token, used once' };
+  if (mode === 'HEADER' || named !== undefined) return { name: named ?? 'Idempotency-Key', required: true, description: 'Client-chosen key; a retry gets the stored result' };
+  return undefined;
 }
 
 /** `/users/:id(\\d+)` -> `/users/{id}` and its path parameter names. */
@@ -126,12 +109,10 @@ const FIELD_ERRORS = {
   items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body' }, detail: { type: 'string' } } },
 };
 
-/** What a route's guards add to its operation: reasons, headers, security, notes and x- extensions. */
+/** What a route's guards add to its operation besides their responses: headers, security and x- extensions. */
 interface GuardEffects {
-  readonly reasons: Set<Reason>;
   readonly headers: HeaderParam[];
   readonly security: Array<Record<string, string[]>>;
-  readonly notes: string[];
   readonly extensions: Record<string, unknown>;
 }
 
@@ -141,88 +122,40 @@ function applyGuardDoc(doc: GuardDoc, e: GuardEffects, schemes: Map<string, Reco
       const type = String(doc.loginType);
       if (!schemes.has(type)) schemes.set(type, securityScheme(doc));
       e.security.push({ [schemeName(type)]: [] });
-      LOGIN_REASONS.forEach((r) => e.reasons.add(r));
       break;
     }
     case 'permission':
-      e.reasons.add('permission-denied');
-      e.notes.push(`Requires permission ${(doc.permissions ?? []).map((p) => `\`${p}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
       e.extensions['x-permissions'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', permissions: doc.permissions ?? [] };
       break;
     case 'role':
-      e.reasons.add('role-denied');
-      e.notes.push(`Requires role ${(doc.roles ?? []).map((r) => `\`${r}\``).join(doc.mode === 'OR' ? ' or ' : ' and ')}.`);
       e.extensions['x-roles'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', roles: doc.roles ?? [] };
       break;
     case 'rate-limit':
-      e.reasons.add('rate-limited');
-      e.reasons.add('store-unavailable');
-      e.notes.push('Rate limited: 429 with Retry-After when exceeded.');
       break;
     case 'signature':
       e.headers.push(...SIGN_HEADERS);
-      SIGN_REASONS.forEach((r) => e.reasons.add(r));
-      e.notes.push('Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).');
       break;
     case 'idempotency': {
-      const idem = idempotencyOf(doc);
-      if (idem.header) e.headers.push(idem.header);
-      idem.reasons.forEach((r) => e.reasons.add(r));
+      const header = idempotencyHeaderOf(doc);
+      if (header) e.headers.push(header);
       break;
     }
     default:
       break;
   }
-  // Any guard may name extra headers and reasons in its doc.
+  // Any guard may name extra request headers in its doc (its reasons become responses: openapi-responses.ts).
   if (Array.isArray(doc.headers)) {
     for (const h of doc.headers as unknown[]) {
       const hp = h as Partial<HeaderParam>;
       if (typeof hp.name === 'string') e.headers.push({ name: hp.name, required: hp.required ?? false, description: hp.description ?? '' });
     }
   }
-  if (Array.isArray(doc.reasons)) (doc.reasons as unknown[]).filter(isReason).forEach((r) => e.reasons.add(r));
 }
 
 function guardEffects(def: RouteDef, schemes: Map<string, Record<string, unknown>>): GuardEffects {
-  const e: GuardEffects = { reasons: new Set<Reason>(['internal-error']), headers: [], security: [], notes: [], extensions: {} };
-  if (def.body) BODY_REASONS.forEach((r) => e.reasons.add(r));
+  const e: GuardEffects = { headers: [], security: [], extensions: {} };
   for (const g of def.guards ?? []) applyGuardDoc(g.doc, e, schemes);
   return e;
-}
-
-interface ErrorMedia {
-  readonly format: ErrorFormat;
-  /** Component name of the error body schema. */
-  readonly schema: string;
-  readonly mediaType: string;
-}
-
-/** The success response, then one error response per status, listing its reasons. */
-function responsesOf(def: RouteDef, reasons: ReadonlySet<Reason>, err: ErrorMedia): Record<string, unknown> {
-  const status = def.successStatus ?? 200;
-  const responses: Record<string, unknown> = {};
-  if (def.raw) {
-    responses[String(status)] = { description: def.summary, content: { [def.raw.contentType]: { schema: def.response ?? {} } } };
-  } else if (status === 204) {
-    responses['204'] = { description: 'No content' };
-  } else {
-    const data = def.response ?? z.unknown();
-    const schema = err.format === 'envelope' ? z.object({ code: z.literal(0), message: z.literal('ok'), data }) : data;
-    responses[String(status)] = { description: err.format === 'envelope' ? 'Success: the envelope with code 0' : 'Success', content: { 'application/json': { schema } } };
-  }
-  const byStatus = new Map<number, Reason[]>();
-  for (const r of reasons) {
-    const s = ERROR_CATALOGUE[r].status;
-    byStatus.set(s, [...(byStatus.get(s) ?? []), r]);
-  }
-  for (const [s, rs] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    const list = rs.map((r) => `\`${r}\` (${ERROR_CATALOGUE[r].code}): ${ERROR_CATALOGUE[r].title}`).join('; ');
-    const resp: Record<string, unknown> = { description: list, content: { [err.mediaType]: { schema: { $ref: `#/components/schemas/${err.schema}` } } } };
-    if (s === 401) resp.headers = { 'WWW-Authenticate': { description: 'Bearer realm="<login type>"[, error="invalid_token"]', schema: { type: 'string' } } };
-    if (s === 429 || s === 503) resp.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
-    responses[String(s)] = resp;
-  }
-  return responses;
 }
 
 /** `info`, `servers` and the global `tags`: everything of the document that is not a path or a component. */
@@ -251,8 +184,8 @@ export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown>
     const { path, params } = toOpenApiPath(def.path);
     const operationId = operationIds.claim(def.method, path);
     if (operationId === undefined) continue; // the router would not reach a duplicate either
-    const { reasons, headers, security, extensions } = guardEffects(def, schemes);
-    const responses = responsesOf(def, reasons, err);
+    const { headers, security, extensions } = guardEffects(def, schemes);
+    const responses = responsesOf(def, err);
     registry.registerPath({
       method: def.method,
       path,

@@ -5,16 +5,22 @@
  * `RateLimit: "<key>";r=<remaining>;t=<seconds>`; a rejection is 429 with `Retry-After`.
  */
 import { DomainError } from '../../domain/errors';
-import type { CheckRateLimit, RateLimitPolicy } from '../../application/auth/check-rate-limit';
+import { CheckRateLimit, type RateLimitPolicy } from '../../application/auth/check-rate-limit';
 import { rateLimitSubjectOf } from './client-ip';
 import { guard, type Guard } from './guards';
+
+/** The IETF draft headers every answer of a rate-limited route carries (refusals too). */
+export const RATE_LIMIT_HEADERS: Readonly<Record<string, string>> = {
+  'RateLimit-Policy': 'The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers)',
+  RateLimit: 'What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one>',
+};
 
 export type RateLimitGuardFactory = (policy: RateLimitPolicy) => Guard;
 
 /** `scope` separates the counters of the two apps (admin "login" vs web "login"). */
 export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuardFactory {
   return (policy) =>
-    guard({ kind: 'rate-limit', ...policy }, async function rateLimit(ctx, next) {
+    guard({ kind: 'rate-limit', ...policy, reasons: ['rate-limited', ...CheckRateLimit.reasons], responseHeaders: RATE_LIMIT_HEADERS }, async function rateLimit(ctx, next) {
       let subject = rateLimitSubjectOf(ctx.state.clientIp);
       if (policy.limitType === 'USER') {
         const auth = ctx.state.auth;

@@ -4,31 +4,61 @@
  */
 import Router from '@koa/router';
 import type { z } from 'zod';
-import { DomainError, type FieldError } from '../../domain/errors';
+import { DomainError, type FieldError, type Reason } from '../../domain/errors';
 import type { Guard } from './guards';
 import type { AppContext, AppMiddleware, AppState } from './state';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export interface RouteDef {
+/** The reasons body validation (`RouteDef.body`) may answer with. */
+export const BODY_VALIDATION_REASONS: readonly Reason[] = ['validation-failed'];
+
+/** What a raw handler writes: each media type (no parameters) with its body schema. */
+export interface RawResponse {
+  readonly content: Readonly<Record<string, z.ZodTypeAny>>;
+  /** Statuses besides the success status that the handler writes itself, same content, with what they mean (e.g. 503 DOWN). */
+  readonly otherStatuses?: Readonly<Record<number, string>>;
+}
+
+interface RouteBase {
   readonly method: HttpMethod;
   readonly path: string;
   readonly summary: string;
   readonly tags?: readonly string[];
-  /** Guards run in this order, before body validation and the handler. */
+  /** Guards run in this order, before body validation and the handler; each declares the reasons it may answer with. */
   readonly guards?: readonly Guard[];
   /** JSON body schema; the parsed value is in `ctx.state.body`. */
   readonly body?: z.ZodTypeAny;
-  /** Response data schema (documentation). */
-  readonly response?: z.ZodTypeAny;
-  readonly successStatus?: number;
-  /**
-   * The handler writes `ctx.status` / `ctx.body` itself instead of returning data for the app's
-   * envelope (health probes, Prometheus text, HTML). `contentType` documents the response.
-   */
-  readonly raw?: { readonly contentType: string };
+  /** The failures the handler may raise: the `reasons` of the use cases it calls (guards declare their own). */
+  readonly raises?: readonly Reason[];
   readonly handler: (ctx: AppContext) => Promise<unknown>;
 }
+
+/** A JSON route: its return value, in the app's format; `response` describes it (`z.null()` when it carries nothing). */
+interface JsonRoute extends RouteBase {
+  readonly raw?: undefined;
+  readonly successStatus?: 200 | 201 | 202;
+  readonly response: z.ZodTypeAny;
+}
+
+/** A route that answers 204 with no content. */
+interface NoContentRoute extends RouteBase {
+  readonly raw?: undefined;
+  readonly successStatus: 204;
+  readonly response?: undefined;
+}
+
+/**
+ * The handler writes `ctx.status` / `ctx.body` itself instead of returning data for the app's
+ * envelope (health probes, Prometheus text, HTML, assets); `raw` declares what it writes.
+ */
+interface RawRoute extends RouteBase {
+  readonly raw: RawResponse;
+  readonly successStatus?: 200;
+  readonly response?: undefined;
+}
+
+export type RouteDef = JsonRoute | NoContentRoute | RawRoute;
 
 export function zodIssuesToFieldErrors(issues: readonly z.ZodIssue[]): FieldError[] {
   return issues.map((i) => ({

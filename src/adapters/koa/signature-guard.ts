@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { SignedRequest, VerifySignature } from '../../application/signing/verify-signature';
+import { VerifySignature, type SignedRequest } from '../../application/signing/verify-signature';
 import { guard, type Guard } from './guards';
 import type { AppContext } from './state';
 
@@ -64,7 +64,7 @@ export function signedRequestOf(ctx: AppContext, publicUrl: string | undefined):
  * `svc.security.sign.enabled=false` it lets every request through.
  */
 export function requireSignature(verify: VerifySignature): Guard {
-  return guard({ kind: 'signature', enabled: verify.enabled, headers: SIGN_HEADER_NAMES }, async function requireSignature(ctx, next) {
+  return guard({ kind: 'signature', enabled: verify.enabled, headers: SIGN_HEADER_NAMES, reasons: VerifySignature.reasons }, async function requireSignature(ctx, next) {
     const appName = (ctx.state as { realm?: string }).realm ?? '';
     const result = await verify.execute(signedRequestOf(ctx, verify.publicUrlOf(appName)));
     if (result.verified) ctx.state.signedBy = result.appKey;

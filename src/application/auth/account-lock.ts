@@ -20,7 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { foldUsername } from '../../domain/username';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
@@ -91,6 +91,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 @injectable()
 export class AccountLock {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['account-locked', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,

@@ -5,7 +5,7 @@
  * expired, frozen, kicked out, replaced) and whether a token was presented at all.
  */
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import type { ResolveFailure, SessionRecord } from '../../domain/session';
 import { SessionManagers } from '../session/session-manager';
 
@@ -46,6 +46,9 @@ export interface Authenticated {
 
 @injectable()
 export class Authenticate {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = [...(Object.keys(MESSAGES) as ResolveFailure[]), 'store-unavailable'];
+
   constructor(@inject(SessionManagers) private readonly managers: SessionManagers) {}
 
   /** Fails at start-up for an unknown login type. */

@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock';
 import type { Metrics } from '../ports/metrics';
 import type { RateLimitDecision, RateLimitStore } from '../ports/rate-limit-store';
 import { TOKENS } from '../tokens';
+import type { Reason } from '../../domain/errors';
 
 export type LimitType = 'IP' | 'GLOBAL' | 'USER';
 
@@ -17,6 +18,9 @@ export interface RateLimitPolicy {
 
 @injectable()
 export class CheckRateLimit {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(TOKENS.RateLimitStore) private readonly store: RateLimitStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,

@@ -1,5 +1,5 @@
 import { injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { hasRoles, type MatchMode } from '../../domain/permission';
 
 export interface CheckRoleInput {
@@ -12,6 +12,9 @@ export interface CheckRoleInput {
 /** Whether the caller has the roles an operation needs; 403 role-denied if not. No store call. */
 @injectable()
 export class CheckRole {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['role-denied'];
+
   execute(input: CheckRoleInput): void {
     if (!hasRoles(input.granted, input.required, input.mode)) {
       throw new DomainError('role-denied', `Missing role: ${input.required.join(input.mode === 'AND' ? ' and ' : ' or ')}.`);

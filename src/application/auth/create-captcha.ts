@@ -10,6 +10,7 @@ import type { CaptchaStore } from '../ports/captcha-store';
 import type { Clock } from '../ports/clock';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
+import type { Reason } from '../../domain/errors';
 
 const EXPIRED_GRACE_MS = 10 * 60 * 1000;
 
@@ -17,6 +18,9 @@ export type CaptchaImage = { captchaEnabled: false } | { captchaEnabled: true; u
 
 @injectable()
 export class CreateCaptcha {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(TOKENS.CaptchaGenerator) private readonly generator: CaptchaGenerator,
     @inject(TOKENS.CaptchaStore) private readonly store: CaptchaStore,

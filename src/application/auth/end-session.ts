@@ -1,11 +1,14 @@
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { tokenIdOf } from '../session/session-token';
 
 @injectable()
 export class EndSession {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['not-found', 'store-unavailable'];
+
   constructor(
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,

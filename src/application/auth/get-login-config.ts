@@ -2,10 +2,14 @@ import { inject, injectable } from 'inversify';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
+import type { Reason } from '../../domain/errors';
 
 /** What a login page needs before it can log in: captcha settings and the RSA public key. */
 @injectable()
 export class GetLoginConfig {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = [];
+
   constructor(
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,

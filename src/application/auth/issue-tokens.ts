@@ -6,6 +6,7 @@ import { SessionManagers } from '../session/session-manager';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
+import type { Reason } from '../../domain/errors';
 
 export interface TokenPair {
   readonly accessToken: string;
@@ -24,6 +25,9 @@ export interface IssueTokensInput {
 
 @injectable()
 export class IssueTokens {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,

@@ -4,6 +4,7 @@ import { tokenIdOf } from '../session/session-token';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
+import type { Reason } from '../../domain/errors';
 
 export interface OnlineSession {
   readonly tokenId: string;
@@ -18,6 +19,9 @@ export interface OnlineSession {
 
 @injectable()
 export class ListSessions {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,

@@ -9,7 +9,7 @@
  * the same BCrypt work.
  */
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { BCRYPT_MAX_BYTES, isBcryptHash, utf8Length } from '../../domain/password';
 import type { ClientInfo } from '../../domain/session';
 import type { Clock } from '../ports/clock';
@@ -54,6 +54,9 @@ const badCredentials = (): DomainError => new DomainError('bad-credentials', BAD
 
 @injectable()
 export class Login {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = [...VerifyCaptcha.reasons, ...AccountLock.reasons, ...IssueTokens.reasons, 'bad-credentials', 'directory-unavailable', 'server-busy'];
+
   private dummyHash: Promise<string> | undefined;
 
   constructor(

@@ -1,9 +1,13 @@
 import { inject, injectable } from 'inversify';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
+import type { Reason } from '../../domain/errors';
 
 @injectable()
 export class LogoutAll {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,

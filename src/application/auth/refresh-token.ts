@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import type { ClientInfo } from '../../domain/session';
 import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
 import { RefreshTokenRegistry, type RefreshRecord } from '../session/refresh-token-registry';
@@ -27,6 +27,9 @@ const reused = (): DomainError =>
  */
 @injectable()
 export class RefreshToken {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['refresh-token-invalid', 'refresh-token-reused', ...IssueTokens.reasons, 'directory-unavailable'];
+
   constructor(
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(SessionManagers) private readonly managers: SessionManagers,

@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import type { CaptchaStore } from '../ports/captcha-store';
 import type { Clock } from '../ports/clock';
 import { TOKENS } from '../tokens';
@@ -15,6 +15,9 @@ const digest = (s: string): Buffer => createHash('sha256').update(s.trim().toLow
 
 @injectable()
 export class VerifyCaptcha {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['captcha-missing', 'captcha-expired', 'captcha-wrong', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.CaptchaStore) private readonly store: CaptchaStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,

@@ -6,6 +6,7 @@ import { injectable, multiInject } from 'inversify';
 import type { HealthIndicator } from '../ports/health-indicator';
 import type { StoreHealth } from '../ports/store-health';
 import { TOKENS } from '../tokens';
+import type { Reason } from '../../domain/errors';
 
 export type HealthStatus = 'UP' | 'DOWN';
 
@@ -27,6 +28,9 @@ export const HEALTH_CHECK_TIMEOUT_MS = 3000;
 
 @injectable()
 export class CheckHealth {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = [];
+
   private timeoutMs = HEALTH_CHECK_TIMEOUT_MS;
 
   constructor(@multiInject(TOKENS.HealthIndicator) private readonly indicators: readonly HealthIndicator[]) {}

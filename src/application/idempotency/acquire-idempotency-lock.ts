@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { createHash, randomUUID } from 'node:crypto';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { canonicalJson } from '../../domain/idempotency';
 import type { KeyValueStore } from '../ports/key-value-store';
 import type { Metrics } from '../ports/metrics';
@@ -10,6 +10,9 @@ import { type ParamLock, type ParamLockInput } from './param-lock';
 
 @injectable()
 export class AcquireIdempotencyLock {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['duplicate-submission', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,

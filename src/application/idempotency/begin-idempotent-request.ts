@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { createHash, randomUUID } from 'node:crypto';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { canonicalJson, decodeIdempotencyRecord, type IdempotencyRecord } from '../../domain/idempotency';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
@@ -13,6 +13,9 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 
 @injectable()
 export class BeginIdempotentRequest {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['idempotency-key-mismatch', 'idempotency-in-progress', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,

@@ -4,9 +4,13 @@ import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import { type RunningHandle } from './idempotency-key';
 import type { IdempotencySettings } from './idempotency-settings';
+import type { Reason } from '../../domain/errors';
 
 @injectable()
 export class CompleteIdempotentRequest {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { TOKEN_PATTERN } from '../../domain/idempotency';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
@@ -9,6 +9,9 @@ import { decodeTokenRecord, encodeTokenRecord, tokenKey, type ConsumedToken } fr
 
 @injectable()
 export class ConsumeIdempotencyToken {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['idempotency-token-missing', 'idempotency-token-invalid', 'idempotency-token-session-mismatch', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,

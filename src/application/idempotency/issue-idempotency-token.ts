@@ -5,9 +5,13 @@ import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { IdempotencySettings } from './idempotency-settings';
 import { encodeTokenRecord, tokenKey, type IssuedToken } from './one-time-token';
+import type { Reason } from '../../domain/errors';
 
 @injectable()
 export class IssueIdempotencyToken {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,

@@ -3,9 +3,13 @@ import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import { encodeTokenRecord, type ConsumedToken } from './one-time-token';
+import type { Reason } from '../../domain/errors';
 
 @injectable()
 export class RestoreIdempotencyToken {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['store-unavailable'];
+
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,

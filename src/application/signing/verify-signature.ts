@@ -8,7 +8,7 @@
  * signature does.
  */
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import type { SignScheme } from '../../domain/signing';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
@@ -30,6 +30,9 @@ export type VerifySignatureResult =
 
 @injectable()
 export class VerifySignature {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-input-invalid', 'sign-timestamp-invalid', 'sign-digest-mismatch', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
+
   private readonly apps: SigningApps;
   private readonly ledger: NonceLedger;
 

@@ -1,6 +1,6 @@
 /** Replaces an admin user's roles, then the permission snapshot of each of their live sessions. */
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
@@ -26,6 +26,9 @@ export interface ChangeUserRolesOutput {
 
 @injectable()
 export class ChangeUserRoles {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['user-not-found', 'validation-failed', 'directory-unavailable', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
     @inject(SessionManagers) private readonly managers: SessionManagers,

@@ -1,6 +1,6 @@
 /** Creates an account of the app's login type (admin user creation, web registration, the CLI). */
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import { passwordProblem } from '../../domain/password';
 import type { AuthSettings } from '../auth/auth-settings';
 import type { PasswordHasher } from '../ports/password-hasher';
@@ -25,6 +25,9 @@ const invalidField = (pointer: string, detail: string, message = 'The request bo
 
 @injectable()
 export class CreateUser {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['validation-failed', 'username-taken', 'directory-unavailable', 'server-busy'];
+
   constructor(
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,

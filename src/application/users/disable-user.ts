@@ -3,7 +3,7 @@
  * refresh token of it: re-enabling the account later does not bring any earlier login back.
  */
 import { inject, injectable } from 'inversify';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Reason } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
@@ -19,6 +19,9 @@ export interface DisableUserOutput {
 
 @injectable()
 export class DisableUser {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['user-not-found', 'directory-unavailable', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
     @inject(SessionManagers) private readonly managers: SessionManagers,

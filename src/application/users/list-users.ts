@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import { userViewOf, type UserView } from './user-view';
+import type { Reason } from '../../domain/errors';
 
 export interface UserPage {
   readonly total: number;
@@ -13,6 +14,9 @@ export interface UserPage {
 /** One page of the accounts of the app's login type. */
 @injectable()
 export class ListUsers {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['directory-unavailable'];
+
   constructor(@inject(TOKENS.UserDirectory) private readonly directory: UserDirectory) {}
 
   async execute(input: { page: number; pageSize: number }): Promise<UserPage> {

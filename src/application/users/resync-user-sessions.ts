@@ -3,6 +3,7 @@
  * or the enabled flag were changed directly in the database (`sessions resync <userId>`).
  */
 import { inject, injectable } from 'inversify';
+import type { Reason } from '../../domain/errors';
 import type { UserDirectory } from '../ports/user-directory';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
@@ -10,6 +11,9 @@ import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-ses
 
 @injectable()
 export class ResyncUserSessions {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['directory-unavailable', 'store-unavailable'];
+
   constructor(
     @inject(TOKENS.AdminDirectory) private readonly directory: UserDirectory,
     @inject(SessionManagers) private readonly managers: SessionManagers,

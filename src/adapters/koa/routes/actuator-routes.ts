@@ -5,7 +5,8 @@
  * orchestrators and Spring-style tooling read), not the admin envelope; DOWN is HTTP 503.
  */
 import type { CheckHealth, HealthReport } from '../../../application/health/check-health';
-import type { RouteDef } from '../routes';
+import type { RawResponse, RouteDef } from '../routes';
+import { AppInfo, HealthReport as HealthReportSchema, PrometheusText } from '../schemas/operation-schemas';
 import type { AppContext } from '../state';
 
 export type ActuatorEndpoint = 'health' | 'info' | 'prometheus';
@@ -30,7 +31,9 @@ function writeHealth(ctx: AppContext, report: HealthReport, showDetails: boolean
 }
 
 const TAGS = ['actuator'];
-const RAW_JSON = { contentType: JSON_TYPE };
+const HEALTH: RawResponse = { content: { [JSON_TYPE]: HealthReportSchema } };
+/** Health answers that can be DOWN: 503 with the same report. */
+const HEALTH_OR_DOWN: RawResponse = { ...HEALTH, otherStatuses: { 503: 'DOWN: a component checked is down (the report says which where details are shown)' } };
 
 function healthRoutes(o: ActuatorOptions): RouteDef[] {
   return [
@@ -39,7 +42,7 @@ function healthRoutes(o: ActuatorOptions): RouteDef[] {
       path: '/actuator/health',
       summary: 'Health: UP when every component (store, ...) is up; 503 when DOWN',
       tags: TAGS,
-      raw: RAW_JSON,
+      raw: HEALTH_OR_DOWN,
       handler: async (ctx) => writeHealth(ctx, await o.health.execute('all'), o.showDetails),
     },
     {
@@ -47,7 +50,7 @@ function healthRoutes(o: ActuatorOptions): RouteDef[] {
       path: '/actuator/health/liveness',
       summary: 'Liveness probe: UP while the process answers',
       tags: TAGS,
-      raw: RAW_JSON,
+      raw: HEALTH,
       handler: async (ctx) => writeHealth(ctx, { status: 'UP', components: {} }, false),
     },
     {
@@ -55,7 +58,7 @@ function healthRoutes(o: ActuatorOptions): RouteDef[] {
       path: '/actuator/health/readiness',
       summary: 'Readiness probe: DOWN (503) while the store is unreachable',
       tags: TAGS,
-      raw: RAW_JSON,
+      raw: HEALTH_OR_DOWN,
       handler: async (ctx) => writeHealth(ctx, await o.health.execute('readiness'), o.showDetails),
     },
   ];
@@ -67,7 +70,7 @@ function infoRoute(o: ActuatorOptions): RouteDef {
     path: '/actuator/info',
     summary: 'Name and version (in prod nothing more); elsewhere also the profile, start time and Node version',
     tags: TAGS,
-    raw: RAW_JSON,
+    raw: { content: { [JSON_TYPE]: AppInfo } },
     handler: async (ctx) => {
       ctx.type = JSON_TYPE;
       ctx.body = o.info();
@@ -81,7 +84,7 @@ function prometheusRoute(o: ActuatorOptions): RouteDef {
     path: '/actuator/prometheus',
     summary: 'Metrics in the Prometheus text format',
     tags: TAGS,
-    raw: { contentType: 'text/plain' },
+    raw: { content: { 'text/plain': PrometheusText } },
     handler: async (ctx) => {
       const { contentType, body } = await o.prometheus();
       ctx.set('Cache-Control', 'no-store');

@@ -4,18 +4,19 @@
  * registration, problem details. Each route lists its guards beside it, in the order they run.
  */
 import { z } from 'zod';
-import type { CreateCaptcha } from '../../../application/auth/create-captcha';
+import { CreateCaptcha } from '../../../application/auth/create-captcha';
 import type { IssuedDeviceCookie } from '../../../application/auth/device-cookies';
-import type { GetLoginConfig } from '../../../application/auth/get-login-config';
-import type { Login, LoginInput, LoginOutput } from '../../../application/auth/login';
-import type { Logout } from '../../../application/auth/logout';
-import type { RefreshToken } from '../../../application/auth/refresh-token';
+import { GetLoginConfig } from '../../../application/auth/get-login-config';
+import { Login, type LoginInput, type LoginOutput } from '../../../application/auth/login';
+import { Logout } from '../../../application/auth/logout';
+import { RefreshToken } from '../../../application/auth/refresh-token';
 import { passwordProblem, USERNAME_PATTERN } from '../../../domain/password';
-import { type CreateUser } from '../../../application/users/create-user';
+import { CreateUser } from '../../../application/users/create-user';
 import type { ClientInfo } from '../../../domain/session';
 import { currentUser, type AuthGuards } from '../guards';
 import type { RateLimitGuardFactory } from '../rate-limit';
 import type { RouteDef } from '../routes';
+import { CaptchaImage, LoginConfig, LoginResult, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
 
 export interface AuthRouteDeps {
@@ -90,6 +91,8 @@ export function adminAuthRoutes(
       path: '/auth/getConfig',
       summary: 'Captcha settings and the RSA public key (PEM, SPKI) the login password is encrypted with',
       tags: ['auth'],
+      response: LoginConfig,
+      raises: GetLoginConfig.reasons,
       handler: async () => deps.config.execute(),
     },
     {
@@ -98,6 +101,8 @@ export function adminAuthRoutes(
       summary: 'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}',
       tags: ['auth'],
       guards: [deps.rateLimit({ key: 'captcha', windowSeconds: 60, limit: deps.captchaPerMinute, limitType: 'IP' })],
+      response: CaptchaImage,
+      raises: CreateCaptcha.reasons,
       handler: async () => deps.captcha.execute({ scope: type }),
     },
     {
@@ -107,6 +112,8 @@ export function adminAuthRoutes(
       tags: ['auth'],
       guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
       body: adminLoginBody,
+      response: LoginResult,
+      raises: Login.reasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof adminLoginBody>;
         return loginWithDeviceCookie(ctx, deps.login, {
@@ -133,6 +140,8 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
       summary: 'Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login)',
       tags: ['auth'],
       body: refreshBody,
+      response: TokenPair,
+      raises: RefreshToken.reasons,
       handler: async (ctx) => deps.refresh.execute({ loginType: type, refreshToken: (ctx.state.body as z.infer<typeof refreshBody>).refreshToken, client: clientOf(ctx) }),
     },
     {
@@ -141,6 +150,8 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
       summary: 'Log out the current token and delete its refresh token',
       tags: ['auth'],
       guards: [deps.guards.requireLogin(type)],
+      response: LogoutResult,
+      raises: Logout.reasons,
       handler: async (ctx) => {
         const auth = ctx.state.auth;
         if (!auth) throw new Error('logout without requireLogin');
@@ -168,6 +179,8 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       guards: [deps.rateLimit({ key: 'register', windowSeconds: 3600, limit: deps.registerPerHour, limitType: 'IP' })],
       body: registerBody,
       successStatus: 201,
+      response: RegisteredMember,
+      raises: CreateUser.reasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof registerBody>;
         const created = await deps.register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [] });
@@ -181,6 +194,8 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       tags: ['auth'],
       guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
       body: webLoginBody,
+      response: TokenPair,
+      raises: Login.reasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof webLoginBody>;
         const out = await loginWithDeviceCookie(ctx, deps.login, { loginType: type, username: b.username, password: b.password, encrypted: false, requireCaptcha: false, client: clientOf(ctx) });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../../domain/errors';
 import type { RouteDef } from '../routes';
+import { CssSource, HtmlPage, JavaScriptSource, OpenApiDocument, PngImage } from '../schemas/operation-schemas';
 
 const ASSET_TYPES: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -46,6 +47,9 @@ const INITIALIZER = `window.onload = function () {
 };
 `;
 
+/** What GET /swagger-ui/:file answers, by media type. */
+const ASSET_CONTENT = { 'text/css': CssSource, 'application/javascript': JavaScriptSource, 'image/png': PngImage, 'text/html': HtmlPage };
+
 export interface DocsOptions {
   readonly title: string;
   /** The generated document (built once the full route table is known). */
@@ -57,13 +61,18 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
   const cache = new Map<string, Buffer>();
   const html = indexHtml(o.title);
   const tags = ['docs'];
+  /** Files this module writes itself: the page again, and the initializer that points at /v3/api-docs. */
+  const generated: Readonly<Record<string, readonly [string, string]>> = {
+    'index.html': ['text/html; charset=utf-8', html],
+    'swagger-initializer.js': ['application/javascript; charset=utf-8', INITIALIZER],
+  };
   return [
     {
       method: 'get',
       path: '/v3/api-docs',
       summary: 'This OpenAPI 3.1 description',
       tags,
-      raw: { contentType: 'application/json' },
+      raw: { content: { 'application/json': OpenApiDocument } },
       handler: async (ctx) => {
         ctx.type = 'application/json';
         ctx.body = o.document();
@@ -74,7 +83,7 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
       path: '/swagger-ui',
       summary: 'Swagger UI (interactive docs)',
       tags,
-      raw: { contentType: 'text/html' },
+      raw: { content: { 'text/html': HtmlPage } },
       handler: async (ctx) => {
         ctx.type = 'text/html; charset=utf-8';
         ctx.body = html;
@@ -83,19 +92,15 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
     {
       method: 'get',
       path: '/swagger-ui/:file',
-      summary: 'Swagger UI assets (from swagger-ui-dist)',
+      summary: 'Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again',
       tags,
-      raw: { contentType: 'application/octet-stream' },
+      raw: { content: ASSET_CONTENT },
+      raises: ['not-found'],
       handler: async (ctx) => {
         const file = String(ctx.params.file);
-        if (file === 'index.html') {
-          ctx.type = 'text/html; charset=utf-8';
-          ctx.body = html;
-          return;
-        }
-        if (file === 'swagger-initializer.js') {
-          ctx.type = 'application/javascript; charset=utf-8';
-          ctx.body = INITIALIZER;
+        const own = generated[file];
+        if (own !== undefined) {
+          [ctx.type, ctx.body] = own;
           return;
         }
         const type = ASSET_TYPES[file];

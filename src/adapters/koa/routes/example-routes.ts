@@ -3,13 +3,14 @@
  * `svc.examples.enabled`: on in dev and test, off in prod).
  */
 import { z } from 'zod';
-import type { CreateExampleRecord } from '../../../application/examples/create-example-record';
-import type { ListExampleRecords } from '../../../application/examples/list-example-records';
+import { CreateExampleRecord } from '../../../application/examples/create-example-record';
+import { ListExampleRecords } from '../../../application/examples/list-example-records';
 import type { VerifySignature } from '../../../application/signing/verify-signature';
 import { currentUser, type AuthGuards } from '../guards';
 import type { IdempotencyMode } from '../idempotency-guards';
 import type { Guard } from '../guards';
 import type { RouteDef } from '../routes';
+import { exampleRecord, FilteredEcho, SignedEcho, SignedQueryEcho } from '../schemas/operation-schemas';
 import { requireSignature } from '../signature-guard';
 import type { AppContext } from '../state';
 
@@ -36,6 +37,7 @@ export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): Ro
       summary: 'Echoes a signed JSON body and the app key that signed it',
       tags: ['examples'],
       guards: [requireSignature(deps.verifySignature)],
+      response: SignedEcho,
       handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, body: parsedBody(ctx) }),
     },
     {
@@ -44,6 +46,7 @@ export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): Ro
       summary: 'Echoes the query of a signed GET and the app key that signed it',
       tags: ['examples'],
       guards: [requireSignature(deps.verifySignature)],
+      response: SignedQueryEcho,
       handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, query: { ...ctx.query } }),
     },
   ];
@@ -57,6 +60,7 @@ export function filteredEchoRoutes(): RouteDef[] {
       path: '/examples/echo',
       summary: 'Echoes the query parameters and the X-Echo header as the handler saw them',
       tags: ['examples'],
+      response: FilteredEcho,
       handler: async (ctx) => ({ query: { ...ctx.query }, echo: ctx.get('X-Echo') === '' ? null : ctx.get('X-Echo') }),
     },
   ];
@@ -66,8 +70,23 @@ const orderBody = z.object({ item: z.string().min(1).max(100), quantity: z.numbe
 const paymentBody = z.object({ amount: z.number().int().min(1).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code') }).strict();
 const noticeBody = z.object({ title: z.string().min(1).max(200) }).strict();
 
+const Order = exampleRecord('Order', orderBody, 'An order', { item: 'book', quantity: 2 });
+const Payment = exampleRecord('Payment', paymentBody, 'A payment', { amount: 1999, currency: 'EUR' });
+const Notice = exampleRecord('Notice', noticeBody, 'A notice', { title: 'Maintenance on Sunday' });
+
+interface Collection {
+  readonly loginType: string;
+  readonly path: string;
+  readonly collection: string;
+  readonly body: z.ZodTypeAny;
+  /** The stored record's schema (named). */
+  readonly record: z.ZodTypeAny;
+  readonly guard: Guard;
+  readonly what: string;
+}
+
 /** A create route (201 with the record) and its list route, for one record collection. */
-function collection(deps: ExampleDeps, o: { loginType: string; path: string; collection: string; body: z.ZodTypeAny; guard: Guard; what: string }): RouteDef[] {
+function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
   const login = deps.guards.requireLogin(o.loginType);
   return [
     {
@@ -78,6 +97,8 @@ function collection(deps: ExampleDeps, o: { loginType: string; path: string; col
       guards: [login, o.guard],
       body: o.body,
       successStatus: 201,
+      response: o.record,
+      raises: CreateExampleRecord.reasons,
       handler: async (ctx) =>
         deps.createRecord.execute({ collection: o.collection, ownerId: currentUser(ctx).userId, data: ctx.state.body as Record<string, unknown> }),
     },
@@ -87,6 +108,8 @@ function collection(deps: ExampleDeps, o: { loginType: string; path: string; col
       summary: `Lists the caller's ${o.collection}, oldest first`,
       tags: ['examples'],
       guards: [login],
+      response: z.array(o.record),
+      raises: ListExampleRecords.reasons,
       handler: async (ctx) => deps.listRecords.execute({ collection: o.collection, ownerId: currentUser(ctx).userId }),
     },
   ];
@@ -97,8 +120,8 @@ export function webExampleRoutes(deps: ExampleDeps): RouteDef[] {
   return [
     ...signedEchoRoutes(deps),
     ...filteredEchoRoutes(),
-    ...collection(deps, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, guard: deps.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
-    ...collection(deps, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, guard: deps.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
+    ...collection(deps, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, record: Order, guard: deps.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
+    ...collection(deps, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, record: Payment, guard: deps.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
   ];
 }
 
@@ -107,6 +130,6 @@ export function adminExampleRoutes(deps: ExampleDeps): RouteDef[] {
   return [
     ...signedEchoRoutes(deps),
     ...filteredEchoRoutes(),
-    ...collection(deps, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, guard: deps.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
+    ...collection(deps, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, record: Notice, guard: deps.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
   ];
 }

@@ -3,9 +3,10 @@
  * Public; a caller that presents an access token gets a token bound to that session (only that
  * session may spend it), so a presented access token must be valid (401 otherwise).
  */
-import type { Authenticate } from '../../../application/auth/authenticate';
-import type { IssueIdempotencyToken } from '../../../application/idempotency/issue-idempotency-token';
+import { Authenticate } from '../../../application/auth/authenticate';
+import { IssueIdempotencyToken } from '../../../application/idempotency/issue-idempotency-token';
 import type { RouteDef } from '../routes';
+import { IdempotencyToken } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
 
 export interface IdempotentTokenDeps {
@@ -34,6 +35,9 @@ export function idempotentTokenRoutes(deps: IdempotentTokenDeps): RouteDef[] {
       summary:
         'Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it',
       tags: ['idempotency'],
+      response: IdempotencyToken,
+      // A presented access token is authenticated: its failures are this route's too.
+      raises: [...Authenticate.reasons, ...IssueIdempotencyToken.reasons],
       handler: async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         const session = await presentedSession(ctx, deps.authenticate, deps.loginType);

@@ -1,9 +1,11 @@
 /** "Who am I" routes: the current user of a login type, from the session snapshot. */
-import type { EndSession } from '../../../application/auth/end-session';
-import type { ListSessions } from '../../../application/auth/list-sessions';
-import type { LogoutAll } from '../../../application/auth/logout-all';
+import { z } from 'zod';
+import { EndSession } from '../../../application/auth/end-session';
+import { ListSessions, type OnlineSession } from '../../../application/auth/list-sessions';
+import { LogoutAll } from '../../../application/auth/logout-all';
 import { currentUser, type AuthGuards } from '../guards';
 import type { RouteDef } from '../routes';
+import { CurrentUser, LogoutAllResult, MemberProfile, MemberSession } from '../schemas/account-schemas';
 
 export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
   return [
@@ -13,6 +15,7 @@ export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
       summary: 'The current admin user (LoginContext.getAdminUser())',
       tags: ['auth'],
       guards: [guards.requireLogin('admin')],
+      response: CurrentUser,
       handler: async (ctx) => {
         const u = currentUser(ctx);
         return { userId: u.userId, username: u.username, nickname: u.nickname ?? u.username, roles: u.roles, permissions: u.permissions };
@@ -28,6 +31,19 @@ export interface WebUserRouteDeps {
   readonly logoutAll: LogoutAll;
 }
 
+/** The member's sessions as they see them: `current` marks the caller's own. */
+function memberSessions(list: readonly OnlineSession[], callerTokenId: string): z.infer<typeof MemberSession>[] {
+  return list.map((s) => ({
+    tokenId: s.tokenId,
+    loginTime: s.loginTime,
+    lastActiveTime: s.lastActiveTime,
+    expires: s.expires,
+    ipaddr: s.ipaddr,
+    userAgent: s.userAgent,
+    current: s.tokenId === callerTokenId,
+  }));
+}
+
 /** The member's own account: profile, their sessions ("devices"), ending one or all of them. */
 export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
   const type = 'web';
@@ -39,6 +55,7 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       summary: "The current member's profile",
       tags: ['user'],
       guards: [login],
+      response: MemberProfile,
       handler: async (ctx) => {
         const u = currentUser(ctx);
         return { userId: u.userId, username: u.username, nickname: u.nickname ?? u.username };
@@ -50,18 +67,11 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       summary: "The member's live sessions, oldest first; `current` marks the caller's own",
       tags: ['user'],
       guards: [login],
+      response: z.array(MemberSession),
+      raises: ListSessions.reasons,
       handler: async (ctx) => {
         const u = currentUser(ctx);
-        const list = await deps.listSessions.execute({ loginType: type, userId: u.userId });
-        return list.map((s) => ({
-          tokenId: s.tokenId,
-          loginTime: s.loginTime,
-          lastActiveTime: s.lastActiveTime,
-          expires: s.expires,
-          ipaddr: s.ipaddr,
-          userAgent: s.userAgent,
-          current: s.tokenId === u.tokenId,
-        }));
+        return memberSessions(await deps.listSessions.execute({ loginType: type, userId: u.userId }), u.tokenId);
       },
     },
     {
@@ -71,6 +81,7 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       tags: ['user'],
       guards: [login],
       successStatus: 204,
+      raises: EndSession.reasons,
       handler: async (ctx) => {
         const tokenId = String(ctx.params.tokenId ?? '');
         // Only the caller's own sessions are searched: another member's token id is "not found", revealing nothing.
@@ -84,6 +95,8 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       summary: 'Log out everywhere: every session of the member ends and their refresh tokens are revoked',
       tags: ['user'],
       guards: [login],
+      response: LogoutAllResult,
+      raises: LogoutAll.reasons,
       handler: async (ctx) => ({ endedSessions: await deps.logoutAll.execute({ loginType: type, userId: currentUser(ctx).userId }) }),
     },
   ];

@@ -7,6 +7,7 @@
 import { DomainError, type Reason } from '../../../domain/errors';
 import { ERROR_CATALOGUE } from '../error-catalogue';
 import type { RouteDef } from '../routes';
+import { HtmlPage } from '../schemas/operation-schemas';
 
 interface ProblemPage {
   /** What happened. */
@@ -105,7 +106,8 @@ export function problemRoutes(typeBase: string): RouteDef[] {
       path: '/problems/:reason',
       summary: 'Human documentation of a problem type (the page each problem `type` URI resolves to)',
       tags: ['problems'],
-      raw: { contentType: 'text/html; charset=utf-8' },
+      raw: { content: { 'text/html': HtmlPage } },
+      raises: ['not-found'],
       handler: async (ctx) => {
         const reason = String(ctx.params.reason ?? '');
         if (!Object.prototype.hasOwnProperty.call(PROBLEM_PAGES, reason)) throw new DomainError('not-found', 'There is no such problem type.');

@@ -3,14 +3,15 @@
  * place its protection is declared (login type, permission, later idempotency/signing).
  */
 import { z } from 'zod';
-import type { EndSession } from '../../../application/auth/end-session';
-import type { ListSessions } from '../../../application/auth/list-sessions';
+import { EndSession } from '../../../application/auth/end-session';
+import { ListSessions } from '../../../application/auth/list-sessions';
 import { USERNAME_PATTERN } from '../../../domain/password';
-import { type CreateUser } from '../../../application/users/create-user';
-import { type ListUsers } from '../../../application/users/list-users';
+import { CreateUser } from '../../../application/users/create-user';
+import { ListUsers } from '../../../application/users/list-users';
 import { DomainError } from '../../../domain/errors';
 import type { AuthGuards, Guard } from '../guards';
 import { zodIssuesToFieldErrors, type RouteDef } from '../routes';
+import { KickedOutSession, OnlineSession, User, UserPage } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
 
 export interface SystemRouteDeps {
@@ -58,6 +59,8 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       tags: ['system'],
       guards: [login, deps.guards.requirePermission(type, 'system:user:add'), ...(extraGuards.createUser ?? [])],
       body: createUserBody,
+      response: User,
+      raises: CreateUser.reasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof createUserBody>;
         return deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles });
@@ -69,6 +72,8 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       summary: 'Admin users, paged (?page=1&pageSize=20)',
       tags: ['system'],
       guards: [login, deps.guards.requirePermission(type, 'system:user:list')],
+      response: UserPage,
+      raises: [...ListUsers.reasons, 'validation-failed'],
       handler: async (ctx) => deps.listUsers.execute(parseQuery(ctx, pageQuery)),
     },
     {
@@ -77,6 +82,8 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       summary: 'Live admin sessions: token id, user, login time, client IP, user agent',
       tags: ['monitor'],
       guards: [login, deps.guards.requirePermission(type, 'monitor:online:list')],
+      response: z.array(OnlineSession),
+      raises: ListSessions.reasons,
       handler: async () => deps.listSessions.execute({ loginType: type }),
     },
     {
@@ -85,6 +92,8 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       summary: 'Force a session out; its token then answers 401 "kicked out"',
       tags: ['monitor'],
       guards: [login, deps.guards.requirePermission(type, 'monitor:online:forceLogout')],
+      response: KickedOutSession,
+      raises: EndSession.reasons,
       handler: async (ctx) => {
         const tokenId = String(ctx.params.tokenId ?? '');
         await deps.endSession.execute({ loginType: type, tokenId, kick: true });

@@ -12,6 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RouteDef } from '../routes';
+import { HtmlPage, JavaScriptSource } from '../schemas/operation-schemas';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -207,7 +208,7 @@ interface Asset {
   readonly path: string;
   readonly summary: string;
   /** Media type without parameters; served with `; charset=utf-8`. */
-  readonly contentType: string;
+  readonly contentType: 'text/html' | 'application/javascript';
   readonly cacheControl: string;
   readonly body: () => string | Buffer | Promise<string | Buffer>;
 }
@@ -218,7 +219,7 @@ function assetRoute(a: Asset): RouteDef {
     path: a.path,
     summary: a.summary,
     tags: ['try-it'],
-    raw: { contentType: a.contentType },
+    raw: { content: { [a.contentType]: a.contentType === 'text/html' ? HtmlPage : JavaScriptSource } },
     handler: async (ctx) => {
       const body = await a.body();
       ctx.set('Cache-Control', a.cacheControl);

@@ -3,10 +3,11 @@
  * permission snapshot of every live session of the user; disabling ends them (401 next request).
  */
 import { z } from 'zod';
-import type { ChangeUserRoles } from '../../../application/users/change-user-roles';
-import type { DisableUser } from '../../../application/users/disable-user';
+import { ChangeUserRoles } from '../../../application/users/change-user-roles';
+import { DisableUser } from '../../../application/users/disable-user';
 import type { AuthGuards } from '../guards';
 import type { RouteDef } from '../routes';
+import { DisabledUser, UserAccess } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
 
 export interface UserAdminUseCases {
@@ -29,6 +30,8 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       tags: ['system-user'],
       guards: edit,
       body: RolesBody,
+      response: UserAccess,
+      raises: ChangeUserRoles.reasons,
       handler: async (ctx) => {
         const body = ctx.state.body as z.infer<typeof RolesBody>;
         const r = await useCases.changeRoles.execute({ userId: idParam(ctx), roles: body.roles });
@@ -41,6 +44,8 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       summary: 'Disable a user; every live session of the user ends at once (401 token-kicked-out)',
       tags: ['system-user'],
       guards: edit,
+      response: DisabledUser,
+      raises: DisableUser.reasons,
       handler: async (ctx) => {
         const r = await useCases.disable.execute({ userId: idParam(ctx) });
         return { userId: r.userId, username: r.username, enabled: r.enabled, sessionsEnded: r.sessions.sessions };

@@ -1,0 +1,192 @@
+/**
+ * The success payloads of the authentication, profile, session and user-administration routes:
+ * named zod schemas that the API description places under `components.schemas`, each with a
+ * description and an example (test/unit/openapi-examples.test.ts validates every example).
+ * The admin envelope's `data` is one of these; the web app answers with the schema itself.
+ */
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+/** `yyyy/MM/dd HH:mm:ss` in svc.time-zone (the spec's date format); inline, since a referenced schema loses `nullable`. */
+export const DateTime = z
+  .string()
+  .regex(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/)
+  .openapi({ description: 'A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)', example: '2025/01/31 14:05:09' });
+
+const TOKEN_ID = z.string().openapi({ description: 'Short, non-secret session identifier (the first 16 hex digits of the token hash)', example: '3f9a1c0d5e7b2a48' });
+const ROLES = z.array(z.string()).openapi({ description: 'Role keys', example: ['admin'] });
+const PERMISSIONS = z.array(z.string()).openapi({ description: 'Permission strings, `*` wildcards allowed', example: ['system:user:*', 'monitor:online:list'] });
+const EXPIRES = DateTime.nullable().openapi({ description: 'When the access token expires; null when tokens never expire (session.timeout -1)' });
+
+const ACCESS_TOKEN_EXAMPLE = 'f3c1e2d4b5a6978812345678abcdef00';
+const REFRESH_TOKEN_EXAMPLE = '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e';
+
+export const LoginConfig = z
+  .object({
+    captchaEnabled: z.boolean(),
+    captchaType: z.enum(['math', 'text']),
+    publicKey: z.string().openapi({ description: 'RSA public key, PEM (SPKI), that the login password is encrypted with' }),
+    rsaPadding: z.enum(['oaep-sha256', 'pkcs1']).openapi({ description: 'RSA padding the password must be encrypted with' }),
+  })
+  .openapi('LoginConfig', {
+    description: 'What a login page needs before it can log in: the captcha settings and the RSA public key',
+    example: { captchaEnabled: true, captchaType: 'math', publicKey: '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA...\n-----END PUBLIC KEY-----\n', rsaPadding: 'oaep-sha256' },
+  });
+
+export const CaptchaImage = z
+  .union([
+    z.object({ captchaEnabled: z.literal(false) }).strict(),
+    z.object({
+      captchaEnabled: z.literal(true),
+      uuid: z.string().uuid().openapi({ description: 'Send it back with the answer (login `uuid`)' }),
+      img: z.string().regex(/^data:image\/svg\+xml;base64,/).openapi({ description: 'The captcha image as a data: URL' }),
+    }),
+  ])
+  .openapi('CaptchaImage', {
+    description: 'A new captcha (single use), or captchaEnabled false when captchas are off',
+    example: { captchaEnabled: true, uuid: '5b1f0c0e-8a55-4f2e-9a57-2f7b8c9d0e1f', img: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=' },
+  });
+
+export const TokenPair = z
+  .object({
+    accessToken: z.string().openapi({ description: 'Send as `Authorization: Bearer <accessToken>`' }),
+    refreshToken: z.string().openapi({ description: 'Single use: POST /auth/refresh-token exchanges it for a new pair' }),
+    expires: EXPIRES,
+  })
+  .openapi('TokenPair', {
+    description: 'An access token and its refresh token',
+    example: { accessToken: ACCESS_TOKEN_EXAMPLE, refreshToken: REFRESH_TOKEN_EXAMPLE, expires: '2025/01/31 16:05:09' },
+  });
+
+export const LoginResult = z
+  .object({
+    accessToken: z.string(),
+    refreshToken: z.string(),
+    expires: EXPIRES,
+    username: z.string(),
+    nickname: z.string(),
+    avatar: z.string().openapi({ description: 'Avatar URL; empty when none' }),
+    roles: ROLES,
+    permissions: PERMISSIONS,
+  })
+  .openapi('LoginResult', {
+    description: 'A successful admin login: the token pair and the user with their roles and permissions',
+    example: {
+      accessToken: ACCESS_TOKEN_EXAMPLE,
+      refreshToken: REFRESH_TOKEN_EXAMPLE,
+      expires: '2025/01/31 16:05:09',
+      username: 'admin',
+      nickname: 'Administrator',
+      avatar: '',
+      roles: ['admin'],
+      permissions: ['*:*:*'],
+    },
+  });
+
+export const LogoutResult = z
+  .object({ loggedOut: z.literal(true), userId: z.string() })
+  .openapi('LogoutResult', { description: 'The token is logged out and its refresh token revoked', example: { loggedOut: true, userId: '1' } });
+
+export const CurrentUser = z
+  .object({ userId: z.string(), username: z.string(), nickname: z.string(), roles: ROLES, permissions: PERMISSIONS })
+  .openapi('CurrentUser', {
+    description: 'The logged-in admin user, from the session snapshot',
+    example: { userId: '1', username: 'admin', nickname: 'Administrator', roles: ['admin'], permissions: ['*:*:*'] },
+  });
+
+export const MemberProfile = z
+  .object({ userId: z.string(), username: z.string(), nickname: z.string() })
+  .openapi('MemberProfile', { description: "The logged-in member's profile", example: { userId: '42', username: 'alice', nickname: 'Alice' } });
+
+export const RegisteredMember = z
+  .object({ userId: z.string(), username: z.string() })
+  .openapi('RegisteredMember', { description: 'The member account just created', example: { userId: '42', username: 'alice' } });
+
+const SESSION_FIELDS = {
+  tokenId: TOKEN_ID,
+  loginTime: DateTime,
+  lastActiveTime: DateTime,
+  expires: EXPIRES,
+  ipaddr: z.string().openapi({ description: 'Client IP at login' }),
+  userAgent: z.string().openapi({ description: 'User-Agent at login (first 256 characters)' }),
+};
+
+export const OnlineSession = z
+  .object({ ...SESSION_FIELDS, userId: z.string(), username: z.string() })
+  .openapi('OnlineSession', {
+    description: 'A live admin session',
+    example: {
+      tokenId: '3f9a1c0d5e7b2a48',
+      userId: '1',
+      username: 'admin',
+      loginTime: '2025/01/31 14:05:09',
+      lastActiveTime: '2025/01/31 14:20:00',
+      expires: '2025/01/31 16:05:09',
+      ipaddr: '203.0.113.7',
+      userAgent: 'Mozilla/5.0',
+    },
+  });
+
+export const MemberSession = z
+  .object({ ...SESSION_FIELDS, current: z.boolean().openapi({ description: "Whether this is the caller's own session" }) })
+  .openapi('MemberSession', {
+    description: 'One of the member\'s live sessions ("devices")',
+    example: {
+      tokenId: '3f9a1c0d5e7b2a48',
+      loginTime: '2025/01/31 14:05:09',
+      lastActiveTime: '2025/01/31 14:20:00',
+      expires: null,
+      ipaddr: '203.0.113.7',
+      userAgent: 'Mozilla/5.0',
+      current: true,
+    },
+  });
+
+export const KickedOutSession = z
+  .object({ tokenId: TOKEN_ID, kickedOut: z.literal(true) })
+  .openapi('KickedOutSession', { description: 'The session is ended; its token answers 401 token-kicked-out', example: { tokenId: '3f9a1c0d5e7b2a48', kickedOut: true } });
+
+export const LogoutAllResult = z
+  .object({ endedSessions: z.number().int().min(0).openapi({ description: 'How many sessions were live' }) })
+  .openapi('LogoutAllResult', { description: 'Every session of the member ended and their refresh tokens revoked', example: { endedSessions: 2 } });
+
+export const User = z
+  .object({ userId: z.string(), username: z.string(), nickname: z.string(), avatar: z.string(), enabled: z.boolean(), roles: ROLES })
+  .openapi('User', {
+    description: 'An account as the user administration shows it (never the password hash)',
+    example: { userId: '7', username: 'ops.lee', nickname: 'Lee', avatar: '', enabled: true, roles: ['ops'] },
+  });
+
+export const UserPage = z
+  .object({ total: z.number().int().min(0), page: z.number().int().min(1), pageSize: z.number().int().min(1), list: z.array(User) })
+  .openapi('UserPage', {
+    description: 'One page of accounts (Page<User>)',
+    example: { total: 1, page: 1, pageSize: 20, list: [{ userId: '7', username: 'ops.lee', nickname: 'Lee', avatar: '', enabled: true, roles: ['ops'] }] },
+  });
+
+export const UserAccess = z
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    enabled: z.boolean(),
+    roles: ROLES,
+    permissions: PERMISSIONS,
+    sessionsUpdated: z.number().int().min(0).openapi({ description: 'Live sessions whose permissions were replaced' }),
+  })
+  .openapi('UserAccess', {
+    description: "The user's new roles and permissions, already in force in their live sessions",
+    example: { userId: '7', username: 'ops.lee', enabled: true, roles: ['ops'], permissions: ['monitor:online:list'], sessionsUpdated: 1 },
+  });
+
+export const DisabledUser = z
+  .object({ userId: z.string(), username: z.string(), enabled: z.literal(false), sessionsEnded: z.number().int().min(0) })
+  .openapi('DisabledUser', { description: 'The account is disabled and its live sessions ended', example: { userId: '7', username: 'ops.lee', enabled: false, sessionsEnded: 1 } });
+
+export const IdempotencyToken = z
+  .object({
+    token: z.string().uuid().openapi({ description: 'Send it once, as X-Idempotent-Token' }),
+    expiresIn: z.number().int().min(1).openapi({ description: 'Seconds until it expires' }),
+  })
+  .openapi('IdempotencyToken', { description: 'A one-time duplicate-submission token', example: { token: '9d2c3f4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f', expiresIn: 600 } });
