@@ -13,7 +13,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Captcha settings and the RSA public key (PEM, SPKI) the login password is encrypted with */
+        /**
+         * Captcha settings and the RSA public key (PEM, SPKI) the login password is encrypted with
+         * @description Captcha settings and the RSA public key (PEM, SPKI) the login password is encrypted with.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getAuthGetConfig"];
         put?: never;
         post?: never;
@@ -32,7 +37,9 @@ export interface paths {
         };
         /**
          * A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}
-         * @description Rate limited: 429 with Retry-After when exceeded.
+         * @description A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}.
+         *
+         *     Public: no session needed. Rate limit `captcha`: 30 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
         get: operations["getAuthCaptchaImage"];
         put?: never;
@@ -54,7 +61,9 @@ export interface paths {
         put?: never;
         /**
          * Log in with an RSA-encrypted password and the captcha answer; sets the device cookie ag_device_admin
-         * @description Rate limited: 429 with Retry-After when exceeded.
+         * @description Log in with an RSA-encrypted password and the captcha answer; sets the device cookie ag_device_admin.
+         *
+         *     Public: no session needed. Rate limit `login`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
         post: operations["postAuthLogin"];
         delete?: never;
@@ -72,7 +81,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login) */
+        /**
+         * Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login)
+         * @description Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login).
+         *
+         *     Public: no session needed.
+         */
         post: operations["postAuthRefreshToken"];
         delete?: never;
         options?: never;
@@ -89,7 +103,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out the current token and delete its refresh token */
+        /**
+         * Log out the current token and delete its refresh token
+         * @description Log out the current token and delete its refresh token.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
         post: operations["postAuthLogout"];
         delete?: never;
         options?: never;
@@ -104,7 +123,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current admin user (LoginContext.getAdminUser()) */
+        /**
+         * The current admin user (LoginContext.getAdminUser())
+         * @description The current admin user (LoginContext.getAdminUser()).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
         get: operations["getAuthMe"];
         put?: never;
         post?: never;
@@ -125,7 +149,9 @@ export interface paths {
         put?: never;
         /**
          * Create an admin user (password RSA-encrypted; duplicate username -> 409)
-         * @description Requires permission `system:user:add`.
+         * @description Create an admin user (password RSA-encrypted; duplicate username -> 409).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:add`. Duplicate-submission lock (PARAM): the same caller sending the same request while it runs and for 5 s after gets 409 `duplicate-submission`.
          */
         post: operations["postSystemUser"];
         delete?: never;
@@ -143,7 +169,9 @@ export interface paths {
         };
         /**
          * Admin users, paged (?page=1&pageSize=20)
-         * @description Requires permission `system:user:list`.
+         * @description Admin users, paged (?page=1&pageSize=20).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:list`.
          */
         get: operations["getSystemUserList"];
         put?: never;
@@ -163,7 +191,9 @@ export interface paths {
         };
         /**
          * Live admin sessions: token id, user, login time, client IP, user agent
-         * @description Requires permission `monitor:online:list`.
+         * @description Live admin sessions: token id, user, login time, client IP, user agent.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:list`.
          */
         get: operations["getMonitorOnline"];
         put?: never;
@@ -186,7 +216,9 @@ export interface paths {
         post?: never;
         /**
          * Force a session out; its token then answers 401 "kicked out"
-         * @description Requires permission `monitor:online:forceLogout`.
+         * @description Force a session out; its token then answers 401 "kicked out".
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:forceLogout`.
          */
         delete: operations["deleteMonitorOnlineTokenId"];
         options?: never;
@@ -201,7 +233,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it */
+        /**
+         * Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it
+         * @description Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getIdempotentToken"];
         put?: never;
         post?: never;
@@ -222,7 +259,9 @@ export interface paths {
         put?: never;
         /**
          * Replace a user's roles; every live session of the user gets the new permissions at once
-         * @description Requires permission `system:user:edit`.
+         * @description Replace a user's roles; every live session of the user gets the new permissions at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
          */
         post: operations["postSystemUserIdRoles"];
         delete?: never;
@@ -242,7 +281,9 @@ export interface paths {
         put?: never;
         /**
          * Disable a user; every live session of the user ends at once (401 token-kicked-out)
-         * @description Requires permission `system:user:edit`.
+         * @description Disable a user; every live session of the user ends at once (401 token-kicked-out).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
          */
         post: operations["postSystemUserIdDisable"];
         delete?: never;
@@ -260,13 +301,17 @@ export interface paths {
         };
         /**
          * Echoes the query of a signed GET and the app key that signed it
-         * @description Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
+         * @description Echoes the query of a signed GET and the app key that signed it.
+         *
+         *     Public: no session needed. Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
          */
         get: operations["getOpenEcho"];
         put?: never;
         /**
          * Echoes a signed JSON body and the app key that signed it
-         * @description Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
+         * @description Echoes a signed JSON body and the app key that signed it.
+         *
+         *     Public: no session needed. Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
          */
         post: operations["postOpenEcho"];
         delete?: never;
@@ -282,7 +327,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Echoes the query parameters and the X-Echo header as the handler saw them */
+        /**
+         * Echoes the query parameters and the X-Echo header as the handler saw them
+         * @description Echoes the query parameters and the X-Echo header as the handler saw them.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getExamplesEcho"];
         put?: never;
         post?: never;
@@ -299,10 +349,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the caller's notices, oldest first */
+        /**
+         * Lists the caller's notices, oldest first
+         * @description Lists the caller's notices, oldest first.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
         get: operations["getExamplesNotices"];
         put?: never;
-        /** Creates a notice (PARAM duplicate-submission protection) */
+        /**
+         * Creates a notice (PARAM duplicate-submission protection)
+         * @description Creates a notice (PARAM duplicate-submission protection).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Duplicate-submission lock (PARAM): the same caller sending the same request while it runs and for 5 s after gets 409 `duplicate-submission`.
+         */
         post: operations["postExamplesNotices"];
         delete?: never;
         options?: never;
@@ -317,7 +377,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health: UP when every component (store, ...) is up; 503 when DOWN */
+        /**
+         * Health: UP when every component (store, ...) is up; 503 when DOWN
+         * @description Health: UP when every component (store, ...) is up; 503 when DOWN.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorHealth"];
         put?: never;
         post?: never;
@@ -334,7 +399,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness probe: UP while the process answers */
+        /**
+         * Liveness probe: UP while the process answers
+         * @description Liveness probe: UP while the process answers.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorHealthLiveness"];
         put?: never;
         post?: never;
@@ -351,7 +421,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness probe: DOWN (503) while the store is unreachable */
+        /**
+         * Readiness probe: DOWN (503) while the store is unreachable
+         * @description Readiness probe: DOWN (503) while the store is unreachable.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorHealthReadiness"];
         put?: never;
         post?: never;
@@ -368,7 +443,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Name and version (in prod nothing more); elsewhere also the profile, start time and Node version */
+        /**
+         * Name and version (in prod nothing more); elsewhere also the profile, start time and Node version
+         * @description Name and version (in prod nothing more); elsewhere also the profile, start time and Node version.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorInfo"];
         put?: never;
         post?: never;
@@ -385,7 +465,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Metrics in the Prometheus text format */
+        /**
+         * Metrics in the Prometheus text format
+         * @description Metrics in the Prometheus text format.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorPrometheus"];
         put?: never;
         post?: never;
@@ -402,7 +487,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 description */
+        /**
+         * This OpenAPI 3.1 description
+         * @description This OpenAPI 3.1 description.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getV3ApiDocs"];
         put?: never;
         post?: never;
@@ -419,7 +509,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Swagger UI (interactive docs) */
+        /**
+         * Swagger UI (interactive docs)
+         * @description Swagger UI (interactive docs).
+         *
+         *     Public: no session needed.
+         */
         get: operations["getSwaggerUi"];
         put?: never;
         post?: never;
@@ -436,7 +531,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Swagger UI assets (from swagger-ui-dist) */
+        /**
+         * Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again
+         * @description Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getSwaggerUiFile"];
         put?: never;
         post?: never;
@@ -464,6 +564,514 @@ export interface components {
             data: null;
             errors?: components["schemas"]["FieldErrors"];
         };
+        /**
+         * @description What a login page needs before it can log in: the captcha settings and the RSA public key
+         * @example {
+         *       "captchaEnabled": true,
+         *       "captchaType": "math",
+         *       "publicKey": "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA...\n-----END PUBLIC KEY-----\n",
+         *       "rsaPadding": "oaep-sha256"
+         *     }
+         */
+        LoginConfig: {
+            captchaEnabled: boolean;
+            /** @enum {string} */
+            captchaType: "math" | "text";
+            /** @description RSA public key, PEM (SPKI), that the login password is encrypted with */
+            publicKey: string;
+            /**
+             * @description RSA padding the password must be encrypted with
+             * @enum {string}
+             */
+            rsaPadding: "oaep-sha256" | "pkcs1";
+        };
+        /**
+         * @description A new captcha (single use), or captchaEnabled false when captchas are off
+         * @example {
+         *       "captchaEnabled": true,
+         *       "uuid": "5b1f0c0e-8a55-4f2e-9a57-2f7b8c9d0e1f",
+         *       "img": "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4="
+         *     }
+         */
+        CaptchaImage: {
+            /** @enum {boolean} */
+            captchaEnabled: false;
+        } | {
+            /** @enum {boolean} */
+            captchaEnabled: true;
+            /**
+             * Format: uuid
+             * @description Send it back with the answer (login `uuid`)
+             */
+            uuid: string;
+            /** @description The captcha image as a data: URL */
+            img: string;
+        };
+        /**
+         * @description A successful admin login: the token pair and the user with their roles and permissions
+         * @example {
+         *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
+         *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+         *       "expires": "2025/01/31 16:05:09",
+         *       "username": "admin",
+         *       "nickname": "Administrator",
+         *       "avatar": "",
+         *       "roles": [
+         *         "admin"
+         *       ],
+         *       "permissions": [
+         *         "*:*:*"
+         *       ]
+         *     }
+         */
+        LoginResult: {
+            accessToken: string;
+            refreshToken: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+            username: string;
+            nickname: string;
+            /** @description Avatar URL; empty when none */
+            avatar: string;
+            /**
+             * @description Role keys
+             * @example [
+             *       "admin"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @description Permission strings, `*` wildcards allowed
+             * @example [
+             *       "system:user:*",
+             *       "monitor:online:list"
+             *     ]
+             */
+            permissions: string[];
+        };
+        /**
+         * @description An access token and its refresh token
+         * @example {
+         *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
+         *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+         *       "expires": "2025/01/31 16:05:09"
+         *     }
+         */
+        TokenPair: {
+            /** @description Send as `Authorization: Bearer <accessToken>` */
+            accessToken: string;
+            /** @description Single use: POST /auth/refresh-token exchanges it for a new pair */
+            refreshToken: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+        };
+        /**
+         * @description The token is logged out and its refresh token revoked
+         * @example {
+         *       "loggedOut": true,
+         *       "userId": "1"
+         *     }
+         */
+        LogoutResult: {
+            /** @enum {boolean} */
+            loggedOut: true;
+            userId: string;
+        };
+        /**
+         * @description The logged-in admin user, from the session snapshot
+         * @example {
+         *       "userId": "1",
+         *       "username": "admin",
+         *       "nickname": "Administrator",
+         *       "roles": [
+         *         "admin"
+         *       ],
+         *       "permissions": [
+         *         "*:*:*"
+         *       ]
+         *     }
+         */
+        CurrentUser: {
+            userId: string;
+            username: string;
+            nickname: string;
+            /**
+             * @description Role keys
+             * @example [
+             *       "admin"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @description Permission strings, `*` wildcards allowed
+             * @example [
+             *       "system:user:*",
+             *       "monitor:online:list"
+             *     ]
+             */
+            permissions: string[];
+        };
+        /**
+         * @description An account as the user administration shows it (never the password hash)
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "nickname": "Lee",
+         *       "avatar": "",
+         *       "enabled": true,
+         *       "roles": [
+         *         "ops"
+         *       ]
+         *     }
+         */
+        User: {
+            userId: string;
+            username: string;
+            nickname: string;
+            avatar: string;
+            enabled: boolean;
+            /**
+             * @description Role keys
+             * @example [
+             *       "admin"
+             *     ]
+             */
+            roles: string[];
+        };
+        /**
+         * @description One page of accounts (Page<User>)
+         * @example {
+         *       "total": 1,
+         *       "page": 1,
+         *       "pageSize": 20,
+         *       "list": [
+         *         {
+         *           "userId": "7",
+         *           "username": "ops.lee",
+         *           "nickname": "Lee",
+         *           "avatar": "",
+         *           "enabled": true,
+         *           "roles": [
+         *             "ops"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        UserPage: {
+            total: number;
+            page: number;
+            pageSize: number;
+            list: components["schemas"]["User"][];
+        };
+        /**
+         * @description A live admin session
+         * @example {
+         *       "tokenId": "3f9a1c0d5e7b2a48",
+         *       "userId": "1",
+         *       "username": "admin",
+         *       "loginTime": "2025/01/31 14:05:09",
+         *       "lastActiveTime": "2025/01/31 14:20:00",
+         *       "expires": "2025/01/31 16:05:09",
+         *       "ipaddr": "203.0.113.7",
+         *       "userAgent": "Mozilla/5.0"
+         *     }
+         */
+        OnlineSession: {
+            /**
+             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
+             * @example 3f9a1c0d5e7b2a48
+             */
+            tokenId: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            loginTime: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            lastActiveTime: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+            /** @description Client IP at login */
+            ipaddr: string;
+            /** @description User-Agent at login (first 256 characters) */
+            userAgent: string;
+            userId: string;
+            username: string;
+        };
+        /**
+         * @description The session is ended; its token answers 401 token-kicked-out
+         * @example {
+         *       "tokenId": "3f9a1c0d5e7b2a48",
+         *       "kickedOut": true
+         *     }
+         */
+        KickedOutSession: {
+            /**
+             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
+             * @example 3f9a1c0d5e7b2a48
+             */
+            tokenId: string;
+            /** @enum {boolean} */
+            kickedOut: true;
+        };
+        /**
+         * @description A one-time duplicate-submission token
+         * @example {
+         *       "token": "9d2c3f4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "expiresIn": 600
+         *     }
+         */
+        IdempotencyToken: {
+            /**
+             * Format: uuid
+             * @description Send it once, as X-Idempotent-Token
+             */
+            token: string;
+            /** @description Seconds until it expires */
+            expiresIn: number;
+        };
+        /**
+         * @description The user's new roles and permissions, already in force in their live sessions
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "enabled": true,
+         *       "roles": [
+         *         "ops"
+         *       ],
+         *       "permissions": [
+         *         "monitor:online:list"
+         *       ],
+         *       "sessionsUpdated": 1
+         *     }
+         */
+        UserAccess: {
+            userId: string;
+            username: string;
+            enabled: boolean;
+            /**
+             * @description Role keys
+             * @example [
+             *       "admin"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @description Permission strings, `*` wildcards allowed
+             * @example [
+             *       "system:user:*",
+             *       "monitor:online:list"
+             *     ]
+             */
+            permissions: string[];
+            /** @description Live sessions whose permissions were replaced */
+            sessionsUpdated: number;
+        };
+        /**
+         * @description The account is disabled and its live sessions ended
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "enabled": false,
+         *       "sessionsEnded": 1
+         *     }
+         */
+        DisabledUser: {
+            userId: string;
+            username: string;
+            /** @enum {boolean} */
+            enabled: false;
+            sessionsEnded: number;
+        };
+        /**
+         * @description The signed JSON body as parsed (null when none was sent) and the app key that signed it
+         * @example {
+         *       "appKey": "demo-app",
+         *       "body": {
+         *         "hello": "world"
+         *       }
+         *     }
+         */
+        SignedEcho: {
+            /** @description The app key that signed the request (null with signing disabled) */
+            appKey: string | null;
+            /** @description Any JSON value */
+            body?: unknown;
+        };
+        /**
+         * @description The query of a signed GET and the app key that signed it
+         * @example {
+         *       "appKey": "demo-app",
+         *       "query": {
+         *         "q": "shoes"
+         *       }
+         *     }
+         */
+        SignedQueryEcho: {
+            appKey: string | null;
+            /** @description The query parameters as parsed (repeated names become arrays) */
+            query: {
+                [key: string]: string | string[];
+            };
+        };
+        /**
+         * @description The query parameters and the X-Echo header as the handler saw them (after the input filter)
+         * @example {
+         *       "query": {
+         *         "q": "&lt;b&gt;"
+         *       },
+         *       "echo": null
+         *     }
+         */
+        FilteredEcho: {
+            /** @description The query parameters as parsed (repeated names become arrays) */
+            query: {
+                [key: string]: string | string[];
+            };
+            /** @description The X-Echo header after the input filter; null when not sent */
+            echo: string | null;
+        };
+        /**
+         * @description A notice, as created (data is the request body)
+         * @example {
+         *       "id": "1b4e28ba-2fa1-4d2b-8e3f-6c7d8e9f0a1b",
+         *       "ownerId": "42",
+         *       "createdAt": "2025-01-31T14:05:09.000Z",
+         *       "data": {
+         *         "title": "Maintenance on Sunday"
+         *       }
+         *     }
+         */
+        Notice: {
+            /** Format: uuid */
+            id: string;
+            ownerId: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                title: string;
+            };
+        };
+        /**
+         * @description UP when every component checked is UP; the HTTP status is 503 when DOWN
+         * @example {
+         *       "status": "UP",
+         *       "components": {
+         *         "store": {
+         *           "status": "UP",
+         *           "details": {
+         *             "kind": "redis",
+         *             "latencyMs": 0.42
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        HealthReport: {
+            /** @enum {string} */
+            status: "UP" | "DOWN";
+            /** @description Each component checked; shown only where svc.actuator.show-details is on */
+            components?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "UP" | "DOWN";
+                    /** @description Component details (kind, latency, the error when DOWN) */
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        /**
+         * @description Name and version; outside prod also the profile, start time and Node version
+         * @example {
+         *       "app": {
+         *         "name": "authguard",
+         *         "version": "0.1.0",
+         *         "description": "Authentication service",
+         *         "component": "admin"
+         *       },
+         *       "profile": "dev",
+         *       "startTime": "2025-01-31T14:05:09.000Z",
+         *       "node": "v20.12.0"
+         *     }
+         */
+        AppInfo: {
+            app: {
+                name: string;
+                version: string;
+                description?: string;
+                /** @enum {string} */
+                component?: "admin" | "web";
+            };
+            profile?: string;
+            /** Format: date-time */
+            startTime?: string;
+            node?: string;
+        };
+        /**
+         * @description Metrics in the Prometheus text exposition format 0.0.4
+         * @example # HELP http_requests_total Requests by method, route and status
+         *     # TYPE http_requests_total counter
+         *     http_requests_total{method="GET",route="/auth/me",status="200"} 3
+         */
+        PrometheusText: string;
+        /**
+         * @description This OpenAPI 3.1 description
+         * @example {
+         *       "openapi": "3.1.0",
+         *       "info": {
+         *         "title": "authguard admin API",
+         *         "version": "0.1.0"
+         *       },
+         *       "paths": {}
+         *     }
+         */
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                title: string;
+                version: string;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description An HTML page
+         * @example <!doctype html>
+         *     <html lang="en">...</html>
+         */
+        HtmlPage: string;
+        /**
+         * @description A style sheet
+         * @example .swagger-ui { font-family: sans-serif; }
+         */
+        CssSource: string;
+        /**
+         * @description A script
+         * @example (function () { "use strict"; })();
+         */
+        JavaScriptSource: string;
+        /**
+         * Format: binary
+         * @description A PNG image (binary)
+         * @example
+         */
+        PngImage: string;
     };
     responses: never;
     parameters: never;
@@ -482,7 +1090,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -493,8 +1101,35 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["LoginConfig"];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -517,9 +1152,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -528,15 +1167,46 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["CaptchaImage"];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `rate-limited` (42900): Too many requests */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -556,7 +1226,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -583,9 +1253,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -594,12 +1268,32 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["LoginResult"];
                     };
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `captcha-missing` (40010): A captcha answer is required; `captcha-expired` (40011): The captcha has expired; `captcha-wrong` (40012): The captcha answer is wrong */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `bad-credentials` (40110): Wrong username or password */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -625,11 +1319,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `rate-limited` (42900): Too many requests */
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -645,11 +1352,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -673,7 +1380,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -684,12 +1391,32 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["TokenPair"];
                     };
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `refresh-token-invalid` (40111): The refresh token is not valid; `refresh-token-reused` (40112): The refresh token was already used */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -715,9 +1442,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -735,7 +1482,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -746,8 +1493,17 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["LogoutResult"];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -755,6 +1511,42 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -774,7 +1566,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -792,7 +1584,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -803,8 +1595,17 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["CurrentUser"];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -812,6 +1613,24 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -831,7 +1650,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -858,7 +1677,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -869,11 +1688,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["User"];
                     };
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -902,7 +1721,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `duplicate-submission` (40910): The same request is already being processed */
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `duplicate-submission` (40910): The same request is already being processed; `username-taken` (40900): The username is already taken */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -929,6 +1757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -938,11 +1775,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -960,7 +1797,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -971,254 +1808,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["UserPage"];
                     };
                 };
             };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
-            401: {
-                headers: {
-                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `permission-denied` (40300): A required permission is missing */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `internal-error` (50000): Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getMonitorOnline: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the envelope with code 0 */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 0;
-                        /** @enum {string} */
-                        message: "ok";
-                        data?: unknown;
-                    };
-                };
-            };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
-            401: {
-                headers: {
-                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `permission-denied` (40300): A required permission is missing */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `internal-error` (50000): Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    deleteMonitorOnlineTokenId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                tokenId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the envelope with code 0 */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 0;
-                        /** @enum {string} */
-                        message: "ok";
-                        data?: unknown;
-                    };
-                };
-            };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
-            401: {
-                headers: {
-                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `permission-denied` (40300): A required permission is missing */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `internal-error` (50000): Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getIdempotentToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the envelope with code 0 */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 0;
-                        /** @enum {string} */
-                        message: "ok";
-                        data?: unknown;
-                    };
-                };
-            };
-            /** @description `internal-error` (50000): Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    postSystemUserIdRoles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    roles: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Success: the envelope with code 0 */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 0;
-                        /** @enum {string} */
-                        message: "ok";
-                        data?: unknown;
-                    };
-                };
-            };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1247,8 +1841,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `payload-too-large` (41300): The request body is too large */
-            413: {
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1256,8 +1850,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported-media-type` (41500): The content type is not supported */
-            415: {
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1274,11 +1868,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1287,18 +1881,16 @@ export interface operations {
             };
         };
     };
-    postSystemUserIdDisable: {
+    getMonitorOnline: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1309,8 +1901,17 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["OnlineSession"][];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -1333,6 +1934,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1346,7 +1965,463 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteMonitorOnlineTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["KickedOutSession"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getIdempotentToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["IdempotencyToken"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemUserIdRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    roles: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserAccess"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemUserIdDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["DisabledUser"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1379,7 +2454,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1390,11 +2465,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["SignedQueryEcho"];
                     };
                 };
             };
-            /** @description `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1414,6 +2489,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1427,7 +2520,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1460,7 +2553,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1471,11 +2564,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["SignedEcho"];
                     };
                 };
             };
-            /** @description `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1495,6 +2588,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1508,7 +2637,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1526,7 +2655,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1537,8 +2666,35 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["FilteredEcho"];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1561,7 +2717,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1572,8 +2728,17 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["Notice"][];
                     };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -1581,6 +2746,24 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1600,7 +2783,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1624,7 +2807,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: the envelope with code 0 */
+            /** @description Success: the envelope with code 0 and the data */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1635,11 +2818,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data?: unknown;
+                        data: components["schemas"]["Notice"];
                     };
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1653,6 +2836,15 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1686,6 +2878,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1699,7 +2900,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1723,7 +2924,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1733,6 +2961,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DOWN: a component checked is down (the report says which where details are shown) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthReport"];
                 };
             };
         };
@@ -1752,7 +2989,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1781,7 +3045,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1791,6 +3082,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DOWN: a component checked is down (the report says which where details are shown) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthReport"];
                 };
             };
         };
@@ -1810,7 +3110,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AppInfo"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1839,7 +3166,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": unknown;
+                    "text/plain": components["schemas"]["PrometheusText"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1868,7 +3222,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1897,7 +3278,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": unknown;
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1922,13 +3330,52 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Swagger UI assets (from swagger-ui-dist) */
+            /** @description Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "text/css": components["schemas"]["CssSource"];
+                    "application/javascript": components["schemas"]["JavaScriptSource"];
+                    "image/png": components["schemas"]["PngImage"];
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */

@@ -17,7 +17,9 @@ export interface paths {
         put?: never;
         /**
          * Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409
-         * @description Rate limited: 429 with Retry-After when exceeded.
+         * @description Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409.
+         *
+         *     Public: no session needed. Rate limit `register`: 10 requests per 3600 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
         post: operations["postAuthRegister"];
         delete?: never;
@@ -37,7 +39,9 @@ export interface paths {
         put?: never;
         /**
          * Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web
-         * @description Rate limited: 429 with Retry-After when exceeded.
+         * @description Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web.
+         *
+         *     Public: no session needed. Rate limit `login`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
         post: operations["postAuthLogin"];
         delete?: never;
@@ -55,7 +59,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login) */
+        /**
+         * Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login)
+         * @description Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login).
+         *
+         *     Public: no session needed.
+         */
         post: operations["postAuthRefreshToken"];
         delete?: never;
         options?: never;
@@ -72,7 +81,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out the current token and delete its refresh token */
+        /**
+         * Log out the current token and delete its refresh token
+         * @description Log out the current token and delete its refresh token.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         post: operations["postAuthLogout"];
         delete?: never;
         options?: never;
@@ -87,7 +101,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current member's profile */
+        /**
+         * The current member's profile
+         * @description The current member's profile.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         get: operations["getUserProfile"];
         put?: never;
         post?: never;
@@ -104,7 +123,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The member's live sessions, oldest first; `current` marks the caller's own */
+        /**
+         * The member's live sessions, oldest first; `current` marks the caller's own
+         * @description The member's live sessions, oldest first; `current` marks the caller's own.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         get: operations["getUserSessions"];
         put?: never;
         post?: never;
@@ -124,7 +148,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404 */
+        /**
+         * End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404
+         * @description End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         delete: operations["deleteUserSessionsTokenId"];
         options?: never;
         head?: never;
@@ -140,7 +169,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out everywhere: every session of the member ends and their refresh tokens are revoked */
+        /**
+         * Log out everywhere: every session of the member ends and their refresh tokens are revoked
+         * @description Log out everywhere: every session of the member ends and their refresh tokens are revoked.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         post: operations["postUserLogoutAll"];
         delete?: never;
         options?: never;
@@ -155,7 +189,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Human documentation of a problem type (the page each problem `type` URI resolves to) */
+        /**
+         * Human documentation of a problem type (the page each problem `type` URI resolves to)
+         * @description Human documentation of a problem type (the page each problem `type` URI resolves to).
+         *
+         *     Public: no session needed.
+         */
         get: operations["getProblemsReason"];
         put?: never;
         post?: never;
@@ -172,7 +211,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it */
+        /**
+         * Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it
+         * @description Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getIdempotentToken"];
         put?: never;
         post?: never;
@@ -191,13 +235,17 @@ export interface paths {
         };
         /**
          * Echoes the query of a signed GET and the app key that signed it
-         * @description Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
+         * @description Echoes the query of a signed GET and the app key that signed it.
+         *
+         *     Public: no session needed. Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
          */
         get: operations["getOpenEcho"];
         put?: never;
         /**
          * Echoes a signed JSON body and the app key that signed it
-         * @description Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
+         * @description Echoes a signed JSON body and the app key that signed it.
+         *
+         *     Public: no session needed. Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).
          */
         post: operations["postOpenEcho"];
         delete?: never;
@@ -213,7 +261,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Echoes the query parameters and the X-Echo header as the handler saw them */
+        /**
+         * Echoes the query parameters and the X-Echo header as the handler saw them
+         * @description Echoes the query parameters and the X-Echo header as the handler saw them.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getExamplesEcho"];
         put?: never;
         post?: never;
@@ -230,10 +283,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the caller's orders, oldest first */
+        /**
+         * Lists the caller's orders, oldest first
+         * @description Lists the caller's orders, oldest first.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         get: operations["getOrders"];
         put?: never;
-        /** Creates an order (TOKEN duplicate-submission protection) */
+        /**
+         * Creates an order (TOKEN duplicate-submission protection)
+         * @description Creates an order (TOKEN duplicate-submission protection).
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Idempotency (TOKEN): send a one-time token from `GET /idempotent/token` in `X-Idempotent-Token`; a spent, unknown or expired token answers 409, and a failed request gives the token back.
+         */
         post: operations["postOrders"];
         delete?: never;
         options?: never;
@@ -248,10 +311,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the caller's payments, oldest first */
+        /**
+         * Lists the caller's payments, oldest first
+         * @description Lists the caller's payments, oldest first.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
         get: operations["getPayments"];
         put?: never;
-        /** Creates a payment (HEADER duplicate-submission protection) */
+        /**
+         * Creates a payment (HEADER duplicate-submission protection)
+         * @description Creates a payment (HEADER duplicate-submission protection).
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Idempotency (HEADER): send a client-chosen `Idempotency-Key`; a retry with the same key and request gets the stored response, the same key with another request answers 422.
+         */
         post: operations["postPayments"];
         delete?: never;
         options?: never;
@@ -266,7 +339,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health: UP when every component (store, ...) is up; 503 when DOWN */
+        /**
+         * Health: UP when every component (store, ...) is up; 503 when DOWN
+         * @description Health: UP when every component (store, ...) is up; 503 when DOWN.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorHealth"];
         put?: never;
         post?: never;
@@ -283,7 +361,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness probe: UP while the process answers */
+        /**
+         * Liveness probe: UP while the process answers
+         * @description Liveness probe: UP while the process answers.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorHealthLiveness"];
         put?: never;
         post?: never;
@@ -300,7 +383,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness probe: DOWN (503) while the store is unreachable */
+        /**
+         * Readiness probe: DOWN (503) while the store is unreachable
+         * @description Readiness probe: DOWN (503) while the store is unreachable.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorHealthReadiness"];
         put?: never;
         post?: never;
@@ -317,7 +405,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Name and version (in prod nothing more); elsewhere also the profile, start time and Node version */
+        /**
+         * Name and version (in prod nothing more); elsewhere also the profile, start time and Node version
+         * @description Name and version (in prod nothing more); elsewhere also the profile, start time and Node version.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorInfo"];
         put?: never;
         post?: never;
@@ -334,7 +427,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Metrics in the Prometheus text format */
+        /**
+         * Metrics in the Prometheus text format
+         * @description Metrics in the Prometheus text format.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getActuatorPrometheus"];
         put?: never;
         post?: never;
@@ -351,7 +449,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 description */
+        /**
+         * This OpenAPI 3.1 description
+         * @description This OpenAPI 3.1 description.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getV3ApiDocs"];
         put?: never;
         post?: never;
@@ -368,7 +471,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Swagger UI (interactive docs) */
+        /**
+         * Swagger UI (interactive docs)
+         * @description Swagger UI (interactive docs).
+         *
+         *     Public: no session needed.
+         */
         get: operations["getSwaggerUi"];
         put?: never;
         post?: never;
@@ -385,7 +493,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Swagger UI assets (from swagger-ui-dist) */
+        /**
+         * Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again
+         * @description Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again.
+         *
+         *     Public: no session needed.
+         */
         get: operations["getSwaggerUiFile"];
         put?: never;
         post?: never;
@@ -421,6 +534,328 @@ export interface components {
             code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
             errors?: components["schemas"]["FieldErrors"];
         };
+        /**
+         * @description The member account just created
+         * @example {
+         *       "userId": "42",
+         *       "username": "alice"
+         *     }
+         */
+        RegisteredMember: {
+            userId: string;
+            username: string;
+        };
+        /**
+         * @description An access token and its refresh token
+         * @example {
+         *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
+         *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+         *       "expires": "2025/01/31 16:05:09"
+         *     }
+         */
+        TokenPair: {
+            /** @description Send as `Authorization: Bearer <accessToken>` */
+            accessToken: string;
+            /** @description Single use: POST /auth/refresh-token exchanges it for a new pair */
+            refreshToken: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+        };
+        /**
+         * @description The token is logged out and its refresh token revoked
+         * @example {
+         *       "loggedOut": true,
+         *       "userId": "1"
+         *     }
+         */
+        LogoutResult: {
+            /** @enum {boolean} */
+            loggedOut: true;
+            userId: string;
+        };
+        /**
+         * @description The logged-in member's profile
+         * @example {
+         *       "userId": "42",
+         *       "username": "alice",
+         *       "nickname": "Alice"
+         *     }
+         */
+        MemberProfile: {
+            userId: string;
+            username: string;
+            nickname: string;
+        };
+        /**
+         * @description One of the member's live sessions ("devices")
+         * @example {
+         *       "tokenId": "3f9a1c0d5e7b2a48",
+         *       "loginTime": "2025/01/31 14:05:09",
+         *       "lastActiveTime": "2025/01/31 14:20:00",
+         *       "expires": null,
+         *       "ipaddr": "203.0.113.7",
+         *       "userAgent": "Mozilla/5.0",
+         *       "current": true
+         *     }
+         */
+        MemberSession: {
+            /**
+             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
+             * @example 3f9a1c0d5e7b2a48
+             */
+            tokenId: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            loginTime: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            lastActiveTime: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+            /** @description Client IP at login */
+            ipaddr: string;
+            /** @description User-Agent at login (first 256 characters) */
+            userAgent: string;
+            /** @description Whether this is the caller's own session */
+            current: boolean;
+        };
+        /**
+         * @description Every session of the member ended and their refresh tokens revoked
+         * @example {
+         *       "endedSessions": 2
+         *     }
+         */
+        LogoutAllResult: {
+            /** @description How many sessions were live */
+            endedSessions: number;
+        };
+        /**
+         * @description An HTML page
+         * @example <!doctype html>
+         *     <html lang="en">...</html>
+         */
+        HtmlPage: string;
+        /**
+         * @description A one-time duplicate-submission token
+         * @example {
+         *       "token": "9d2c3f4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "expiresIn": 600
+         *     }
+         */
+        IdempotencyToken: {
+            /**
+             * Format: uuid
+             * @description Send it once, as X-Idempotent-Token
+             */
+            token: string;
+            /** @description Seconds until it expires */
+            expiresIn: number;
+        };
+        /**
+         * @description The signed JSON body as parsed (null when none was sent) and the app key that signed it
+         * @example {
+         *       "appKey": "demo-app",
+         *       "body": {
+         *         "hello": "world"
+         *       }
+         *     }
+         */
+        SignedEcho: {
+            /** @description The app key that signed the request (null with signing disabled) */
+            appKey: string | null;
+            /** @description Any JSON value */
+            body?: unknown;
+        };
+        /**
+         * @description The query of a signed GET and the app key that signed it
+         * @example {
+         *       "appKey": "demo-app",
+         *       "query": {
+         *         "q": "shoes"
+         *       }
+         *     }
+         */
+        SignedQueryEcho: {
+            appKey: string | null;
+            /** @description The query parameters as parsed (repeated names become arrays) */
+            query: {
+                [key: string]: string | string[];
+            };
+        };
+        /**
+         * @description The query parameters and the X-Echo header as the handler saw them (after the input filter)
+         * @example {
+         *       "query": {
+         *         "q": "&lt;b&gt;"
+         *       },
+         *       "echo": null
+         *     }
+         */
+        FilteredEcho: {
+            /** @description The query parameters as parsed (repeated names become arrays) */
+            query: {
+                [key: string]: string | string[];
+            };
+            /** @description The X-Echo header after the input filter; null when not sent */
+            echo: string | null;
+        };
+        /**
+         * @description An order, as created (data is the request body)
+         * @example {
+         *       "id": "1b4e28ba-2fa1-4d2b-8e3f-6c7d8e9f0a1b",
+         *       "ownerId": "42",
+         *       "createdAt": "2025-01-31T14:05:09.000Z",
+         *       "data": {
+         *         "item": "book",
+         *         "quantity": 2
+         *       }
+         *     }
+         */
+        Order: {
+            /** Format: uuid */
+            id: string;
+            ownerId: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                item: string;
+                quantity: number;
+            };
+        };
+        /**
+         * @description A payment, as created (data is the request body)
+         * @example {
+         *       "id": "1b4e28ba-2fa1-4d2b-8e3f-6c7d8e9f0a1b",
+         *       "ownerId": "42",
+         *       "createdAt": "2025-01-31T14:05:09.000Z",
+         *       "data": {
+         *         "amount": 1999,
+         *         "currency": "EUR"
+         *       }
+         *     }
+         */
+        Payment: {
+            /** Format: uuid */
+            id: string;
+            ownerId: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                amount: number;
+                currency: string;
+            };
+        };
+        /**
+         * @description UP when every component checked is UP; the HTTP status is 503 when DOWN
+         * @example {
+         *       "status": "UP",
+         *       "components": {
+         *         "store": {
+         *           "status": "UP",
+         *           "details": {
+         *             "kind": "redis",
+         *             "latencyMs": 0.42
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        HealthReport: {
+            /** @enum {string} */
+            status: "UP" | "DOWN";
+            /** @description Each component checked; shown only where svc.actuator.show-details is on */
+            components?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "UP" | "DOWN";
+                    /** @description Component details (kind, latency, the error when DOWN) */
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        /**
+         * @description Name and version; outside prod also the profile, start time and Node version
+         * @example {
+         *       "app": {
+         *         "name": "authguard",
+         *         "version": "0.1.0",
+         *         "description": "Authentication service",
+         *         "component": "admin"
+         *       },
+         *       "profile": "dev",
+         *       "startTime": "2025-01-31T14:05:09.000Z",
+         *       "node": "v20.12.0"
+         *     }
+         */
+        AppInfo: {
+            app: {
+                name: string;
+                version: string;
+                description?: string;
+                /** @enum {string} */
+                component?: "admin" | "web";
+            };
+            profile?: string;
+            /** Format: date-time */
+            startTime?: string;
+            node?: string;
+        };
+        /**
+         * @description Metrics in the Prometheus text exposition format 0.0.4
+         * @example # HELP http_requests_total Requests by method, route and status
+         *     # TYPE http_requests_total counter
+         *     http_requests_total{method="GET",route="/auth/me",status="200"} 3
+         */
+        PrometheusText: string;
+        /**
+         * @description This OpenAPI 3.1 description
+         * @example {
+         *       "openapi": "3.1.0",
+         *       "info": {
+         *         "title": "authguard admin API",
+         *         "version": "0.1.0"
+         *       },
+         *       "paths": {}
+         *     }
+         */
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                title: string;
+                version: string;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A style sheet
+         * @example .swagger-ui { font-family: sans-serif; }
+         */
+        CssSource: string;
+        /**
+         * @description A script
+         * @example (function () { "use strict"; })();
+         */
+        JavaScriptSource: string;
+        /**
+         * Format: binary
+         * @description A PNG image (binary)
+         * @example
+         */
+        PngImage: string;
     };
     responses: never;
     parameters: never;
@@ -450,14 +885,36 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RegisteredMember"];
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `username-taken` (40900): The username is already taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -487,7 +944,20 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -503,11 +973,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -535,14 +1005,38 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `captcha-missing` (40010): A captcha answer is required; `captcha-expired` (40011): The captcha has expired; `captcha-wrong` (40012): The captcha answer is wrong */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `bad-credentials` (40110): Wrong username or password */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -568,11 +1062,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate-limited` (42900): Too many requests */
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -588,11 +1095,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -622,11 +1129,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `refresh-token-invalid` (40111): The refresh token is not valid; `refresh-token-reused` (40112): The refresh token was already used */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -652,9 +1179,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -678,7 +1225,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LogoutResult"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -686,6 +1242,42 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -705,7 +1297,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -729,7 +1321,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberProfile"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -737,6 +1338,24 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -756,7 +1375,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -780,7 +1399,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberSession"][];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -788,6 +1416,24 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -807,7 +1453,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -827,18 +1473,72 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
+            /** @description Done: no content */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -858,7 +1558,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -882,7 +1582,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LogoutAllResult"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -890,6 +1599,42 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -909,7 +1654,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -935,7 +1680,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html; charset=utf-8": unknown;
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -964,12 +1745,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["IdempotencyToken"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1008,10 +1838,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignedQueryEcho"];
                 };
             };
-            /** @description `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1031,6 +1861,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1044,7 +1892,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1083,10 +1931,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignedEcho"];
                 };
             };
-            /** @description `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `sign-headers-missing` (40020): Signing headers are missing; `sign-nonce-invalid` (40021): The nonce is not well formed; `sign-input-invalid` (40022): The signature does not cover what this service requires */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1106,6 +1954,42 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1119,7 +2003,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1143,7 +2027,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["FilteredEcho"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1172,7 +2083,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -1180,6 +2100,24 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1199,7 +2137,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,10 +2171,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON; `idempotency-token-missing` (40030): An idempotency token is required */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `idempotency-token-missing` (40030): An idempotency token is required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1256,7 +2194,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency-token-invalid` (40911): The idempotency token is unknown, used or expired */
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-token-invalid` (40911): The idempotency token is unknown, used or expired; `idempotency-token-session-mismatch` (40913): The idempotency token belongs to another session */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1283,6 +2230,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1296,7 +2252,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1320,7 +2276,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Payment"][];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
@@ -1328,6 +2293,24 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1347,7 +2330,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1381,10 +2364,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `validation-failed` (40000): The request is not valid; `malformed-json` (40001): The request body is not valid JSON; `idempotency-key-missing` (40031): An Idempotency-Key header is required */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `idempotency-key-missing` (40031): An Idempotency-Key header is required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1404,9 +2387,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `idempotency-in-progress` (40912): A request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +2434,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal-error` (50000): Internal server error */
             500: {
                 headers: {
@@ -1453,7 +2456,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1477,7 +2480,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1487,6 +2517,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description DOWN: a component checked is down (the report says which where details are shown) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthReport"];
                 };
             };
         };
@@ -1506,7 +2545,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1535,7 +2601,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1545,6 +2638,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description DOWN: a component checked is down (the report says which where details are shown) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthReport"];
                 };
             };
         };
@@ -1564,7 +2666,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AppInfo"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1593,7 +2722,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": unknown;
+                    "text/plain": components["schemas"]["PrometheusText"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1622,7 +2778,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1651,7 +2834,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": unknown;
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */
@@ -1676,13 +2886,52 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Swagger UI assets (from swagger-ui-dist) */
+            /** @description Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "text/css": components["schemas"]["CssSource"];
+                    "application/javascript": components["schemas"]["JavaScriptSource"];
+                    "image/png": components["schemas"]["PngImage"];
+                    "text/html": components["schemas"]["HtmlPage"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal-error` (50000): Internal server error */

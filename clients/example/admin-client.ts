@@ -62,6 +62,7 @@ export class AdminApi {
   private async captcha(): Promise<{ code: string; uuid: string }> {
     if (!this.solveCaptcha) throw new Error('the server asks for a captcha and this client has no solver');
     const captcha = described(expectSuccess(await this.client.GET('/auth/captchaImage')).data, isCaptcha, 'captcha');
+    if (!captcha.captchaEnabled) throw new Error('the login configuration asks for a captcha, but the captcha endpoint says it is off');
     return { code: await this.solveCaptcha({ img: captcha.img, uuid: captcha.uuid }), uuid: captcha.uuid };
   }
 
