@@ -43,7 +43,9 @@ describe('bufferedDestination (batched asynchronous log writes)', () => {
   it('flushSync writes the pending lines synchronously (shutdown paths)', async () => {
     const file = tmp();
     const dest = bufferedDestination(file, 60_000, 1 << 20);
-    await new Promise((r) => setTimeout(r, 50)); // let the file open
+    // Let the file open (asynchronously): on a loaded machine that can take longer than any fixed wait.
+    for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
     dest.write('{"a":1}\n');
     dest.write('{"b":2}\n');
     dest.flushSync();
