@@ -34,7 +34,7 @@ describe('bufferedDestination (batched asynchronous log writes)', () => {
     const file = tmp();
     const dests = Array.from({ length: 20 }, () => bufferedDestination(file, 60_000, 1 << 20));
     assert.ok(process.listenerCount('exit') <= before + 1);
-    await new Promise((r) => setTimeout(r, 50)); // let the files open
+    await Promise.all(dests.map((d) => d.ready())); // the files open asynchronously
     dests[0]?.write('{"closed":true}\n');
     for (const d of dests) d.close();
     assert.equal(fs.readFileSync(file, 'utf8'), '{"closed":true}\n');
@@ -43,9 +43,7 @@ describe('bufferedDestination (batched asynchronous log writes)', () => {
   it('flushSync writes the pending lines synchronously (shutdown paths)', async () => {
     const file = tmp();
     const dest = bufferedDestination(file, 60_000, 1 << 20);
-    // Let the file open (asynchronously): on a loaded machine that can take longer than any fixed wait.
-    for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 50));
+    await dest.ready(); // the file opens asynchronously
     dest.write('{"a":1}\n');
     dest.write('{"b":2}\n');
     dest.flushSync();

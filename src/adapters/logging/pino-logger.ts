@@ -60,7 +60,12 @@ function loggerOf(raw: pino.Logger): Logger {
   };
 }
 
-type FlushableDestination = pino.DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void };
+type FlushableDestination = pino.DestinationStream & {
+  flush(cb?: (err?: Error) => void): void;
+  flushSync(): void;
+  readonly fd?: number;
+  once?(event: 'ready', listener: () => void): unknown;
+};
 
 /**
  * A buffered asynchronous destination: lines are written in batches of at least `minLength`
@@ -74,6 +79,8 @@ type FlushableDestination = pino.DestinationStream & { flush(cb?: (err?: Error) 
 export function bufferedDestination(dest: string | number, flushMs = 1000, minLength = 4096): FlushableDestination & {
   /** Writes what is pending and stops the periodic flush (the file stays open for late writes). */
   close(): void;
+  /** Resolves once the file is open (writes before that are kept and written when it is). */
+  ready(): Promise<void>;
 } {
   // minLength 1: each batch is written at once; (0 would make flush(cb) answer before the write is done)
   const boom = pino.destination({ dest, sync: false, minLength: 1 }) as FlushableDestination;
@@ -108,6 +115,7 @@ export function bufferedDestination(dest: string | number, flushMs = 1000, minLe
       boom.flush(cb);
     },
     flushSync,
+    ready: () => new Promise<void>((resolve) => (typeof boom.fd === 'number' && boom.fd >= 0 ? resolve() : boom.once?.('ready', () => resolve()))),
     close(): void {
       clearInterval(timer);
       flushSync();
