@@ -14,7 +14,8 @@ import type { PasswordHasher } from '../application/ports/password-hasher';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
-import { createRedisClient } from '../adapters/redis/redis-client';
+import { createRedisClient, type RedisTopology } from '../adapters/redis/redis-client';
+import { withReplicaWait } from '../adapters/redis/replica-wait';
 import { createRedisStores } from '../adapters/redis/redis-stores';
 import { failClosed } from '../adapters/store-guard';
 import { configWarnings, type AppConfig } from './config';
@@ -45,6 +46,10 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 const SESSION_METHODS = ['create', 'getSession', 'update', 'deleteSession', 'mark', 'listByUser', 'listAll', 'findByTokenId'] as const;
 const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
+/** The session writes a client is told succeeded: a login, a logout or kickout tombstone, a session change. */
+const SESSION_WRITES = ['create', 'deleteSession', 'mark', 'update'] as const;
+/** Every key-value call but the plain read: nonces, idempotency results, refresh and one-time tokens. */
+const KV_WRITES = KV_METHODS.filter((m) => m !== 'get');
 const LIST_METHODS = ['append', 'list'] as const;
 const RL_METHODS = ['hit', 'reset'] as const;
 const CAPTCHA_METHODS = ['save', 'take'] as const;
@@ -95,17 +100,35 @@ function memoryStores(clock: Clock): Stores {
   return { ports: { sessions, kv, lists, rateLimits, captchas, health: backend }, close: () => backend.close() };
 }
 
-/** Every port call fails closed (store-unavailable) while Redis is down; health reports it. */
+/** The client's target: the URL, or the Sentinels and the master they name (svc.redis.mode). */
+function redisTopology(r: AppConfig['redis']): RedisTopology {
+  if (r.mode === 'sentinel') {
+    return { mode: 'sentinel', sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, url: r.url, password: r.password };
+  }
+  return { mode: 'standalone', url: r.url, password: r.password };
+}
+
+/**
+ * Every port call fails closed (store-unavailable) while Redis is down; health reports it. With
+ * svc.redis.wait-replicas > 0 the writes a client is told succeeded wait for the replicas first.
+ */
 function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
-  const client = createRedisClient(config.redis.url, {
-    commandTimeoutMs: config.redis.commandTimeoutMs,
+  const r = config.redis;
+  const client = createRedisClient(redisTopology(r), {
+    commandTimeoutMs: r.commandTimeoutMs,
     onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
   });
-  const stores = createRedisStores(client, opts.keyPrefix ?? config.redis.keyPrefix, { pingTimeoutMs: config.redis.commandTimeoutMs });
+  const sentinelProbe = r.mode === 'sentinel' && config.profile !== 'prod' ? { sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, timeoutMs: r.commandTimeoutMs } : undefined;
+  const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, {
+    pingTimeoutMs: r.commandTimeoutMs,
+    mode: r.mode === 'sentinel' ? 'sentinel' : 'standalone',
+    ...(sentinelProbe ? { probeSentinels: sentinelProbe } : {}),
+  });
+  const wait = { replicas: r.waitReplicas, timeoutMs: r.commandTimeoutMs };
   return {
     ports: {
-      sessions: failClosed<SessionStore>(stores.sessions, SESSION_METHODS),
-      kv: failClosed<KeyValueStore>(stores.kv, KV_METHODS),
+      sessions: failClosed<SessionStore>(withReplicaWait(stores.sessions, SESSION_WRITES, client, wait), SESSION_METHODS),
+      kv: failClosed<KeyValueStore>(withReplicaWait(stores.kv, KV_WRITES, client, wait), KV_METHODS),
       lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
       rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),
       captchas: failClosed<CaptchaStore>(stores.captchas, CAPTCHA_METHODS),

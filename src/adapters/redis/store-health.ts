@@ -1,24 +1,56 @@
-/** StoreHealth of the Redis stores: PING with a timeout, and closing the client they share. */
+/**
+ * StoreHealth of the Redis stores: PING with a timeout, the topology mode, in Sentinel mode
+ * (when asked) what each Sentinel says about the master, and closing the client they share.
+ */
 import type Redis from 'ioredis';
 import type { StoreHealth } from '../../application/ports/store-health';
+import { probeSentinels, type SentinelProbeTarget, type SentinelView } from './sentinel-probe';
 
 export interface RedisStoreHealthOptions {
   /** ping() reports down after this many ms even if the client has no command timeout. Default 2000. */
   readonly pingTimeoutMs?: number;
+  /** Reported in the details. Default standalone. */
+  readonly mode?: 'standalone' | 'sentinel';
+  /** Sentinel mode: ask each Sentinel on every ping and report its reachability and master (dev detail). */
+  readonly probeSentinels?: SentinelProbeTarget;
 }
+
+type PingResult = Awaited<ReturnType<StoreHealth['ping']>>;
 
 export class RedisStoreHealth implements StoreHealth {
   private readonly pingTimeoutMs: number;
 
   constructor(
     private readonly client: Redis,
-    opts: RedisStoreHealthOptions = {},
+    private readonly opts: RedisStoreHealthOptions = {},
   ) {
     this.pingTimeoutMs = opts.pingTimeoutMs ?? 2000;
   }
 
   /** PING with its latency; never throws: a failure or timeout reports `up: false` with the reason. */
-  async ping(): Promise<{ up: boolean; latencyMs: number; detail?: string }> {
+  async ping(): Promise<PingResult> {
+    const target = this.opts.probeSentinels;
+    const [pong, views] = await Promise.all([this.pingClient(), target ? probeSentinels(target) : Promise.resolve(undefined)]);
+    const mode = this.opts.mode ?? 'standalone';
+    if (views === undefined) return { ...pong, details: { mode } };
+    const master = { address: this.connectedTo(), reachable: pong.up };
+    // Sentinels that answer and all name no master: nothing to fail over to, whatever the client still holds.
+    const noMaster = views.some((v) => v.reachable) && views.every((v: SentinelView) => v.master === null);
+    return {
+      ...pong,
+      up: pong.up && !noMaster,
+      ...(noMaster ? { detail: 'no Sentinel knows a master' } : {}),
+      details: { mode, master, sentinels: views },
+    };
+  }
+
+  /** host:port the client is connected to (the master, in Sentinel mode); null while not connected. */
+  private connectedTo(): string | null {
+    const s = this.client.status === 'ready' ? (this.client.stream as { remoteAddress?: string; remotePort?: number } | undefined) : undefined;
+    return s?.remoteAddress === undefined ? null : `${s.remoteAddress}:${s.remotePort}`;
+  }
+
+  private async pingClient(): Promise<PingResult> {
     const start = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -10,6 +10,24 @@ export class ConfigError extends Error {
   }
 }
 
+/** How the service reaches Redis: one server, or the master a set of Sentinels names. */
+export interface RedisSettings {
+  /** `cluster` is refused at start until the store's keys are cluster-safe. */
+  readonly mode: 'standalone' | 'sentinel' | 'cluster';
+  /** Standalone: the server. Sentinel: only its credentials and database are used ('' = none). */
+  readonly url: string;
+  /** The data password: svc.redis.password, else the URL's ('' = none). */
+  readonly password: string;
+  readonly sentinels: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+  readonly masterName: string;
+  /** AUTH of the Sentinels themselves ('' = none). */
+  readonly sentinelPassword: string;
+  /** Acknowledged writes wait for this many replicas (WAIT); 0 = no waiting. */
+  readonly waitReplicas: number;
+  readonly keyPrefix: string;
+  readonly commandTimeoutMs: number;
+}
+
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionPolicy & { readonly shareSecret: string };
@@ -60,7 +78,7 @@ export interface AppConfig {
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
   readonly store: 'memory' | 'redis';
-  readonly redis: { readonly url: string; readonly keyPrefix: string; readonly commandTimeoutMs: number };
+  readonly redis: RedisSettings;
   readonly adminPort: number;
   readonly webPort: number;
   readonly trustedProxies: readonly string[];

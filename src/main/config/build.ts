@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { TokenStyle } from '../../domain/session';
 import type { SignScheme } from '../../domain/signing';
-import type { AppConfig } from './app-config';
+import type { AppConfig, RedisSettings } from './app-config';
 import type { ConfigKey, Profile } from './keys';
 
 /** The validated value of a key. */
@@ -56,9 +56,25 @@ function idempotencyOf(s: Read): AppConfig['idempotency'] {
   };
 }
 
+/** The password of a redis:// URL ('' when it has none or does not parse: the cross-checks report that). */
+export function urlPassword(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}
+
 function redisOf(s: Read): AppConfig['redis'] {
+  const url = s<string>('svc.redis.url').trim();
   return {
-    url: s<string>('svc.redis.url').trim(),
+    mode: s<RedisSettings['mode']>('svc.redis.mode'),
+    url,
+    password: s<string>('svc.redis.password') || urlPassword(url),
+    sentinels: s<RedisSettings['sentinels']>('svc.redis.sentinels'),
+    masterName: s<string>('svc.redis.master-name').trim(),
+    sentinelPassword: s<string>('svc.redis.sentinel-password'),
+    waitReplicas: s<number>('svc.redis.wait-replicas'),
     keyPrefix: s<string>('svc.redis.key-prefix'),
     commandTimeoutMs: s<number>('svc.redis.command-timeout-ms'),
   };

@@ -6,6 +6,7 @@ import { catchAllFamilies } from '../../adapters/koa/client-ip';
 import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
 import { isSfString } from '../../domain/signing';
 import type { AppConfig } from './app-config';
+import { urlPassword } from './build';
 import { prodSecretChecks } from './prod-secrets';
 
 /** Every app given schemes is registered; an RFC 9421 app key is its `keyid`, an sf-string (printable ASCII). */
@@ -57,18 +58,37 @@ function valueChecks(c: AppConfig): string[] {
   return p;
 }
 
-/** The store and the directory backend: their URLs, and what svc.store=redis / svc.directory=sql require. */
-function backendChecks(c: AppConfig): string[] {
+/** The Redis topology: what each mode needs, and the keys that only make sense in another mode. */
+function redisChecks(c: AppConfig): string[] {
   const p: string[] = [];
-  if (c.profile !== 'prod' && c.store === 'redis' && c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
-  if (c.redis.url !== '') {
+  const r = c.redis;
+  if (r.mode === 'cluster') {
+    p.push('svc.redis.mode (SVC_REDIS_MODE): "cluster" is not supported yet: Redis Cluster needs the cluster-safe key layout (every multi-key script on one hash slot), which is not built yet; use standalone or sentinel');
+  }
+  if (r.mode === 'standalone' && c.profile !== 'prod' && c.store === 'redis' && r.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
+  if (r.mode === 'sentinel' && r.sentinels.length === 0) p.push('svc.redis.sentinels (SVC_REDIS_SENTINELS): required when svc.redis.mode=sentinel (a comma list of host:port)');
+  if (r.mode !== 'sentinel') {
+    if (r.sentinels.length > 0) p.push(`svc.redis.sentinels (SVC_REDIS_SENTINELS): only used when svc.redis.mode=sentinel (svc.redis.mode is ${r.mode})`);
+    if (c.raw['svc.redis.sentinel-password'] !== '') p.push(`svc.redis.sentinel-password (SVC_REDIS_SENTINEL_PASSWORD): only used when svc.redis.mode=sentinel (svc.redis.mode is ${r.mode})`);
+  }
+  if (r.url !== '') {
     try {
-      const u = new URL(c.redis.url);
+      const u = new URL(r.url);
       if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error('scheme');
+      const own = c.raw['svc.redis.password'];
+      if (own !== '' && urlPassword(r.url) !== '' && urlPassword(r.url) !== own) {
+        p.push('svc.redis.password (SVC_REDIS_PASSWORD): differs from the password in svc.redis.url; set the password in one place');
+      }
     } catch {
       p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): expected redis://[user:password@]host:port[/db] or rediss://...');
     }
   }
+  return p;
+}
+
+/** The store and the directory backend: their URLs, and what svc.store=redis / svc.directory=sql require. */
+function backendChecks(c: AppConfig): string[] {
+  const p: string[] = redisChecks(c);
   if (c.directory === 'sql') {
     if (c.datasource.url === '') p.push('svc.datasource.url (SVC_DATASOURCE_URL): required when svc.directory=sql (mysql://host:port/database)');
     if (c.datasource.username === '') p.push('svc.datasource.username (SVC_DATASOURCE_USERNAME): required when svc.directory=sql');

@@ -10,6 +10,6 @@
  * Every problem is collected and reported at once, each naming its key.
  */
 export { CONFIG_KEYS, envNameOf, PROFILES, type ConfigKey, type Profile } from './keys';
-export { ConfigError, type AppConfig, type LoadOptions } from './app-config';
+export { ConfigError, type AppConfig, type LoadOptions, type RedisSettings } from './app-config';
 export { DEFAULT_CONFIG_DIR, loadConfig } from './load';
 export { configWarnings } from './cross-checks';

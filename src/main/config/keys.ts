@@ -1,7 +1,7 @@
 /** The configuration keys, the profiles, and the environment variable of each key. */
 import { z } from 'zod';
 import { actuatorExposure, bool, cidrList, int, list, nonEmpty, originList, port, profileBool, secondsOrOff, str, stringMap } from './values';
-import { emailOrEmpty, httpUrlOrEmpty, publicUrlMap, signSchemeMap } from './values';
+import { emailOrEmpty, hostPortList, httpUrlOrEmpty, publicUrlMap, signSchemeMap } from './values';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -60,6 +60,12 @@ export const KEYS = {
   'svc.redis.url': { schema: str, default: '', secret: true },
   'svc.redis.key-prefix': { schema: str, default: 'ag:' },
   'svc.redis.command-timeout-ms': { schema: int(50, 60000), default: 2000 },
+  'svc.redis.mode': { schema: z.enum(['standalone', 'sentinel', 'cluster']), default: 'standalone' },
+  'svc.redis.password': { schema: str, default: '', secret: true },
+  'svc.redis.sentinels': { schema: hostPortList, default: [] },
+  'svc.redis.master-name': { schema: nonEmpty, default: 'mymaster' },
+  'svc.redis.sentinel-password': { schema: str, default: '', secret: true },
+  'svc.redis.wait-replicas': { schema: int(0, 64), default: 0 },
   'svc.admin.port': { schema: port, default: 8080 },
   'svc.web.port': { schema: port, default: 8081 },
   'svc.trusted-proxies': { schema: cidrList, default: [] },

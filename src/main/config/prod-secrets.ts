@@ -1,6 +1,16 @@
 /** The production rule: no default secrets and no in-memory store; every missing one is named. */
 import type { AppConfig } from './app-config';
 
+/** A Redis password in every mode: in the URL or in svc.redis.password. */
+function redisPasswordChecks(c: AppConfig): string[] {
+  if (c.redis.mode === 'standalone' && c.redis.url === '') return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password'];
+  if (c.redis.password !== '') return [];
+  if (c.redis.mode === 'standalone') {
+    return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): the URL carries no password; prod requires one (in the URL or in svc.redis.password / SVC_REDIS_PASSWORD)'];
+  }
+  return [`svc.redis.password (SVC_REDIS_PASSWORD): required in prod in every mode (svc.redis.mode is ${c.redis.mode}); or put it in svc.redis.url's credentials`];
+}
+
 export function prodSecretChecks(c: AppConfig): string[] {
   const p: string[] = [];
   if (c.profile !== 'prod') return p;
@@ -10,14 +20,7 @@ export function prodSecretChecks(c: AppConfig): string[] {
   if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
   if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
   if (c.deviceCookie.secret === '') p.push('svc.login.device-cookie-secret (SVC_LOGIN_DEVICE_COOKIE_SECRET): required in prod (no default secrets; 32+ characters)');
-  if (c.redis.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password');
-  else {
-    try {
-      if (new URL(c.redis.url).password === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): the URL carries no password; prod requires one');
-    } catch {
-      /* reported above */
-    }
-  }
+  p.push(...redisPasswordChecks(c));
   if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {
     p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while svc.security.sign.enabled=true (a JSON object {"<APP_KEY>":"<APP_SECRET>"})');
   }

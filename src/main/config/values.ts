@@ -49,6 +49,26 @@ export const stringMap = z.preprocess((v) => {
 
 export const port = int(0, 65535);
 
+/** `host:port` or `[ipv6]:port`, port 1..65535; null when malformed. */
+export function parseHostPort(entry: string): { host: string; port: number } | null {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/.exec(entry.trim());
+  if (m === null) return null;
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: (m[1] ?? m[2]) as string, port };
+}
+
+/** A comma list of `host:port` (Sentinel addresses). */
+export const hostPortList = list.transform((entries, ctx) => {
+  const out: Array<{ host: string; port: number }> = [];
+  for (const e of entries) {
+    const hp = parseHostPort(e);
+    if (hp === null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${e}" is not host:port (port 1..65535; IPv6 as [addr]:port)` });
+    else out.push(hp);
+  }
+  return out;
+});
+
 /** An http(s) URL, or '' for none. */
 export const httpUrlOrEmpty = z
   .string()

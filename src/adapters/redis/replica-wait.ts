@@ -1,0 +1,47 @@
+/**
+ * Acknowledged writes that survive a failover: after each wrapped write succeeds on the master,
+ * `WAIT n timeout` on the same connection blocks until n replicas hold it. Fewer acknowledgements
+ * within the timeout reject the call, so the client is never told "done" for a write a promoted
+ * replica might not have (the store guard turns the rejection into a 503 store-unavailable).
+ */
+import type Redis from 'ioredis';
+
+export class ReplicaWaitError extends Error {
+  override readonly name = 'ReplicaWaitError';
+  constructor(
+    readonly acknowledged: number,
+    readonly wanted: number,
+    timeoutMs: number,
+  ) {
+    super(`only ${acknowledged} of ${wanted} replica(s) acknowledged the write within ${timeoutMs} ms`);
+  }
+}
+
+export interface ReplicaWait {
+  /** Replicas each acknowledged write waits for; 0 leaves the target unwrapped. */
+  readonly replicas: number;
+  /** The WAIT timeout in ms (the command timeout). */
+  readonly timeoutMs: number;
+}
+
+/** WAIT on the client the writes went through; rejects with ReplicaWaitError on too few replicas. */
+export async function waitForReplicas(client: Redis, wait: ReplicaWait): Promise<void> {
+  const acknowledged = await client.wait(wait.replicas, wait.timeoutMs);
+  if (acknowledged < wait.replicas) throw new ReplicaWaitError(acknowledged, wait.replicas, wait.timeoutMs);
+}
+
+/** `target` with each of `writes` followed by WAIT (the write's own result is returned once it is replicated). */
+export function withReplicaWait<T extends object>(target: T, writes: readonly (keyof T)[], client: Redis, wait: ReplicaWait): T {
+  if (wait.replicas <= 0) return target;
+  const wrapped = Object.create(target) as T;
+  for (const name of writes) {
+    const fn = target[name];
+    if (typeof fn !== 'function') continue;
+    (wrapped as Record<keyof T, unknown>)[name] = async (...args: unknown[]) => {
+      const result: unknown = await (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      await waitForReplicas(client, wait);
+      return result;
+    };
+  }
+  return wrapped;
+}

@@ -1,0 +1,51 @@
+/**
+ * What each Sentinel says about the master, for the health details: one short-lived connection
+ * per Sentinel, no retries, bounded by a timeout. Never throws.
+ */
+import Redis from 'ioredis';
+
+export interface SentinelView {
+  readonly address: string;
+  readonly reachable: boolean;
+  /** host:port of the master this Sentinel names; null when it knows none or is unreachable. */
+  readonly master: string | null;
+  readonly error?: string;
+}
+
+export interface SentinelProbeTarget {
+  readonly sentinels: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+  readonly masterName: string;
+  readonly sentinelPassword?: string;
+  readonly timeoutMs: number;
+}
+
+const addressOf = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
+async function askOne(host: string, port: number, t: SentinelProbeTarget): Promise<SentinelView> {
+  const address = addressOf(host, port);
+  const conn = new Redis({
+    host,
+    port,
+    ...(t.sentinelPassword ? { password: t.sentinelPassword } : {}),
+    lazyConnect: true,
+    connectTimeout: t.timeoutMs,
+    commandTimeout: t.timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  conn.on('error', () => undefined);
+  try {
+    await conn.connect();
+    const reply = (await conn.call('SENTINEL', 'get-master-addr-by-name', t.masterName)) as [string, string] | null;
+    return { address, reachable: true, master: reply === null ? null : addressOf(reply[0], Number(reply[1])) };
+  } catch (e) {
+    return { address, reachable: false, master: null, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    conn.disconnect();
+  }
+}
+
+export function probeSentinels(t: SentinelProbeTarget): Promise<SentinelView[]> {
+  return Promise.all(t.sentinels.map((s) => askOne(s.host, s.port, t)));
+}

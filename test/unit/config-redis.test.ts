@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/main/config';
+import { prodEnv } from '../support/prod-env';
+
+const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-redis-'));
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ env, configDir: emptyDir() });
+  } catch (e) {
+    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
+    return [...e.problems];
+  }
+  assert.fail('expected the configuration to be refused');
+}
+
+const SENTINEL = { SVC_STORE: 'redis', SVC_REDIS_MODE: 'sentinel', SVC_REDIS_SENTINELS: '10.0.0.1:26379, 10.0.0.2:26380,[::1]:26381' };
+
+describe('configuration: Redis topology', () => {
+  it('defaults to standalone, master name mymaster, no replica wait', () => {
+    const c = loadConfig({ env: {}, configDir: emptyDir() });
+    assert.equal(c.redis.mode, 'standalone');
+    assert.equal(c.redis.masterName, 'mymaster');
+    assert.equal(c.redis.waitReplicas, 0);
+    assert.deepEqual(c.redis.sentinels, []);
+  });
+
+  it('reads sentinel mode from the environment: addresses, master name, passwords, wait-replicas', () => {
+    const c = loadConfig({
+      env: { ...SENTINEL, SVC_REDIS_MASTER_NAME: 'auth', SVC_REDIS_SENTINEL_PASSWORD: 'sp', SVC_REDIS_PASSWORD: 'dp', SVC_REDIS_WAIT_REPLICAS: '1' },
+      configDir: emptyDir(),
+    });
+    assert.equal(c.redis.mode, 'sentinel');
+    assert.deepEqual(c.redis.sentinels, [
+      { host: '10.0.0.1', port: 26379 },
+      { host: '10.0.0.2', port: 26380 },
+      { host: '::1', port: 26381 },
+    ]);
+    assert.equal(c.redis.masterName, 'auth');
+    assert.equal(c.redis.sentinelPassword, 'sp');
+    assert.equal(c.redis.password, 'dp');
+    assert.equal(c.redis.waitReplicas, 1);
+  });
+
+  it('takes the data password from the URL when svc.redis.password is not set', () => {
+    const c = loadConfig({ env: { SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:p%40ss@127.0.0.1:6379' }, configDir: emptyDir() });
+    assert.equal(c.redis.password, 'p@ss');
+  });
+
+  it('refuses cluster mode, naming svc.redis.mode and the missing cluster-safe key layout', () => {
+    const problems = problemsOf({ SVC_REDIS_MODE: 'cluster' });
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0] ?? '', /^svc\.redis\.mode \(SVC_REDIS_MODE\): .*cluster-safe key layout.*not built yet/);
+  });
+
+  const bad: Array<[string, Record<string, string>, RegExp]> = [
+    ['an unknown mode', { SVC_REDIS_MODE: 'replicated' }, /^svc\.redis\.mode \(SVC_REDIS_MODE\)/],
+    ['sentinel mode without sentinels', { SVC_STORE: 'redis', SVC_REDIS_MODE: 'sentinel' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\): required/],
+    ['a sentinel address without a port', { ...SENTINEL, SVC_REDIS_SENTINELS: '10.0.0.1' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\): "10\.0\.0\.1" is not host:port/],
+    ['a sentinel port out of range', { ...SENTINEL, SVC_REDIS_SENTINELS: 'a:70000' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\)/],
+    ['sentinels in standalone mode', { SVC_REDIS_SENTINELS: 'a:26379' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\): only used when svc\.redis\.mode=sentinel/],
+    ['a sentinel password in standalone mode', { SVC_REDIS_SENTINEL_PASSWORD: 'x' }, /^svc\.redis\.sentinel-password \(SVC_REDIS_SENTINEL_PASSWORD\): only used/],
+    ['an empty master name', { ...SENTINEL, SVC_REDIS_MASTER_NAME: '' }, /^svc\.redis\.master-name \(SVC_REDIS_MASTER_NAME\)/],
+    ['a negative wait-replicas', { SVC_REDIS_WAIT_REPLICAS: '-1' }, /^svc\.redis\.wait-replicas \(SVC_REDIS_WAIT_REPLICAS\)/],
+    ['a non-numeric wait-replicas', { SVC_REDIS_WAIT_REPLICAS: 'all' }, /^svc\.redis\.wait-replicas \(SVC_REDIS_WAIT_REPLICAS\)/],
+    [
+      'two different passwords',
+      { SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:a@127.0.0.1:6379', SVC_REDIS_PASSWORD: 'b' },
+      /^svc\.redis\.password \(SVC_REDIS_PASSWORD\): differs from the password in svc\.redis\.url/,
+    ],
+  ];
+  for (const [what, env, expected] of bad) {
+    it(`refuses ${what}, naming the key`, () => {
+      const problems = problemsOf(env);
+      assert.ok(problems.some((p) => expected.test(p)), problems.join('\n'));
+    });
+  }
+
+  it('sentinel mode needs no URL outside prod', () => {
+    assert.equal(loadConfig({ env: SENTINEL, configDir: emptyDir() }).redis.url, '');
+  });
+
+  describe('prod: a password in every mode', () => {
+    it('sentinel mode without any data password is refused, naming svc.redis.password', () => {
+      const problems = problemsOf(prodEnv({ ...SENTINEL, SVC_REDIS_URL: '' }));
+      assert.equal(problems.length, 1, problems.join('\n'));
+      assert.match(problems[0] ?? '', /^svc\.redis\.password \(SVC_REDIS_PASSWORD\): required in prod/);
+    });
+
+    it('sentinel mode starts with svc.redis.password, or with the URL\'s credentials', () => {
+      assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: '', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyDir() }).redis.password, 'pw');
+      assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: 'redis://:pw2@ignored:1' }), configDir: emptyDir() }).redis.password, 'pw2');
+    });
+
+    it('standalone mode accepts svc.redis.password beside a URL without one', () => {
+      const c = loadConfig({ env: prodEnv({ SVC_REDIS_URL: 'redis://127.0.0.1:6379', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyDir() });
+      assert.equal(c.redis.password, 'pw');
+    });
+  });
+});
