@@ -80,6 +80,76 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
       });
     });
 
+    describe('setMany', () => {
+      it('writes every entry with its own TTL', async () => {
+        const { store, elapse } = fx();
+        await store.set('c', 'old', null);
+        await store.setMany([
+          { key: 'a', value: '1', ttlMs: 40 },
+          { key: 'b', value: '2', ttlMs: 60_000 },
+          { key: 'c', value: '3', ttlMs: 60_000 },
+        ]);
+        assert.deepEqual([await store.get('a'), await store.get('b'), await store.get('c')], ['1', '2', '3']);
+        await elapse(80);
+        assert.deepEqual([await store.get('a'), await store.get('b'), await store.get('c')], [null, '2', '3'], 'each TTL is its own; an older value is replaced with its TTL');
+        await store.setMany([]);
+        assert.equal(await store.get('b'), '2', 'an empty batch writes nothing');
+      });
+
+      it('readers racing a batch see all of it or none of it', async () => {
+        const { store } = fx();
+        const entries = Array.from({ length: 3 }, (_, i) => ({ key: `fam:${i}`, value: `v${i}`, ttlMs: 60_000 }));
+        const read = () => Promise.all(entries.map((e) => store.get(e.key)));
+        const [, ...snapshots] = await Promise.all([store.setMany(entries), ...Array.from({ length: 20 }, read)]);
+        for (const seen of snapshots) {
+          const present = seen.filter((v) => v !== null).length;
+          assert.ok(present === 0 || present === entries.length, `a partial batch was visible: ${JSON.stringify(seen)}`);
+        }
+        assert.deepEqual(await read(), ['v0', 'v1', 'v2']);
+      });
+
+      it('of concurrent batches over the same keys, one wins every key (never a mix)', async () => {
+        const { store } = fx();
+        const keys = ['rt', 'rtfam', 'rtacc'];
+        await Promise.all(Array.from({ length: 20 }, (_, i) => store.setMany(keys.map((key) => ({ key, value: `w${i}`, ttlMs: 60_000 })))));
+        const held = await Promise.all(keys.map((k) => store.get(k)));
+        assert.equal(new Set(held).size, 1, `keys written by different batches: ${JSON.stringify(held)}`);
+      });
+    });
+
+    describe('deleteIfEqualsAndSet', () => {
+      it('while the key holds the expected value: deletes it and writes the next key with its TTL', async () => {
+        const { store, elapse } = fx();
+        const next = { key: 'used', value: 'marker', ttlMs: 40 };
+        assert.equal(await store.deleteIfEqualsAndSet('token', 'rec', next), false);
+        assert.equal(await store.get('used'), null, 'nothing written when the key is absent');
+        await store.set('token', 'rec', 60_000);
+        assert.equal(await store.deleteIfEqualsAndSet('token', 'other', next), false);
+        assert.equal(await store.get('token'), 'rec');
+        assert.equal(await store.get('used'), null, 'nothing written when the value differs');
+        assert.equal(await store.deleteIfEqualsAndSet('token', 'rec', next), true);
+        assert.equal(await store.get('token'), null);
+        assert.equal(await store.get('used'), 'marker');
+        assert.equal(await store.deleteIfEqualsAndSet('token', 'rec', next), false, 'only once');
+        await elapse(80);
+        assert.equal(await store.get('used'), null, 'the next key has its TTL');
+      });
+
+      it('of 20 concurrent callers exactly one succeeds, and whoever sees the key gone sees the marker', async () => {
+        const { store } = fx();
+        await store.set('token', 'rec', 60_000);
+        const attempt = async (i: number) => {
+          const won = await store.deleteIfEqualsAndSet('token', 'rec', { key: 'used', value: `by${i}`, ttlMs: 60_000 });
+          const [token, used] = [await store.get('token'), await store.get('used')];
+          return { won, token, used };
+        };
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(i)));
+        const winners = results.map((r, i) => (r.won ? i : -1)).filter((i) => i >= 0);
+        assert.equal(winners.length, 1);
+        for (const r of results) assert.ok(r.token !== null || r.used === `by${winners[0]}`, `the key was gone without its marker: ${JSON.stringify(r)}`);
+      });
+    });
+
     describe('deleteIfEquals', () => {
       it('deletes only while the key holds the expected value', async () => {
         const { store } = fx();

@@ -48,11 +48,11 @@ class Gate {
 function gatedKv(kv: KeyValueStore, gate: Gate): KeyValueStore {
   return new Proxy(kv, {
     get(target, prop, receiver) {
-      if (prop === 'getAndDelete') {
-        return async (key: string) => {
-          const v = await target.getAndDelete(key);
-          if (key.startsWith('rt:')) await gate.pass();
-          return v;
+      if (prop === 'deleteIfEqualsAndSet') {
+        return async (...args: Parameters<KeyValueStore['deleteIfEqualsAndSet']>) => {
+          const taken = await target.deleteIfEqualsAndSet(...args);
+          if (args[0].startsWith('rt:')) await gate.pass();
+          return taken;
         };
       }
       const value = Reflect.get(target, prop, receiver) as unknown;

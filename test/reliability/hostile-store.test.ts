@@ -21,7 +21,14 @@ import { SessionManagers } from '../../src/application/session/session-manager';
 
 const SIGN_APP = 'partner';
 const SIGN_SECRET = 'hostile-store-secret-0123456789';
-const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
+const KV_METHODS = ['get', 'set', 'setMany', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'deleteIfEqualsAndSet', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
+
+/** The keys a KeyValueStore call names. */
+function keysOf(method: (typeof KV_METHODS)[number], args: unknown[]): string[] {
+  if (method === 'setMany') return (args[0] as Array<{ key: string }>).map((e) => e.key);
+  if (method === 'deleteIfEqualsAndSet') return [String(args[0]), (args[2] as { key: string }).key];
+  return [String(args[0])];
+}
 
 /** The KeyValueStore, remembering every key it was asked about (to inspect them afterwards). */
 function recording(kv: KeyValueStore): { kv: KeyValueStore; keys: Set<string> } {
@@ -30,7 +37,7 @@ function recording(kv: KeyValueStore): { kv: KeyValueStore; keys: Set<string> } 
   for (const m of KV_METHODS) {
     const fn = kv[m] as (...a: unknown[]) => Promise<unknown>;
     (wrapped as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
-      keys.add(String(args[0]));
+      for (const k of keysOf(m, args)) keys.add(k);
       return fn.apply(kv, args);
     };
   }

@@ -1,6 +1,6 @@
 /** KeyValueStore in memory: every call is synchronous inside, so atomic on the event loop. TTLs on the store clock. */
 import type { Clock } from '../../application/ports/clock';
-import type { KeyValueStore } from '../../application/ports/key-value-store';
+import type { KeyValueEntry, KeyValueStore } from '../../application/ports/key-value-store';
 import { deadlineAfter, ExpiringMap, type Sweepable } from './expiring-map';
 
 export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
@@ -24,6 +24,10 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
     this.kv.set(key, value, deadlineAfter(this.clock, ttlMs));
   }
 
+  async setMany(entries: readonly KeyValueEntry[]): Promise<void> {
+    for (const e of entries) this.kv.set(e.key, e.value, deadlineAfter(this.clock, e.ttlMs));
+  }
+
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     if (this.kv.live(key) !== undefined) return false;
     this.kv.set(key, value, deadlineAfter(this.clock, ttlMs));
@@ -41,6 +45,14 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
     const entry = this.kv.live(key);
     if (entry === undefined || entry.value !== expected) return false;
     this.kv.delete(key);
+    return true;
+  }
+
+  async deleteIfEqualsAndSet(key: string, expected: string, next: KeyValueEntry): Promise<boolean> {
+    const entry = this.kv.live(key);
+    if (entry === undefined || entry.value !== expected) return false;
+    this.kv.delete(key);
+    this.kv.set(next.key, next.value, deadlineAfter(this.clock, next.ttlMs));
     return true;
   }
 

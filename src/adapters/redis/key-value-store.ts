@@ -1,6 +1,11 @@
-/** KeyValueStore on Redis: one command or one Lua script per call. Keys: see key-layout.ts. */
+/**
+ * KeyValueStore on Redis: one command or one Lua script per call, so every call is one round
+ * trip and atomic. Keys: see key-layout.ts. The multi-key scripts (setMany,
+ * deleteIfEqualsAndSet) take every key in KEYS, so on Redis Cluster they work once the caller's
+ * keys share a hash tag.
+ */
 import type Redis from 'ioredis';
-import type { KeyValueStore } from '../../application/ports/key-value-store';
+import type { KeyValueEntry, KeyValueStore } from '../../application/ports/key-value-store';
 import { normTtl } from '../store-common';
 import type { LuaScript } from './lua-scripts';
 import { ScriptedRedisStore } from './scripted-store';
@@ -10,6 +15,8 @@ const SCRIPTS = {
   agKvSetIfAbsentOrGet: { file: 'kv-set-if-absent-or-get.lua', keys: 1 },
   agKvReplaceIfEquals: { file: 'kv-replace-if-equals.lua', keys: 1 },
   agKvIncrement: { file: 'kv-increment.lua', keys: 1 },
+  agKvSetMany: { file: 'kv-set-many.lua', keys: 'counted' },
+  agKvDeleteIfEqualsAndSet: { file: 'kv-delete-if-equals-and-set.lua', keys: 2 },
 } satisfies Record<string, LuaScript>;
 
 export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements KeyValueStore {
@@ -30,6 +37,13 @@ export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS>
     else await this.client.set(this.keys.keyValue(key), value, 'PX', normTtl(ttlMs));
   }
 
+  async setMany(entries: readonly KeyValueEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const keys = entries.map((e) => this.keys.keyValue(e.key));
+    const argv = entries.flatMap((e) => [e.value, normTtl(e.ttlMs)]);
+    await this.run('agKvSetMany', keys.length, ...keys, ...argv);
+  }
+
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     return (await this.client.set(this.keys.keyValue(key), value, 'PX', normTtl(ttlMs), 'NX')) === 'OK';
   }
@@ -40,6 +54,11 @@ export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS>
 
   async deleteIfEquals(key: string, expected: string): Promise<boolean> {
     return Number(await this.run('agKvDeleteIfEquals', this.keys.keyValue(key), expected)) === 1;
+  }
+
+  async deleteIfEqualsAndSet(key: string, expected: string, next: KeyValueEntry): Promise<boolean> {
+    const reply = await this.run('agKvDeleteIfEqualsAndSet', this.keys.keyValue(key), this.keys.keyValue(next.key), expected, next.value, normTtl(next.ttlMs));
+    return Number(reply) === 1;
   }
 
   async setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {

@@ -16,8 +16,11 @@ const SESSION_LIB = 'lib/session.lua';
 export interface LuaScript {
   /** File under ./scripts. */
   readonly file: string;
-  /** How many of the arguments are KEYS (the rest are ARGV). */
-  readonly keys: number;
+  /**
+   * How many of the arguments are KEYS (the rest are ARGV); 'counted': the call passes the
+   * number of keys as its first argument (a script over a variable number of keys).
+   */
+  readonly keys: number | 'counted';
   /** Prepend the session helpers. */
   readonly sessionLib?: boolean;
 }
@@ -51,7 +54,7 @@ function luaSource(script: LuaScript): string {
 export function scriptRunner<N extends string>(client: Redis, scripts: Readonly<Record<N, LuaScript>>): ScriptRunner<N> {
   const commands = client as unknown as Record<string, ScriptFn | undefined>;
   for (const [name, script] of Object.entries<LuaScript>(scripts)) {
-    if (typeof commands[name] !== 'function') client.defineCommand(name, { numberOfKeys: script.keys, lua: luaSource(script) });
+    if (typeof commands[name] !== 'function') client.defineCommand(name, { numberOfKeys: script.keys === 'counted' ? undefined : script.keys, lua: luaSource(script) });
   }
   return (name, ...args) => {
     const fn = commands[name];

@@ -44,6 +44,8 @@ export class IssueTokens {
     const family = input.family ?? this.registry.newFamily();
     // No access token outlives its family: the family's absolute lifetime bounds the whole login.
     const session = await manager.login(input.principal, input.client, { rtFamily: family }, this.registry.endOf(family));
+    // The session first, then the refresh token (one atomic write of its family records): a crash
+    // in between leaves only a session whose token nobody received, which ends with its TTL.
     const refreshToken = await this.registry.issue(input.loginType, input.principal.userId, family, session.tokenHash);
     const expiresAt = session.record.expiresAt;
     return {

@@ -20,10 +20,11 @@ const reused = (): DomainError =>
  * the user's "log out everywhere" cut-off, or that outlived its family's absolute lifetime (401
  * refresh-token-invalid).
  *
- * Store round trips of a successful refresh, in order: GETDEL refresh record, SET used marker;
- * then in parallel the access-token session read, the cut-off GET (and the directory lookup);
- * DEL the old access session (skipped when it is already gone); create the new session; the
- * three SETs of the new refresh token; then in parallel the revocation-marker and cut-off GETs.
+ * Store round trips of a successful refresh, 7 in order: GET the refresh record; take it and
+ * write its used marker (one atomic script); then in parallel the access-token session read, the
+ * cut-off GET (and the directory lookup); DEL the old access session (skipped when it is already
+ * gone); create the new session; write the new refresh token, its family pointer and its access
+ * index (one atomic script); then in parallel the revocation-marker and cut-off GETs.
  */
 @injectable()
 export class RefreshToken {

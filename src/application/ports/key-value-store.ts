@@ -3,14 +3,32 @@
  * (captcha answers, nonces, refresh tokens, idempotency locks, failure counters).
  * TTLs are in ms and owned by the store. Every method is atomic under concurrency.
  */
+/** One key to write, with its TTL (ms). */
+export interface KeyValueEntry {
+  readonly key: string;
+  readonly value: string;
+  readonly ttlMs: number;
+}
+
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number | null): Promise<void>;
+  /**
+   * Writes every entry, each with its TTL, in one atomic step: a reader (or a crash, or a store
+   * error) sees all of them written or none. Keys listed twice: the last entry wins.
+   */
+  setMany(entries: readonly KeyValueEntry[]): Promise<void>;
   /** Set only if absent; true when this call created the key (the lock / nonce was free). */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Read and remove in one step; of concurrent callers at most one gets the value. */
   getAndDelete(key: string): Promise<string | null>;
   delete(key: string): Promise<boolean>;
+  /**
+   * One atomic step: while `key` still holds `expected`, delete it and write `next` (with its
+   * TTL); true when this call did both. Of concurrent callers at most one succeeds, and once
+   * `key` is gone `next` is there (consume a token and record its use).
+   */
+  deleteIfEqualsAndSet(key: string, expected: string, next: KeyValueEntry): Promise<boolean>;
   /** Delete only while the key still holds `expected` (release a lock we own). */
   deleteIfEquals(key: string, expected: string): Promise<boolean>;
   /**

@@ -23,8 +23,14 @@
  * IssueTokens caps the access token likewise, and a token consumed after the family's end is
  * answered "expired" (the caller revokes the family, ending its live access token).
  *
- * Consumption is one atomic getAndDelete, so of N concurrent refreshes with one token exactly one
- * gets the record. Rotation logs out the previous access token, so a family has at most one live
+ * Every write that must not be seen half done is one atomic store step: issuing writes `rt`,
+ * `rtfam` and `rtacc` together (setMany), and consuming deletes `rt` and writes its `rtused`
+ * marker together (deleteIfEqualsAndSet, after one GET of the record: the marker carries the
+ * family). So no crash or store error leaves a family without its pointer, and a consumed token
+ * always has its marker: presenting it again reads as reuse, never as unknown. Of N concurrent
+ * refreshes with one token exactly one takes the record. (On Redis Cluster each step's keys would
+ * have to share a slot: a hash tag. The names stay as they are so live data keeps working.)
+ * Rotation logs out the previous access token, so a family has at most one live
  * refresh token and one live access token at any time; `rtfam` points at them, which is all a
  * family revocation needs to delete. Only the SHA-256 of a refresh token is ever stored.
  *
@@ -135,28 +141,42 @@ export class RefreshTokenRegistry {
     return raw !== null && RefreshTokenRegistry.bornAt(family) < Number(raw);
   }
 
-  /** Issues the family's next refresh token, bound to the access token `accessHash`. */
+  /**
+   * Issues the family's next refresh token, bound to the access token `accessHash`: its record,
+   * the family pointer and the access index in one atomic write (never a half family).
+   */
   async issue(loginType: string, userId: string, family: string, accessHash: string): Promise<string> {
     const token = randomUUID().replace(/-/g, '');
     const hash = sha256(token);
     const record: RefreshRecord = { userId, family, accessHash };
-    const ttl = Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
-    await this.kv.set(`rt:${loginType}:${hash}`, JSON.stringify(record), ttl);
-    await this.kv.set(`rtfam:${loginType}:${family}`, JSON.stringify({ refreshHash: hash, accessHash }), ttl);
-    await this.kv.set(`rtacc:${loginType}:${accessHash}`, family, ttl);
+    const ttlMs = Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
+    await this.kv.setMany([
+      { key: `rt:${loginType}:${hash}`, value: JSON.stringify(record), ttlMs },
+      { key: `rtfam:${loginType}:${family}`, value: JSON.stringify({ refreshHash: hash, accessHash }), ttlMs },
+      { key: `rtacc:${loginType}:${accessHash}`, value: family, ttlMs },
+    ]);
     return token;
   }
 
+  /**
+   * Reads the token's record, then takes it and writes its `rtused` marker in one atomic step.
+   * A record that is unreadable or past its family's lifetime is taken without a marker. Losing
+   * the take to a concurrent presentation reads that presentation's marker (within the grace
+   * period: "invalid").
+   */
   async consume(loginType: string, token: string): Promise<ConsumeResult> {
     if (!REFRESH_FORMAT.test(token)) return { kind: 'invalid' };
     const hash = sha256(token);
-    const raw = await this.kv.getAndDelete(`rt:${loginType}:${hash}`);
+    const key = `rt:${loginType}:${hash}`;
+    const raw = await this.kv.get(key);
     if (raw !== null) {
       const record = readRefresh(raw);
-      if (record === null) return { kind: 'invalid' };
-      if (this.clock.now() >= this.endOf(record.family)) return { kind: 'expired', family: record.family };
-      await this.kv.set(`rtused:${loginType}:${hash}`, JSON.stringify({ family: record.family, usedAt: this.clock.now() }), this.ttlMs);
-      return { kind: 'ok', record };
+      if (record === null || this.clock.now() >= this.endOf(record.family)) {
+        await this.kv.deleteIfEquals(key, raw);
+        return record === null ? { kind: 'invalid' } : { kind: 'expired', family: record.family };
+      }
+      const used = { key: `rtused:${loginType}:${hash}`, value: JSON.stringify({ family: record.family, usedAt: this.clock.now() }), ttlMs: this.ttlMs };
+      if (await this.kv.deleteIfEqualsAndSet(key, raw, used)) return { kind: 'ok', record };
     }
     const usedRaw = await this.kv.get(`rtused:${loginType}:${hash}`);
     const used = usedRaw === null ? null : readUsed(usedRaw);
