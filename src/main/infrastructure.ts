@@ -44,15 +44,32 @@ export interface Infrastructure {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-const SESSION_METHODS = ['create', 'getSession', 'update', 'deleteSession', 'mark', 'listByUser', 'listAll', 'findByTokenId'] as const;
-const KV_METHODS = ['get', 'set', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
+/** Every method of a port, exactly: a method added to the port and missing here is a compile error (it would escape failClosed). */
+function allMethods<T>() {
+  return <const M extends readonly (keyof T)[]>(methods: M & ([Exclude<keyof T, M[number]>] extends [never] ? unknown : never)): M => methods;
+}
+
+const SESSION_METHODS = allMethods<SessionStore>()(['create', 'getSession', 'update', 'deleteSession', 'mark', 'listByUser', 'listAll', 'findByTokenId']);
+const KV_METHODS = allMethods<KeyValueStore>()([
+  'get',
+  'set',
+  'setMany',
+  'setIfAbsent',
+  'getAndDelete',
+  'delete',
+  'deleteIfEquals',
+  'deleteIfEqualsAndSet',
+  'setIfAbsentOrGet',
+  'replaceIfEquals',
+  'increment',
+]);
 /** The session writes a client is told succeeded: a login, a logout or kickout tombstone, a session change. */
 const SESSION_WRITES = ['create', 'deleteSession', 'mark', 'update'] as const;
 /** Every key-value call but the plain read: nonces, idempotency results, refresh and one-time tokens. */
 const KV_WRITES = KV_METHODS.filter((m) => m !== 'get');
-const LIST_METHODS = ['append', 'list'] as const;
-const RL_METHODS = ['hit', 'reset'] as const;
-const CAPTCHA_METHODS = ['save', 'take'] as const;
+const LIST_METHODS = allMethods<ListStore>()(['append', 'list']);
+const RL_METHODS = allMethods<RateLimitStore>()(['hit', 'reset']);
+const CAPTCHA_METHODS = allMethods<CaptchaStore>()(['save', 'take']);
 
 export interface InfrastructureOptions {
   readonly log: Logger;
