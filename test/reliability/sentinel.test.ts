@@ -74,7 +74,10 @@ describe('Redis Sentinel: the service end to end, and a master failover', functi
   const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
   it('admin login -> /auth/me -> refresh -> logout, and a signed request then its replay, on the master the Sentinels name', async () => {
-    const { admin, login, apps } = sentinelApps({ 'svc.redis.wait-replicas': 1 });
+    // A cold client first asks the sentinels for the master: wait until the service reports ready,
+    // as a deployment does before it sends traffic (the suite's short 500 ms timeout is for the failover test).
+    const { admin, login, apps } = sentinelApps({ 'svc.redis.wait-replicas': 1, 'svc.redis.command-timeout-ms': 2000 });
+    for (let i = 0; i < 50 && (await admin().get('/actuator/health/readiness')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     const res = await login();
     assert.equal(res.status, 200, res.text);
     const d = res.body.data;
