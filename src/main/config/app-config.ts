@@ -1,6 +1,7 @@
 /** The typed configuration the composition roots read, and the error that lists every problem. */
-import type { SessionPolicy } from '../../domain/session';
-import type { SignScheme } from '../../domain/signing';
+import type { IdempotencySettings } from '../../application/idempotency/idempotency-settings';
+import type { SessionSettings } from '../../application/session/session-settings';
+import type { SignSettings } from '../../application/signing/sign-settings';
 import type { ConfigKey, Profile } from './keys';
 
 export class ConfigError extends Error {
@@ -30,7 +31,7 @@ export interface RedisSettings {
 
 export interface AppConfig {
   readonly profile: Profile;
-  readonly session: SessionPolicy & { readonly shareSecret: string };
+  readonly session: SessionSettings;
   readonly captcha: {
     readonly enabled: boolean;
     readonly type: 'math' | 'text';
@@ -57,23 +58,8 @@ export interface AppConfig {
   readonly deviceCookie: { readonly secret: string; readonly previousSecret: string; readonly maxAgeSeconds: number };
   /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
   readonly cryptoWorkerThreads: number;
-  readonly sign: {
-    readonly enabled: boolean;
-    readonly timeoutSeconds: number;
-    readonly nonceTtlSeconds: number;
-    readonly apps: Readonly<Record<string, string>>;
-    /** app key -> the schemes it signs with (v1 when not listed). */
-    readonly schemes: Readonly<Record<string, readonly SignScheme[]>>;
-    /** admin / web -> the public base URL of RFC 9421 `@target-uri` (else scheme + Host). */
-    readonly publicUrls: Readonly<Record<string, string>>;
-  };
-  readonly idempotency: {
-    readonly paramTtlSeconds: number;
-    readonly tokenTtlSeconds: number;
-    readonly headerName: string;
-    readonly headerTtlSeconds: number;
-    readonly headerLockSeconds: number;
-  };
+  readonly sign: SignSettings;
+  readonly idempotency: IdempotencySettings;
   readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
