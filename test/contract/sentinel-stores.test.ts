@@ -3,26 +3,13 @@
  * support, the stores on the production client in sentinel mode (ioredis finds the master through
  * the Sentinels). Without redis-server the suite is skipped loudly (fails under CI=true).
  */
-import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
+import assert from 'node:assert/strict';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
-import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
-import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
-import { RedisListStore } from '../../src/adapters/redis/list-store';
-import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
-import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
-import { FakeClock } from '../support/fake-clock';
-import { requireRedisServer } from '../support/redis-server';
 import { MASTER_NAME, SentinelTopology } from '../support/redis-sentinel';
-import { deleteByPrefix, testKeyPrefix } from '../support/services';
-import { type MakeFixture, sleep } from './fixture';
-import { describeCaptchaStoreContract } from './captcha-store.contract';
-import { describeKeyValueStoreContract } from './key-value-store.contract';
-import { describeListStoreContract } from './list-store.contract';
-import { describeRateLimitStoreContract } from './rate-limit-store.contract';
-import { describeSessionStoreContract } from './session-store.contract';
-import { describeStoreHealthContract } from './store-health.contract';
+import { requireRedisServer } from '../support/redis-server';
+import { describeRedisStoreContracts } from './redis-contracts';
 
 const PASSWORD = 'sentinel-contract-pw';
 
@@ -45,24 +32,6 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
     topology?.stop();
   });
 
-  function fixture<S>(make: (client: Redis, keyPrefix: string) => S): MakeFixture<S> {
-    return async () => {
-      if (client === undefined) throw new Error('redis client not ready');
-      const shared = client;
-      const prefix = testKeyPrefix('sentinel');
-      const clock = new FakeClock(Date.now());
-      return {
-        store: make(shared, prefix),
-        clock,
-        elapse: async (ms) => {
-          clock.advance(ms);
-          await sleep(ms);
-        },
-        cleanup: () => deleteByPrefix(shared, prefix),
-      };
-    };
-  }
-
   it('the client reached the master the Sentinels name', async () => {
     assert.ok(client && topology);
     const role = (await client.call('ROLE')) as [string];
@@ -70,21 +39,13 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
     assert.equal(client.stream.remotePort, await topology.masterPort());
   });
 
-  describeSessionStoreContract('RedisSessionStore on Sentinel', fixture((c, p) => new RedisSessionStore(c, p)));
-  describeKeyValueStoreContract('RedisKeyValueStore on Sentinel', fixture((c, p) => new RedisKeyValueStore(c, p)));
-  describeListStoreContract('RedisListStore on Sentinel', fixture((c, p) => new RedisListStore(c, p)));
-  describeRateLimitStoreContract('RedisRateLimitStore on Sentinel', fixture((c, p) => new RedisRateLimitStore(c, p)));
-  describeCaptchaStoreContract('RedisCaptchaStore on Sentinel', fixture((c, p) => new RedisCaptchaStore(c, p)));
-  describeStoreHealthContract('RedisStoreHealth on Sentinel', async () => {
-    const own = sentinelClient();
-    return {
-      store: new RedisStoreHealth(own, { mode: 'sentinel' }),
-      clock: new FakeClock(Date.now()),
-      elapse: sleep,
-      cleanup: async () => {
-        if (own.status !== 'end') own.disconnect();
-      },
-    };
+  describeRedisStoreContracts({
+    label: ' on Sentinel',
+    client: () => client,
+    health: () => {
+      const own = sentinelClient();
+      return { client: own, store: new RedisStoreHealth(own, { mode: 'sentinel' }) };
+    },
   });
 
   describe('health details', () => {

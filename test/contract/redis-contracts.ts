@@ -1,0 +1,68 @@
+/**
+ * Every store contract against the Redis stores, for one Redis deployment (standalone or
+ * Sentinel): the stores share one client, each test gets a fresh key prefix (deleted afterwards);
+ * Redis TTLs run on real time, so elapse() also sleeps, while the FakeClock (started at the real
+ * time) drives the `now` arguments. The health contract gets a client of its own (close() quits it).
+ */
+import type Redis from 'ioredis';
+import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
+import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
+import { RedisListStore } from '../../src/adapters/redis/list-store';
+import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
+import { RedisSessionStore } from '../../src/adapters/redis/session-store';
+import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
+import { FakeClock } from '../support/fake-clock';
+import { deleteByPrefix, testKeyPrefix } from '../support/services';
+import { describeCaptchaStoreContract } from './captcha-store.contract';
+import { type MakeFixture, sleep } from './fixture';
+import { describeKeyValueStoreContract } from './key-value-store.contract';
+import { describeListStoreContract } from './list-store.contract';
+import { describeRateLimitStoreContract } from './rate-limit-store.contract';
+import { describeSessionStoreContract } from './session-store.contract';
+import { describeStoreHealthContract } from './store-health.contract';
+
+export interface RedisDeployment {
+  /** Appended to each suite's name, e.g. " on Sentinel". */
+  readonly label: string;
+  /** The shared client (created in the caller's `before`). */
+  readonly client: () => Redis | undefined;
+  /** A new client for the health contract, and the health store built on it. */
+  readonly health: () => { readonly client: Redis; readonly store: RedisStoreHealth };
+}
+
+export function describeRedisStoreContracts(d: RedisDeployment): void {
+  function fixture<S>(make: (client: Redis, keyPrefix: string) => S): MakeFixture<S> {
+    return async () => {
+      const shared = d.client();
+      if (shared === undefined) throw new Error('redis client not ready');
+      const prefix = testKeyPrefix('contract');
+      const clock = new FakeClock(Date.now());
+      return {
+        store: make(shared, prefix),
+        clock,
+        elapse: async (ms) => {
+          clock.advance(ms);
+          await sleep(ms);
+        },
+        cleanup: () => deleteByPrefix(shared, prefix),
+      };
+    };
+  }
+
+  describeSessionStoreContract(`RedisSessionStore${d.label}`, fixture((c, p) => new RedisSessionStore(c, p)));
+  describeKeyValueStoreContract(`RedisKeyValueStore${d.label}`, fixture((c, p) => new RedisKeyValueStore(c, p)));
+  describeListStoreContract(`RedisListStore${d.label}`, fixture((c, p) => new RedisListStore(c, p)));
+  describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p)));
+  describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p)));
+  describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
+    const { client: own, store } = d.health();
+    return {
+      store,
+      clock: new FakeClock(Date.now()),
+      elapse: sleep,
+      cleanup: async () => {
+        if (own.status !== 'end') own.disconnect();
+      },
+    };
+  });
+}
