@@ -21,6 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
+import { parseJsonObject } from '../../domain/json-record';
 import { foldUsername } from '../../domain/username';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
@@ -50,19 +51,15 @@ const POLL_MS = 20;
 const EMPTY: LockState = { failures: 0, lockedUntil: 0, inFlight: {} };
 
 function readState(raw: string | null): LockState | null {
-  if (raw === null) return null;
-  try {
-    const o = JSON.parse(raw) as Record<string, unknown>;
-    const failures = Number(o.failures ?? o.n);
-    const lockedUntil = Number(o.lockedUntil ?? o.until);
-    const inFlight: Record<string, number> = {};
-    if (typeof o.inFlight === 'object' && o.inFlight !== null) {
-      for (const [id, end] of Object.entries(o.inFlight)) if (typeof end === 'number') inFlight[id] = end;
-    }
-    return Number.isFinite(failures) && Number.isFinite(lockedUntil) ? { failures, lockedUntil, inFlight } : null;
-  } catch {
-    return null;
+  const o = raw === null ? null : parseJsonObject(raw);
+  if (o === null) return null;
+  const failures = Number(o.failures ?? o.n);
+  const lockedUntil = Number(o.lockedUntil ?? o.until);
+  const inFlight: Record<string, number> = {};
+  if (typeof o.inFlight === 'object' && o.inFlight !== null) {
+    for (const [id, end] of Object.entries(o.inFlight)) if (typeof end === 'number') inFlight[id] = end;
   }
+  return Number.isFinite(failures) && Number.isFinite(lockedUntil) ? { failures, lockedUntil, inFlight } : null;
 }
 
 /** The budget as it stands at `now`: the failures of an ended window are forgotten, lapsed leases dropped. */

@@ -9,6 +9,7 @@
  * (ms) alone for an anonymous token (the form earlier releases wrote for every token, so theirs
  * stay anonymous), `{"expiresAt", "session"}` for a bound one.
  */
+import { parseJsonObject } from '../../domain/json-record';
 
 export const tokenKey = (scope: string, token: string): string => `idem:token:${scope}:${token.toLowerCase()}`;
 
@@ -35,11 +36,7 @@ export function encodeTokenRecord(r: TokenRecord): string {
 /** The stored record, or null when the value is neither form. */
 export function decodeTokenRecord(raw: string): TokenRecord | null {
   if (/^\d{1,16}$/.test(raw)) return { expiresAt: Number(raw), session: null };
-  try {
-    const v = JSON.parse(raw) as { expiresAt?: unknown; session?: unknown };
-    if (typeof v.expiresAt === 'number' && typeof v.session === 'string' && v.session !== '') return { expiresAt: v.expiresAt, session: v.session };
-  } catch {
-    /* not ours */
-  }
+  const v = parseJsonObject(raw);
+  if (v !== null && typeof v.expiresAt === 'number' && typeof v.session === 'string' && v.session !== '') return { expiresAt: v.expiresAt, session: v.session };
   return null;
 }
