@@ -4,63 +4,17 @@
  * Every process is killed by stop(), and on process exit too, so a failing suite leaves none behind.
  * Skips loudly when redis-server is missing (fails under CI=true), as requireRedisServer does.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Redis from 'ioredis';
+import { ask, killGroup, removeDir, spawnTracked, trackDir, until } from './redis-processes';
 import { freePort } from './redis-server';
 
 export const MASTER_NAME = 'mymaster';
-const live = new Set<ChildProcess>();
-
-function killGroup(p: ChildProcess): void {
-  live.delete(p);
-  if (p.pid === undefined || p.exitCode !== null || p.signalCode !== null) return;
-  try {
-    process.kill(-p.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-}
-process.on('exit', () => [...live].forEach(killGroup));
 
 /** redis-server with `args`, detached (a process group of its own), tracked for cleanup. */
-function spawnRedis(args: string[]): ChildProcess {
-  const p = spawn('redis-server', args, { stdio: 'ignore', detached: true });
-  live.add(p);
-  p.once('exit', () => live.delete(p));
-  return p;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    await sleep(100);
-  }
-  throw new Error(`${what}: not within ${ms} ms${last instanceof Error ? ` (${last.message})` : ''}`);
-}
-
-/** A short-lived connection for one admin question. */
-async function ask<T>(port: number, password: string | undefined, fn: (c: Redis) => Promise<T>): Promise<T> {
-  const c = new Redis({ host: '127.0.0.1', port, ...(password ? { password } : {}), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
-  c.on('error', () => undefined);
-  try {
-    await c.connect();
-    return await fn(c);
-  } finally {
-    c.disconnect();
-  }
-}
+const spawnRedis = (args: string[]): ChildProcess => spawnTracked('redis-server', args);
 
 export class SentinelTopology {
   private readonly procs = new Map<number, ChildProcess>();
@@ -76,7 +30,7 @@ export class SentinelTopology {
   static async start(opts: { password?: string } = {}): Promise<SentinelTopology> {
     const dataPorts = [await freePort(), await freePort()] as const;
     const sentinelPorts = [await freePort(), await freePort(), await freePort()];
-    const t = new SentinelTopology(dataPorts, sentinelPorts, opts.password, mkdtempSync(path.join(tmpdir(), 'ag-sentinel-')));
+    const t = new SentinelTopology(dataPorts, sentinelPorts, opts.password, trackDir(mkdtempSync(path.join(tmpdir(), 'ag-sentinel-'))));
     try {
       t.startData(dataPorts[0]);
       t.startData(dataPorts[1], dataPorts[0]);
@@ -175,6 +129,6 @@ export class SentinelTopology {
   stop(): void {
     for (const p of this.procs.values()) killGroup(p);
     this.procs.clear();
-    rmSync(this.dir, { recursive: true, force: true });
+    removeDir(this.dir);
   }
 }
