@@ -1,0 +1,289 @@
+/**
+ * A throw-away Redis Cluster on free loopback ports: 3 masters and 3 replicas started from the
+ * `redis-server` binary (cluster-node-timeout 1 s, no persistence, immediate diskless sync), joined
+ * by `redis-cli --cluster create ... --cluster-replicas 1`. start() returns once every node says
+ * cluster_state:ok, all 16384 slots are covered and every replica's link is up. Each process runs in
+ * a process group of its own; stop() kills them all and removes the directory, and so does the exit
+ * of the test process (redis-processes.ts), so a failing suite leaves nothing behind.
+ * requireRedisCluster skips a suite loudly when redis-server or redis-cli is missing (fails under CI=true).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ask, binaryInstalled, killGroup, removeDir, spawnTracked, trackDir, until } from './redis-processes';
+import { freePort } from './redis-server';
+
+export const HOST = '127.0.0.1';
+export const ALL_SLOTS = 16384;
+
+/** One node as CLUSTER NODES describes it. */
+export interface ClusterNode {
+  readonly id: string;
+  readonly port: number;
+  /** `127.0.0.1:port`. */
+  readonly address: string;
+  readonly role: 'master' | 'replica';
+  /** A replica's master; null for a master. */
+  readonly masterId: string | null;
+  /** Slot ranges a master serves (inclusive); empty for a replica. */
+  readonly slots: ReadonlyArray<readonly [number, number]>;
+  /** Flagged `fail` (or `fail?`) by the node that answered. */
+  readonly failing: boolean;
+}
+
+/** Skips the suite loudly without redis-server / redis-cli, or fails it under CI=true. */
+export async function requireRedisCluster(ctx: Mocha.Context): Promise<void> {
+  const missing = (['redis-server', 'redis-cli'] as const).filter((b) => !binaryInstalled(b));
+  if (missing.length === 0) return;
+  if (process.env.CI === 'true') throw new Error(`${missing.join(' and ')} not installed and CI=true: the Redis Cluster tests must run in CI`);
+  console.warn(`\n  !!! SKIPPING Redis Cluster tests: ${missing.join(' and ')} not found !!!\n`);
+  ctx.skip();
+}
+
+/** CLUSTER NODES, parsed (slots being migrated, `[slot->-id]`, are left out). */
+export function parseClusterNodes(text: string): ClusterNode[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const [id = '', addr = '', flags = '', master = '-', , , , , ...slotFields] = line.trim().split(' ');
+      const port = Number(addr.split('@')[0]?.split(':').pop());
+      const flagSet = flags.split(',');
+      const slots = slotFields
+        .filter((f) => !f.startsWith('['))
+        .map((f): readonly [number, number] => {
+          const [a, b] = f.split('-').map(Number) as [number, number | undefined];
+          return [a, b ?? a];
+        });
+      return {
+        id,
+        port,
+        address: `${HOST}:${port}`,
+        role: flagSet.includes('master') ? 'master' : 'replica',
+        masterId: master === '-' ? null : master,
+        slots,
+        failing: flagSet.includes('fail') || flagSet.includes('fail?'),
+      };
+    });
+}
+
+/** `n` distinct free ports. */
+async function freePorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+/** Runs redis-cli to its end (stopping `running` early kills it); rejects with its output when it fails. */
+function runCli(args: string[], running: Set<ChildProcess>): Promise<string> {
+  const p = spawnTracked('redis-cli', args, 'pipe');
+  running.add(p);
+  let out = '';
+  p.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    p.once('error', reject);
+    p.once('exit', (code, signal) => {
+      running.delete(p);
+      if (code === 0) resolve(out);
+      else reject(new Error(`redis-cli ${args.slice(0, 2).join(' ')} ended with ${code ?? signal}:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+export class RedisCluster {
+  private readonly procs = new Map<number, ChildProcess>();
+  /** redis-cli runs not finished yet (a reshard). */
+  private readonly clis = new Set<ChildProcess>();
+
+  private constructor(
+    /** The six data ports, in start order. */
+    readonly ports: readonly number[],
+    readonly password: string | undefined,
+    /** The nodes' working directory (nodes-<port>.conf); removed by stop(). */
+    readonly dir: string,
+  ) {}
+
+  /**
+   * 3 masters + 3 replicas. `requireFullCoverage` (default true, Redis' default): a slot without a
+   * master puts the whole cluster in cluster_state:fail.
+   */
+  static async start(opts: { password?: string; requireFullCoverage?: boolean } = {}): Promise<RedisCluster> {
+    const ports = await freePorts(12);
+    const c = new RedisCluster(ports.slice(0, 6), opts.password, trackDir(mkdtempSync(path.join(tmpdir(), 'ag-cluster-'))));
+    try {
+      c.ports.forEach((p, i) => c.startNode(p, ports[6 + i] as number, opts.requireFullCoverage ?? true));
+      for (const p of c.ports) await until(`node ${p} up`, 5000, () => ask(p, c.password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined)));
+      await runCli(['--cluster', 'create', ...c.ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', '1', '--cluster-yes', ...c.auth()], c.clis);
+      await c.waitUntilHealthy(15_000);
+      return c;
+    } catch (e) {
+      c.stop();
+      throw e;
+    }
+  }
+
+  private auth(): string[] {
+    return this.password === undefined ? [] : ['-a', this.password, '--no-auth-warning'];
+  }
+
+  private startNode(port: number, busPort: number, fullCoverage: boolean): void {
+    const auth = this.password === undefined ? [] : ['--requirepass', this.password, '--masterauth', this.password];
+    const args = [
+      ...['--port', String(port), '--bind', HOST, '--cluster-enabled', 'yes', '--cluster-port', String(busPort)],
+      ...['--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000', '--cluster-require-full-coverage', fullCoverage ? 'yes' : 'no'],
+      ...['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', '--loglevel', 'warning', '--dir', this.dir, ...auth],
+    ];
+    this.procs.set(port, spawnTracked('redis-server', args));
+  }
+
+  /** Seed nodes as ioredis' Cluster takes them (every node: any of them is enough to discover the rest). */
+  get seeds(): Array<{ host: string; port: number }> {
+    return this.ports.map((port) => ({ host: HOST, port }));
+  }
+
+  /** `host:port,...` as svc.redis.nodes takes it. */
+  get seedList(): string {
+    return this.ports.map((p) => `${HOST}:${p}`).join(',');
+  }
+
+  /** Ports of the nodes still running. */
+  get running(): number[] {
+    return this.ports.filter((p) => this.procs.has(p));
+  }
+
+  /** CLUSTER NODES as the first running node that answers sees it. */
+  async nodes(): Promise<ClusterNode[]> {
+    let last: unknown;
+    for (const port of this.running) {
+      try {
+        return parseClusterNodes(String(await ask(port, this.password, (r) => r.call('CLUSTER', 'NODES'))));
+      } catch (e) {
+        last = e;
+      }
+    }
+    throw new Error(`no cluster node answers${last instanceof Error ? ` (${last.message})` : ''}`);
+  }
+
+  /** The masters serving slots, lowest slot first (index i of killMaster). */
+  async masters(): Promise<ClusterNode[]> {
+    const nodes = await this.nodes();
+    return nodes.filter((n) => n.role === 'master' && !n.failing && n.slots.length > 0).sort((a, b) => (a.slots[0]?.[0] ?? 0) - (b.slots[0]?.[0] ?? 0));
+  }
+
+  async replicas(): Promise<ClusterNode[]> {
+    return (await this.nodes()).filter((n) => n.role === 'replica' && !n.failing);
+  }
+
+  /** `field` of CLUSTER INFO on one node. */
+  async clusterInfo(port: number, field: string): Promise<string | undefined> {
+    const info = String(await ask(port, this.password, (r) => r.call('CLUSTER', 'INFO')));
+    return new RegExp(`^${field}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+  }
+
+  /** Every running node reports `state`. */
+  async waitForState(state: 'ok' | 'fail', ms = 15_000): Promise<void> {
+    await until(`cluster_state:${state} on every running node`, ms, async () => {
+      for (const p of this.running) if ((await this.clusterInfo(p, 'cluster_state')) !== state) return undefined;
+      return true;
+    });
+  }
+
+  /** cluster_state:ok and all slots covered on every running node, 3 masters, every replica's link up. */
+  async waitUntilHealthy(ms = 15_000): Promise<void> {
+    await until('cluster healthy (state ok, all slots covered, replicas in sync)', ms, async () => {
+      for (const p of this.running) {
+        if ((await this.clusterInfo(p, 'cluster_state')) !== 'ok' || (await this.clusterInfo(p, 'cluster_slots_ok')) !== String(ALL_SLOTS)) return undefined;
+      }
+      if ((await this.masters()).length !== 3) return undefined;
+      for (const r of await this.replicas()) {
+        const repl = await ask(r.port, this.password, (c) => c.info('replication'));
+        if (!repl.includes('master_link_status:up')) return undefined;
+      }
+      return true;
+    });
+  }
+
+  /** SIGKILLs the node on `port` (a crash: no shutdown) and waits for the process to end. */
+  async kill(port: number): Promise<void> {
+    const p = this.procs.get(port);
+    if (p === undefined) throw new Error(`no running node on port ${port}`);
+    this.procs.delete(port);
+    const exited = p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', r));
+    killGroup(p);
+    await exited;
+  }
+
+  /**
+   * SIGKILLs master `i` (masters() order), waits until its replica is promoted and every running
+   * node reports cluster_state:ok again; returns the killed master and the promoted replica.
+   */
+  async killMaster(i: number, ms = 15_000): Promise<{ killed: ClusterNode; promoted: ClusterNode }> {
+    const master = (await this.masters())[i];
+    if (master === undefined) throw new Error(`no master ${i}`);
+    const replica = (await this.replicas()).find((r) => r.masterId === master.id);
+    if (replica === undefined) throw new Error(`master ${master.address} has no replica`);
+    await this.kill(master.port);
+    const promoted = await until(`replica ${replica.address} promoted`, ms, async () => (await this.masters()).find((m) => m.id === replica.id));
+    await this.waitForState('ok', ms);
+    return { killed: master, promoted };
+  }
+
+  /**
+   * `redis-cli --cluster reshard`: moves `slots` slots (with their keys) from one master to
+   * another; resolves when redis-cli is done, so a test can run traffic meanwhile.
+   */
+  reshard(from: ClusterNode, to: ClusterNode, slots: number): Promise<string> {
+    const entry = this.running[0];
+    if (entry === undefined) return Promise.reject(new Error('no running node'));
+    const args = ['--cluster', 'reshard', `${HOST}:${entry}`, '--cluster-from', from.id, '--cluster-to', to.id, '--cluster-slots', String(slots), '--cluster-yes'];
+    return runCli([...args, ...this.auth()], this.clis);
+  }
+
+  /**
+   * `INFO commandstats` summed over the nodes: calls per command (lower case, e.g. `get`,
+   * `evalsha`). By default over the masters only: a replica replays every write it receives, so
+   * summing over 'all' counts each write once more per replica.
+   */
+  async commandStats(over: 'masters' | 'all' = 'masters'): Promise<Record<string, number>> {
+    const total: Record<string, number> = {};
+    const ports = over === 'all' ? this.running : (await this.masters()).map((m) => m.port);
+    for (const port of ports) {
+      const text = await ask(port, this.password, (r) => r.info('commandstats'));
+      for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) total[m[1] as string] = (total[m[1] as string] ?? 0) + Number(m[2]);
+    }
+    return total;
+  }
+
+  /** CONFIG RESETSTAT on every running node (zeroes commandStats()). */
+  async resetCommandStats(): Promise<void> {
+    for (const port of this.running) await ask(port, this.password, (r) => r.config('RESETSTAT'));
+  }
+
+  /** Keys under `prefix` on each master (SCAN MATCH, never KEYS), by master address. */
+  async keysPerMaster(prefix: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const m of await this.masters()) {
+      let n = 0;
+      await ask(m.port, this.password, async (r) => {
+        let cursor = '0';
+        do {
+          const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+          cursor = next;
+          n += keys.length;
+        } while (cursor !== '0');
+      });
+      counts.set(m.address, n);
+    }
+    return counts;
+  }
+
+  /** Kills every node (and a running reshard) and removes the files; safe to call twice. */
+  stop(): void {
+    for (const p of [...this.procs.values(), ...this.clis]) killGroup(p);
+    this.procs.clear();
+    this.clis.clear();
+    removeDir(this.dir);
+  }
+}
