@@ -5,7 +5,7 @@
  * `{"a": answer, "exp": ms}` are read too, so a captcha issued by an instance that still writes
  * that form verifies on one that reads through this store.
  */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { CaptchaChallenge, CaptchaStore } from '../../application/ports/captcha-store';
 import { parseJsonObject } from '../../domain/json-record';
 import { normTtl } from '../store-common';
@@ -25,7 +25,7 @@ export class RedisCaptchaStore implements CaptchaStore {
   private readonly keys: RedisKeys;
 
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     keyPrefix: string,
   ) {
     this.keys = new RedisKeys(keyPrefix);

@@ -4,7 +4,7 @@
  * deleteIfEqualsAndSet) take every key in KEYS, so on Redis Cluster they work once the caller's
  * keys share a hash tag.
  */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { KeyValueEntry, KeyValueStore } from '../../application/ports/key-value-store';
 import { normTtl } from '../store-common';
 import type { LuaScript } from './lua-scripts';
@@ -20,7 +20,7 @@ const SCRIPTS = {
 } satisfies Record<string, LuaScript>;
 
 export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements KeyValueStore {
-  constructor(client: Redis, keyPrefix: string) {
+  constructor(client: RedisClient, keyPrefix: string) {
     super(client, keyPrefix, SCRIPTS);
   }
 

@@ -1,5 +1,5 @@
 /** ListStore on Redis: one script per append, one LRANGE per read. Keys: see key-layout.ts. */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { ListStore } from '../../application/ports/list-store';
 import { normTtl } from '../store-common';
 import type { LuaScript } from './lua-scripts';
@@ -10,7 +10,7 @@ const SCRIPTS = {
 } satisfies Record<string, LuaScript>;
 
 export class RedisListStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements ListStore {
-  constructor(client: Redis, keyPrefix: string) {
+  constructor(client: RedisClient, keyPrefix: string) {
     super(client, keyPrefix, SCRIPTS);
   }
 

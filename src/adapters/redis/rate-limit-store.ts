@@ -1,5 +1,5 @@
 /** RateLimitStore on Redis: a sliding-window log per key, one Lua script per hit. Keys: see key-layout.ts. */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { RateLimitDecision, RateLimitStore } from '../../application/ports/rate-limit-store';
 import { normTtl } from '../store-common';
 import type { LuaScript } from './lua-scripts';
@@ -12,7 +12,7 @@ const SCRIPTS = {
 let memberSeq = 0;
 
 export class RedisRateLimitStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements RateLimitStore {
-  constructor(client: Redis, keyPrefix: string) {
+  constructor(client: RedisClient, keyPrefix: string) {
     super(client, keyPrefix, SCRIPTS);
   }
 

@@ -1,5 +1,5 @@
 /** Every Redis store port on one client and one key prefix (key-layout.ts), as a deployment uses them. */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { RedisCaptchaStore } from './captcha-store';
 import { RedisKeyValueStore } from './key-value-store';
 import { RedisListStore } from './list-store';
@@ -17,7 +17,7 @@ export interface RedisStores {
   readonly health: RedisStoreHealth;
 }
 
-export function createRedisStores(client: Redis, keyPrefix: string, opts: RedisStoreHealthOptions = {}): RedisStores {
+export function createRedisStores(client: RedisClient, keyPrefix: string, opts: RedisStoreHealthOptions = {}): RedisStores {
   return {
     sessions: new RedisSessionStore(client, keyPrefix),
     kv: new RedisKeyValueStore(client, keyPrefix),

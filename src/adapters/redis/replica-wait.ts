@@ -4,7 +4,7 @@
  * within the timeout reject the call, so the client is never told "done" for a write a promoted
  * replica might not have (the store guard turns the rejection into a 503 store-unavailable).
  */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 
 export class ReplicaWaitError extends Error {
   override readonly name = 'ReplicaWaitError';
@@ -25,13 +25,13 @@ export interface ReplicaWait {
 }
 
 /** WAIT on the client the writes went through; rejects with ReplicaWaitError on too few replicas. */
-export async function waitForReplicas(client: Redis, wait: ReplicaWait): Promise<void> {
+export async function waitForReplicas(client: RedisClient, wait: ReplicaWait): Promise<void> {
   const acknowledged = await client.wait(wait.replicas, wait.timeoutMs);
   if (acknowledged < wait.replicas) throw new ReplicaWaitError(acknowledged, wait.replicas, wait.timeoutMs);
 }
 
 /** `target` with each of `writes` followed by WAIT (the write's own result is returned once it is replicated). */
-export function withReplicaWait<T extends object>(target: T, writes: readonly (keyof T)[], client: Redis, wait: ReplicaWait): T {
+export function withReplicaWait<T extends object>(target: T, writes: readonly (keyof T)[], client: RedisClient, wait: ReplicaWait): T {
   if (wait.replicas <= 0) return target;
   const wrapped = Object.create(target) as T;
   for (const name of writes) {

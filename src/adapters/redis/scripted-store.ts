@@ -1,5 +1,5 @@
 /** What every Redis store class that runs Lua scripts starts from. */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { RedisKeys } from './key-layout';
 import { type LuaScript, scriptRunner, type ScriptRunner } from './lua-scripts';
 
@@ -9,7 +9,7 @@ export abstract class ScriptedRedisStore<N extends string> {
   protected readonly run: ScriptRunner<N>;
 
   protected constructor(
-    protected readonly client: Redis,
+    protected readonly client: RedisClient,
     keyPrefix: string,
     scripts: Readonly<Record<N, LuaScript>>,
   ) {

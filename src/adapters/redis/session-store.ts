@@ -10,7 +10,7 @@
  * TIME, except for update(), which has no `now`: its user-index score is a GC hint only).
  * Retention is a Redis PX TTL.
  */
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { bySessionAge, normTtl } from '../store-common';
@@ -37,7 +37,7 @@ function retentionArg(retentionMs: number | null): string {
 }
 
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
-  constructor(client: Redis, keyPrefix: string) {
+  constructor(client: RedisClient, keyPrefix: string) {
     super(client, keyPrefix, SCRIPTS);
   }
 

@@ -2,7 +2,7 @@
  * StoreHealth of the Redis stores: PING with a timeout, the topology mode, in Sentinel mode
  * (when asked) what each Sentinel says about the master, and closing the client they share.
  */
-import type Redis from 'ioredis';
+import { isCluster, type RedisClient } from './redis-client';
 import type { StoreHealth } from '../../application/ports/store-health';
 import { probeSentinels, type SentinelProbeTarget, type SentinelView } from './sentinel-probe';
 
@@ -21,7 +21,7 @@ export class RedisStoreHealth implements StoreHealth {
   private readonly pingTimeoutMs: number;
 
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly opts: RedisStoreHealthOptions = {},
   ) {
     this.pingTimeoutMs = opts.pingTimeoutMs ?? 2000;
@@ -46,6 +46,7 @@ export class RedisStoreHealth implements StoreHealth {
 
   /** host:port the client is connected to (the master, in Sentinel mode); null while not connected. */
   private connectedTo(): string | null {
+    if (isCluster(this.client)) return null;
     const s = this.client.status === 'ready' ? (this.client.stream as { remoteAddress?: string; remotePort?: number } | undefined) : undefined;
     return s?.remoteAddress === undefined ? null : `${s.remoteAddress}:${s.remotePort}`;
   }
