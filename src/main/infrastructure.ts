@@ -14,7 +14,8 @@ import type { PasswordHasher } from '../application/ports/password-hasher';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
-import { createRedisClient, type RedisTopology } from '../adapters/redis/redis-client';
+import { withReadyWait } from '../adapters/redis/ready-wait';
+import { createRedisClient, isCluster, type RedisTopology } from '../adapters/redis/redis-client';
 import { withReplicaWait } from '../adapters/redis/replica-wait';
 import { createRedisStores } from '../adapters/redis/redis-stores';
 import { failClosed } from '../adapters/store-guard';
@@ -117,11 +118,12 @@ function memoryStores(clock: Clock): Stores {
   return { ports: { sessions, kv, lists, rateLimits, captchas, health: backend }, close: () => backend.close() };
 }
 
-/** The client's target: the URL, or the Sentinels and the master they name (svc.redis.mode). */
+/** The client's target: the URL, the Sentinels and the master they name, or the cluster's seed nodes (svc.redis.mode). */
 function redisTopology(r: AppConfig['redis']): RedisTopology {
   if (r.mode === 'sentinel') {
     return { mode: 'sentinel', sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, url: r.url, password: r.password };
   }
+  if (r.mode === 'cluster') return { mode: 'cluster', nodes: r.nodes, url: r.url, password: r.password };
   return { mode: 'standalone', url: r.url, password: r.password };
 }
 
@@ -138,17 +140,20 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
   const sentinelProbe = r.mode === 'sentinel' && config.profile !== 'prod' ? { sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, timeoutMs: r.commandTimeoutMs } : undefined;
   const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, {
     pingTimeoutMs: r.commandTimeoutMs,
-    mode: r.mode === 'sentinel' ? 'sentinel' : 'standalone',
+    mode: r.mode,
     ...(sentinelProbe ? { probeSentinels: sentinelProbe } : {}),
   });
   const wait = { replicas: r.waitReplicas, timeoutMs: r.commandTimeoutMs };
+  // On a cluster client a call first waits (at most the command timeout) while the client is not
+  // ready, as a single connection's offline queue does (ready-wait.ts).
+  const ready = <T extends object>(target: T, methods: readonly (keyof T)[]): T => (isCluster(client) ? withReadyWait(target, methods, client, r.commandTimeoutMs) : target);
   return {
     ports: {
-      sessions: failClosed<SessionStore>(withReplicaWait(stores.sessions, SESSION_WRITES, client, wait), SESSION_METHODS),
-      kv: failClosed<KeyValueStore>(withReplicaWait(stores.kv, KV_WRITES, client, wait), KV_METHODS),
-      lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
-      rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),
-      captchas: failClosed<CaptchaStore>(stores.captchas, CAPTCHA_METHODS),
+      sessions: failClosed<SessionStore>(ready(withReplicaWait(stores.sessions, SESSION_WRITES, client, wait), SESSION_METHODS), SESSION_METHODS),
+      kv: failClosed<KeyValueStore>(ready(withReplicaWait(stores.kv, KV_WRITES, client, wait), KV_METHODS), KV_METHODS),
+      lists: failClosed<ListStore>(ready(stores.lists, LIST_METHODS), LIST_METHODS),
+      rateLimits: failClosed<RateLimitStore>(ready(stores.rateLimits, RL_METHODS), RL_METHODS),
+      captchas: failClosed<CaptchaStore>(ready(stores.captchas, CAPTCHA_METHODS), CAPTCHA_METHODS),
       health: stores.health,
     },
     close: () => stores.health.close(),

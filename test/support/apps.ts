@@ -18,6 +18,16 @@ export function testConfig(overrides: Partial<Record<ConfigKey, unknown>> = {}, 
   });
 }
 
+/**
+ * A test configuration on a Redis Cluster (seed nodes and password of `cluster`), built past the
+ * CLUSTER GATE (src/main/config/cross-checks.ts), which still refuses svc.redis.mode=cluster at
+ * load; with the gate gone this is testConfig({ 'svc.redis.mode': 'cluster', 'svc.redis.nodes': ... }, 'redis').
+ */
+export function clusterTestConfig(cluster: { readonly seeds: ReadonlyArray<{ host: string; port: number }>; readonly password: string | undefined }, overrides: Partial<Record<ConfigKey, unknown>> = {}): AppConfig {
+  const base = testConfig(overrides, 'redis');
+  return { ...base, redis: { ...base.redis, mode: 'cluster', url: '', nodes: cluster.seeds, password: cluster.password ?? '' } };
+}
+
 export interface TestInfra extends Infrastructure {
   /** The Redis key prefix of this infrastructure (unique per suite). */
   readonly keyPrefix: string;

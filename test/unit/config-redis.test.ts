@@ -3,6 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/main/config';
+import { build } from '../../src/main/config/build';
+import { KEYS } from '../../src/main/config/keys';
 import { prodEnv } from '../support/prod-env';
 
 const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-redis-'));
@@ -50,14 +52,37 @@ describe('configuration: Redis topology', () => {
     assert.equal(c.redis.password, 'p@ss');
   });
 
-  it('refuses cluster mode, naming svc.redis.mode and the missing cluster-safe key layout', () => {
-    const problems = problemsOf({ SVC_REDIS_MODE: 'cluster' });
+  const CLUSTER = { SVC_STORE: 'redis', SVC_REDIS_MODE: 'cluster', SVC_REDIS_NODES: '10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002', SVC_REDIS_PASSWORD: 'cp' };
+
+  it('refuses an otherwise valid cluster configuration only at the CLUSTER GATE, naming svc.redis.mode and the missing cluster-safe key layout', () => {
+    const problems = problemsOf(CLUSTER);
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(problems[0] ?? '', /^svc\.redis\.mode \(SVC_REDIS_MODE\): .*cluster-safe key layout.*not built yet/);
   });
 
+  it('builds the cluster settings: seed nodes, the data password from svc.redis.password or the URL', () => {
+    // Built from validated values directly, since loadConfig refuses cluster mode at the gate.
+    const raw = loadConfig({ env: {}, configDir: emptyDir() }).raw;
+    const nodes = KEYS['svc.redis.nodes'].schema.parse(CLUSTER.SVC_REDIS_NODES);
+    const built = build('test', { ...raw, 'svc.redis.mode': 'cluster', 'svc.redis.nodes': nodes, 'svc.redis.url': 'redis://app:p%40ss@ignored:1' }, emptyDir());
+    assert.equal(built.redis.mode, 'cluster');
+    assert.deepEqual(built.redis.nodes, [
+      { host: '10.0.0.1', port: 7000 },
+      { host: '10.0.0.2', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    assert.equal(built.redis.password, 'p@ss');
+  });
+
   const bad: Array<[string, Record<string, string>, RegExp]> = [
     ['an unknown mode', { SVC_REDIS_MODE: 'replicated' }, /^svc\.redis\.mode \(SVC_REDIS_MODE\)/],
+    ['cluster mode without seed nodes', { ...CLUSTER, SVC_REDIS_NODES: '' }, /^svc\.redis\.nodes \(SVC_REDIS_NODES\): required when svc\.redis\.mode=cluster/],
+    ['a seed node without a port', { ...CLUSTER, SVC_REDIS_NODES: '10.0.0.1:7000,10.0.0.2' }, /^svc\.redis\.nodes \(SVC_REDIS_NODES\): "10\.0\.0\.2" is not host:port/],
+    ['seed nodes in sentinel mode', { ...SENTINEL, SVC_REDIS_NODES: 'a:7000' }, /^svc\.redis\.nodes \(SVC_REDIS_NODES\): only used when svc\.redis\.mode=cluster \(svc\.redis\.mode is sentinel\)/],
+    ['a key prefix with a hash tag in cluster mode', { ...CLUSTER, SVC_REDIS_KEY_PREFIX: '{ag}:' }, /^svc\.redis\.key-prefix \(SVC_REDIS_KEY_PREFIX\): must not contain "\{" or "\}" when svc\.redis\.mode=cluster/],
+    ['a key prefix with a lone brace in cluster mode', { ...CLUSTER, SVC_REDIS_KEY_PREFIX: 'ag}' }, /^svc\.redis\.key-prefix \(SVC_REDIS_KEY_PREFIX\)/],
+    ['a database other than 0 in cluster mode', { ...CLUSTER, SVC_REDIS_URL: 'redis://:cp@h:1/2' }, /^svc\.redis\.url \(SVC_REDIS_URL or REDIS_URL\): a Redis Cluster has database 0 only/],
+    ['a sentinel password in cluster mode', { ...CLUSTER, SVC_REDIS_SENTINEL_PASSWORD: 'x' }, /^svc\.redis\.sentinel-password \(SVC_REDIS_SENTINEL_PASSWORD\): only used when svc\.redis\.mode=sentinel \(svc\.redis\.mode is cluster\)/],
     ['sentinel mode without sentinels', { SVC_STORE: 'redis', SVC_REDIS_MODE: 'sentinel' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\): required/],
     ['a sentinel address without a port', { ...SENTINEL, SVC_REDIS_SENTINELS: '10.0.0.1' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\): "10\.0\.0\.1" is not host:port/],
     ['a sentinel port out of range', { ...SENTINEL, SVC_REDIS_SENTINELS: 'a:70000' }, /^svc\.redis\.sentinels \(SVC_REDIS_SENTINELS\)/],
@@ -93,6 +118,12 @@ describe('configuration: Redis topology', () => {
     it('sentinel mode starts with svc.redis.password, or with the URL\'s credentials', () => {
       assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: '', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyDir() }).redis.password, 'pw');
       assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: 'redis://:pw2@ignored:1' }), configDir: emptyDir() }).redis.password, 'pw2');
+    });
+
+    it('cluster mode without any data password is refused, naming svc.redis.password', () => {
+      const problems = problemsOf(prodEnv({ ...CLUSTER, SVC_REDIS_URL: '', SVC_REDIS_PASSWORD: '' }));
+      assert.ok(problems.some((p) => /^svc\.redis\.password \(SVC_REDIS_PASSWORD\): required in prod in every mode \(svc\.redis\.mode is cluster\)/.test(p)), problems.join('\n'));
+      assert.ok(!problemsOf(prodEnv({ ...CLUSTER, SVC_REDIS_URL: '' })).some((p) => p.startsWith('svc.redis.password')), 'a password is enough');
     });
 
     it('standalone mode accepts svc.redis.password beside a URL without one', () => {

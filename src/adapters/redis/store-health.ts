@@ -10,7 +10,7 @@ export interface RedisStoreHealthOptions {
   /** ping() reports down after this many ms even if the client has no command timeout. Default 2000. */
   readonly pingTimeoutMs?: number;
   /** Reported in the details. Default standalone. */
-  readonly mode?: 'standalone' | 'sentinel';
+  readonly mode?: 'standalone' | 'sentinel' | 'cluster';
   /** Sentinel mode: ask each Sentinel on every ping and report its reachability and master (dev detail). */
   readonly probeSentinels?: SentinelProbeTarget;
 }

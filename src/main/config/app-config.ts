@@ -11,15 +11,17 @@ export class ConfigError extends Error {
   }
 }
 
-/** How the service reaches Redis: one server, or the master a set of Sentinels names. */
+/** How the service reaches Redis: one server, the master a set of Sentinels names, or a Redis Cluster. */
 export interface RedisSettings {
-  /** `cluster` is refused at start until the store's keys are cluster-safe. */
+  /** `cluster` is refused at start until the store's keys are cluster-safe (cross-checks.ts, CLUSTER GATE). */
   readonly mode: 'standalone' | 'sentinel' | 'cluster';
-  /** Standalone: the server. Sentinel: only its credentials and database are used ('' = none). */
+  /** Standalone: the server. Sentinel: only its credentials and database are used; cluster: only its credentials ('' = none). */
   readonly url: string;
   /** The data password: svc.redis.password, else the URL's ('' = none). */
   readonly password: string;
   readonly sentinels: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+  /** Cluster mode: the seed nodes (any one that answers is enough to discover the others). */
+  readonly nodes: ReadonlyArray<{ readonly host: string; readonly port: number }>;
   readonly masterName: string;
   /** AUTH of the Sentinels themselves ('' = none). */
   readonly sentinelPassword: string;

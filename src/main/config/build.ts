@@ -72,6 +72,7 @@ function redisOf(s: Read): AppConfig['redis'] {
     url,
     password: s<string>('svc.redis.password') || urlPassword(url),
     sentinels: s<RedisSettings['sentinels']>('svc.redis.sentinels'),
+    nodes: s<RedisSettings['nodes']>('svc.redis.nodes'),
     masterName: s<string>('svc.redis.master-name').trim(),
     sentinelPassword: s<string>('svc.redis.sentinel-password'),
     waitReplicas: s<number>('svc.redis.wait-replicas'),

@@ -63,6 +63,7 @@ export const KEYS = {
   'svc.redis.mode': { schema: z.enum(['standalone', 'sentinel', 'cluster']), default: 'standalone' },
   'svc.redis.password': { schema: str, default: '', secret: true },
   'svc.redis.sentinels': { schema: hostPortList, default: [] },
+  'svc.redis.nodes': { schema: hostPortList, default: [] },
   'svc.redis.master-name': { schema: nonEmpty, default: 'mymaster' },
   'svc.redis.sentinel-password': { schema: str, default: '', secret: true },
   'svc.redis.wait-replicas': { schema: int(0, 64), default: 0 },

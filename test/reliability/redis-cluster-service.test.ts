@@ -1,0 +1,56 @@
+/**
+ * The service's infrastructure in svc.redis.mode=cluster on a real 3-master / 3-replica cluster,
+ * everything behind the CLUSTER GATE (cross-checks.ts, which still refuses cluster mode at load):
+ * the stores on the cluster client, called at once after the start. Only single-key operations
+ * run here: the multi-key session and key-value scripts wait for the cluster-safe key layout.
+ * Skipped loudly without redis-server / redis-cli (fails under CI=true).
+ */
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import type { ConfigKey } from '../../src/main/config';
+import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
+import { clusterTestConfig } from '../support/apps';
+import { RedisCluster, requireRedisCluster } from '../support/redis-cluster';
+import { testKeyPrefix } from '../support/services';
+
+const PASSWORD = 'cluster-service-pw';
+
+describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUSTER GATE)', function () {
+  this.timeout(60_000);
+  let cluster: RedisCluster | undefined;
+  const opened: Infrastructure[] = [];
+
+  before(async function () {
+    await requireRedisCluster(this);
+    cluster = await RedisCluster.start({ password: PASSWORD });
+  });
+  after(async () => {
+    for (const infra of opened) await infra.close().catch(() => undefined);
+    cluster?.stop();
+  });
+
+  function infraOn(overrides: Partial<Record<ConfigKey, unknown>> = {}): { infra: Infrastructure; prefix: string } {
+    assert.ok(cluster);
+    const prefix = testKeyPrefix('cluster-service');
+    const infra = createInfrastructure(clusterTestConfig(cluster, { 'svc.crypto.worker-threads': 1, ...overrides }), { log: silentLogger, keyPrefix: prefix });
+    opened.push(infra);
+    return { infra, prefix };
+  }
+
+  it('the stores answer from the first call after the start (it waits for the cluster client), and their keys spread over every master', async () => {
+    assert.ok(cluster);
+    const { infra, prefix } = infraOn();
+    await infra.kv.set('first', 'v', 60_000);
+    assert.equal(await infra.kv.get('first'), 'v');
+    for (let i = 0; i < 60; i++) await infra.kv.set(`k${i}`, String(i), 60_000);
+    assert.equal((await infra.kv.increment('k7', 60_000)).count, 8);
+    assert.equal((await infra.rateLimits.hit('ip:1', 1, 60_000, Date.now())).allowed, true);
+    assert.equal((await infra.rateLimits.hit('ip:1', 1, 60_000, Date.now())).allowed, false);
+    await infra.captchas.save('login', 'u1', { answer: '42', expiresAt: Date.now() + 60_000 }, 60_000);
+    assert.equal((await infra.captchas.take('login', 'u1'))?.answer, '42');
+    await infra.lists.append('recent', 'a', 10, 60_000);
+    assert.deepEqual(await infra.lists.list('recent'), ['a']);
+    const perMaster = [...(await cluster.keysPerMaster(prefix)).values()];
+    assert.ok(perMaster.length === 3 && perMaster.every((n) => n > 0), `keys on every master: ${perMaster.join(', ')}`);
+  });
+});
