@@ -142,6 +142,8 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     pingTimeoutMs: r.commandTimeoutMs,
     mode: r.mode,
     ...(sentinelProbe ? { probeSentinels: sentinelProbe } : {}),
+    // Every node of the cluster in the details (not in prod, where details are not shown).
+    ...(r.mode === 'cluster' ? { clusterNodes: config.profile !== 'prod' } : {}),
   });
   const wait = { replicas: r.waitReplicas, timeoutMs: r.commandTimeoutMs };
   // On a cluster client a call first waits (at most the command timeout) while the client is not

@@ -1,11 +1,11 @@
 /**
- * Every store contract against the Redis stores, for one Redis deployment (standalone or
- * Sentinel): the stores share one client, each test gets a fresh key prefix (deleted afterwards);
+ * Every store contract against the Redis stores, for one Redis deployment (standalone,
+ * Sentinel or Cluster): the stores share one client, each test gets a fresh key prefix (deleted afterwards);
  * Redis TTLs run on real time, so elapse() also sleeps, while the FakeClock (started at the real
  * time) drives the `now` arguments. The health contract gets a client of its own (close() quits it).
  */
-import type Redis from 'ioredis';
 import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
+import type { RedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { RedisListStore } from '../../src/adapters/redis/list-store';
 import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
@@ -21,17 +21,22 @@ import { describeRateLimitStoreContract } from './rate-limit-store.contract';
 import { describeSessionStoreContract } from './session-store.contract';
 import { describeStoreHealthContract } from './store-health.contract';
 
+interface HealthOnOwnClient {
+  readonly client: RedisClient;
+  readonly store: RedisStoreHealth;
+}
+
 export interface RedisDeployment {
   /** Appended to each suite's name, e.g. " on Sentinel". */
   readonly label: string;
   /** The shared client (created in the caller's `before`). */
-  readonly client: () => Redis | undefined;
-  /** A new client for the health contract, and the health store built on it. */
-  readonly health: () => { readonly client: Redis; readonly store: RedisStoreHealth };
+  readonly client: () => RedisClient | undefined;
+  /** A new client for the health contract, and the health store built on it (once it can answer). */
+  readonly health: () => HealthOnOwnClient | Promise<HealthOnOwnClient>;
 }
 
 export function describeRedisStoreContracts(d: RedisDeployment): void {
-  function fixture<S>(make: (client: Redis, keyPrefix: string) => S): MakeFixture<S> {
+  function fixture<S>(make: (client: RedisClient, keyPrefix: string) => S): MakeFixture<S> {
     return async () => {
       const shared = d.client();
       if (shared === undefined) throw new Error('redis client not ready');
@@ -55,7 +60,7 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
   describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p)));
   describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p)));
   describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
-    const { client: own, store } = d.health();
+    const { client: own, store } = await d.health();
     return {
       store,
       clock: new FakeClock(Date.now()),

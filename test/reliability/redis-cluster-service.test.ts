@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import type { ConfigKey } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
-import { clusterTestConfig } from '../support/apps';
+import request from 'supertest';
+import { buildBoth, clusterTestConfig } from '../support/apps';
 import { RedisCluster, requireRedisCluster } from '../support/redis-cluster';
 import { testKeyPrefix } from '../support/services';
 
@@ -29,12 +30,13 @@ describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUST
     cluster?.stop();
   });
 
-  function infraOn(overrides: Partial<Record<ConfigKey, unknown>> = {}): { infra: Infrastructure; prefix: string } {
+  function infraOn(overrides: Partial<Record<ConfigKey, unknown>> = {}) {
     assert.ok(cluster);
     const prefix = testKeyPrefix('cluster-service');
-    const infra = createInfrastructure(clusterTestConfig(cluster, { 'svc.crypto.worker-threads': 1, ...overrides }), { log: silentLogger, keyPrefix: prefix });
+    const config = clusterTestConfig(cluster, { 'svc.crypto.worker-threads': 1, ...overrides });
+    const infra = createInfrastructure(config, { log: silentLogger, keyPrefix: prefix });
     opened.push(infra);
-    return { infra, prefix };
+    return { infra, prefix, config };
   }
 
   it('the stores answer from the first call after the start (it waits for the cluster client), and their keys spread over every master', async () => {
@@ -52,5 +54,19 @@ describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUST
     assert.deepEqual(await infra.lists.list('recent'), ['a']);
     const perMaster = [...(await cluster.keysPerMaster(prefix)).values()];
     assert.ok(perMaster.length === 3 && perMaster.every((n) => n > 0), `keys on every master: ${perMaster.join(', ')}`);
+  });
+
+  it('/actuator/health: readiness UP once the client is ready; the store component shows the mode, cluster_state and every node', async () => {
+    assert.ok(cluster);
+    const { infra, config } = infraOn();
+    const admin = () => request(buildBoth(config, infra).admin.app.callback());
+    for (let i = 0; i < 50 && (await admin().get('/actuator/health/readiness')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    await admin().get('/actuator/health/readiness').expect(200);
+    const store = (await admin().get('/actuator/health').expect(200)).body.components.store;
+    assert.equal(store.status, 'UP');
+    assert.equal(store.details.mode, 'cluster');
+    assert.equal(store.details.clusterState, 'ok');
+    assert.equal(store.details.nodes.length, 6);
+    assert.deepEqual(store.details.nodes.map((n: { role: string }) => n.role).sort(), ['master', 'master', 'master', 'replica', 'replica', 'replica']);
   });
 });

@@ -11,25 +11,16 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type ClusterNodeEntry, parseClusterNodes } from '../../src/adapters/redis/cluster-probe';
 import { ask, binaryInstalled, killGroup, removeDir, spawnTracked, trackDir, until } from './redis-processes';
 import { freePort } from './redis-server';
 
 export const HOST = '127.0.0.1';
 export const ALL_SLOTS = 16384;
 
-/** One node as CLUSTER NODES describes it. */
-export interface ClusterNode {
-  readonly id: string;
+/** One node as CLUSTER NODES describes it (the service's own parser), with its port. */
+export interface ClusterNode extends ClusterNodeEntry {
   readonly port: number;
-  /** `127.0.0.1:port`. */
-  readonly address: string;
-  readonly role: 'master' | 'replica';
-  /** A replica's master; null for a master. */
-  readonly masterId: string | null;
-  /** Slot ranges a master serves (inclusive); empty for a replica. */
-  readonly slots: ReadonlyArray<readonly [number, number]>;
-  /** Flagged `fail` (or `fail?`) by the node that answered. */
-  readonly failing: boolean;
 }
 
 /** Skips the suite loudly without redis-server / redis-cli, or fails it under CI=true. */
@@ -41,31 +32,9 @@ export async function requireRedisCluster(ctx: Mocha.Context): Promise<void> {
   ctx.skip();
 }
 
-/** CLUSTER NODES, parsed (slots being migrated, `[slot->-id]`, are left out). */
-export function parseClusterNodes(text: string): ClusterNode[] {
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((line) => {
-      const [id = '', addr = '', flags = '', master = '-', , , , , ...slotFields] = line.trim().split(' ');
-      const port = Number(addr.split('@')[0]?.split(':').pop());
-      const flagSet = flags.split(',');
-      const slots = slotFields
-        .filter((f) => !f.startsWith('['))
-        .map((f): readonly [number, number] => {
-          const [a, b] = f.split('-').map(Number) as [number, number | undefined];
-          return [a, b ?? a];
-        });
-      return {
-        id,
-        port,
-        address: `${HOST}:${port}`,
-        role: flagSet.includes('master') ? 'master' : 'replica',
-        masterId: master === '-' ? null : master,
-        slots,
-        failing: flagSet.includes('fail') || flagSet.includes('fail?'),
-      };
-    });
+/** CLUSTER NODES, parsed. */
+export function parseNodes(text: string): ClusterNode[] {
+  return parseClusterNodes(text).map((n) => ({ ...n, port: Number(n.address.split(':').pop()) }));
 }
 
 /** `n` distinct free ports. */
@@ -158,7 +127,7 @@ export class RedisCluster {
     let last: unknown;
     for (const port of this.running) {
       try {
-        return parseClusterNodes(String(await ask(port, this.password, (r) => r.call('CLUSTER', 'NODES'))));
+        return parseNodes(String(await ask(port, this.password, (r) => r.call('CLUSTER', 'NODES'))));
       } catch (e) {
         last = e;
       }

@@ -3,6 +3,7 @@
  * skipped with a loud notice, except under CI=true, where a missing service fails the run.
  */
 import Redis from 'ioredis';
+import { isCluster, type RedisClient } from '../../src/adapters/redis/redis-client';
 import { randomBytes } from 'node:crypto';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -42,12 +43,25 @@ export function testKeyPrefix(label: string): string {
   return `agtest:${process.pid}:${randomBytes(4).toString('hex')}:${label}:`;
 }
 
-/** Deletes every key under a prefix with SCAN (never KEYS). */
-export async function deleteByPrefix(client: Redis, prefix: string): Promise<void> {
+/**
+ * Deletes every key under a prefix with SCAN (never KEYS); on a cluster client, SCAN on every
+ * master and each key deleted on its own (the keys of one node may lie in several slots).
+ */
+export async function deleteByPrefix(client: RedisClient, prefix: string): Promise<void> {
+  if (isCluster(client)) {
+    for (const node of client.nodes('master')) {
+      await scanPrefix(node, prefix, (keys) => Promise.all(keys.map((k) => client.del(k))));
+    }
+    return;
+  }
+  await scanPrefix(client, prefix, (keys) => client.del(...keys));
+}
+
+async function scanPrefix(node: Redis, prefix: string, remove: (keys: string[]) => Promise<unknown>): Promise<void> {
   let cursor = '0';
   do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
     cursor = next;
-    if (keys.length > 0) await client.del(...keys);
+    if (keys.length > 0) await remove(keys);
   } while (cursor !== '0');
 }

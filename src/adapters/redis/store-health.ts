@@ -1,7 +1,10 @@
 /**
  * StoreHealth of the Redis stores: PING with a timeout, the topology mode, in Sentinel mode
- * (when asked) what each Sentinel says about the master, and closing the client they share.
+ * (when asked) what each Sentinel says about the master, in cluster mode the cluster_state of
+ * every master (and, when asked, each node), and closing the client they share.
  */
+import type { Cluster } from 'ioredis';
+import { probeCluster } from './cluster-probe';
 import { isCluster, type RedisClient } from './redis-client';
 import type { StoreHealth } from '../../application/ports/store-health';
 import { probeSentinels, type SentinelProbeTarget, type SentinelView } from './sentinel-probe';
@@ -13,6 +16,8 @@ export interface RedisStoreHealthOptions {
   readonly mode?: 'standalone' | 'sentinel' | 'cluster';
   /** Sentinel mode: ask each Sentinel on every ping and report its reachability and master (dev detail). */
   readonly probeSentinels?: SentinelProbeTarget;
+  /** Cluster mode: list every node (address, role, reachable, a master's slots) in the details (dev detail). */
+  readonly clusterNodes?: boolean;
 }
 
 type PingResult = Awaited<ReturnType<StoreHealth['ping']>>;
@@ -29,6 +34,7 @@ export class RedisStoreHealth implements StoreHealth {
 
   /** PING with its latency; never throws: a failure or timeout reports `up: false` with the reason. */
   async ping(): Promise<PingResult> {
+    if (isCluster(this.client)) return this.pingCluster(this.client);
     const target = this.opts.probeSentinels;
     const [pong, views] = await Promise.all([this.pingClient(), target ? probeSentinels(target) : Promise.resolve(undefined)]);
     const mode = this.opts.mode ?? 'standalone';
@@ -41,6 +47,21 @@ export class RedisStoreHealth implements StoreHealth {
       up: pong.up && !noMaster,
       ...(noMaster ? { detail: 'no Sentinel knows a master' } : {}),
       details: { mode, master, sentinels: views },
+    };
+  }
+
+  /**
+   * PING through the cluster client, and CLUSTER INFO on every node it holds: DOWN when a
+   * reachable master says cluster_state:fail (a slot has no master) or no master answers.
+   */
+  private async pingCluster(client: Cluster): Promise<PingResult> {
+    const [pong, view] = await Promise.all([this.pingClient(), probeCluster(client, { timeoutMs: this.pingTimeoutMs, nodes: this.opts.clusterNodes === true })]);
+    const problem = view.state === 'fail' ? `cluster_state:fail on ${view.failingOn}` : view.state === null ? 'no cluster master answers' : undefined;
+    return {
+      ...pong,
+      up: pong.up && problem === undefined,
+      ...(pong.up && problem !== undefined ? { detail: problem } : {}),
+      details: { mode: 'cluster', clusterState: view.state, ...(view.nodes ? { nodes: view.nodes } : {}) },
     };
   }
 
