@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { isDomainError } from '../../src/domain/errors';
 import type { ConfigKey } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import request from 'supertest';
@@ -68,5 +69,24 @@ describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUST
     assert.equal(store.details.clusterState, 'ok');
     assert.equal(store.details.nodes.length, 6);
     assert.deepEqual(store.details.nodes.map((n: { role: string }) => n.role).sort(), ['master', 'master', 'master', 'replica', 'replica', 'replica']);
+  });
+
+  it('svc.redis.wait-replicas=1: each acknowledged write is followed by WAIT on every master, and is on a replica when the call returns', async () => {
+    assert.ok(cluster);
+    const { infra, prefix } = infraOn({ 'svc.redis.wait-replicas': 1 });
+    assert.equal(await infra.kv.get('warm-up'), null);
+    await cluster.resetCommandStats();
+    for (let i = 0; i < 20; i++) await infra.kv.set(`w${i}`, 'v', 60_000);
+    const replicated = [...(await cluster.keysPerMaster(prefix, 'replicas')).values()].reduce((a, b) => a + b, 0);
+    const stats = await cluster.commandStats();
+    assert.equal(stats.set, 20);
+    assert.equal(stats.wait, 60, 'one WAIT per master per write');
+    assert.equal(replicated, 20);
+  });
+
+  it('more replicas asked for than a master has: the acknowledged write fails closed (store-unavailable), reads still work', async () => {
+    const { infra } = infraOn({ 'svc.redis.wait-replicas': 2, 'svc.redis.command-timeout-ms': 500 });
+    await assert.rejects(infra.kv.set('too-few', 'v', 60_000), (e: unknown) => isDomainError(e) && e.reason === 'store-unavailable');
+    assert.equal(await infra.kv.get('too-few'), 'v', 'the write itself is on the master (harmless: nobody was told it succeeded)');
   });
 });

@@ -230,10 +230,10 @@ export class RedisCluster {
     for (const port of this.running) await ask(port, this.password, (r) => r.config('RESETSTAT'));
   }
 
-  /** Keys under `prefix` on each master (SCAN MATCH, never KEYS), by master address. */
-  async keysPerMaster(prefix: string): Promise<Map<string, number>> {
+  /** Keys under `prefix` on each master (or each replica) (SCAN MATCH, never KEYS), by node address. */
+  async keysPerMaster(prefix: string, of: 'masters' | 'replicas' = 'masters'): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    for (const m of await this.masters()) {
+    for (const m of of === 'masters' ? await this.masters() : await this.replicas()) {
       let n = 0;
       await ask(m.port, this.password, async (r) => {
         let cursor = '0';

@@ -3,8 +3,14 @@
  * `WAIT n timeout` on the same connection blocks until n replicas hold it. Fewer acknowledgements
  * within the timeout reject the call, so the client is never told "done" for a write a promoted
  * replica might not have (the store guard turns the rejection into a 503 store-unavailable).
+ *
+ * On a cluster WAIT has no key, so the cluster client would send it to a random node, not
+ * necessarily the master that took the write. Which master that was is not known here (a store
+ * call may touch several slots), so WAIT runs on the connection to every master, in parallel,
+ * and the lowest count decides: one round trip more per acknowledged write, as on one server,
+ * but a master short of replicas fails the acknowledged writes of every slot, not only its own.
  */
-import type { RedisClient } from './redis-client';
+import { isCluster, type RedisClient } from './redis-client';
 
 export class ReplicaWaitError extends Error {
   override readonly name = 'ReplicaWaitError';
@@ -12,8 +18,10 @@ export class ReplicaWaitError extends Error {
     readonly acknowledged: number,
     readonly wanted: number,
     timeoutMs: number,
+    /** The master that fell short (cluster mode). */
+    readonly master?: string,
   ) {
-    super(`only ${acknowledged} of ${wanted} replica(s) acknowledged the write within ${timeoutMs} ms`);
+    super(`only ${acknowledged} of ${wanted} replica(s) acknowledged the write within ${timeoutMs} ms${master === undefined ? '' : ` on master ${master}`}`);
   }
 }
 
@@ -24,10 +32,25 @@ export interface ReplicaWait {
   readonly timeoutMs: number;
 }
 
-/** WAIT on the client the writes went through; rejects with ReplicaWaitError on too few replicas. */
+/**
+ * WAIT on the client the writes went through (on a cluster: on every master); rejects with
+ * ReplicaWaitError on too few replicas.
+ */
 export async function waitForReplicas(client: RedisClient, wait: ReplicaWait): Promise<void> {
-  const acknowledged = await client.wait(wait.replicas, wait.timeoutMs);
-  if (acknowledged < wait.replicas) throw new ReplicaWaitError(acknowledged, wait.replicas, wait.timeoutMs);
+  if (!isCluster(client)) {
+    const acknowledged = await client.wait(wait.replicas, wait.timeoutMs);
+    if (acknowledged < wait.replicas) throw new ReplicaWaitError(acknowledged, wait.replicas, wait.timeoutMs);
+    return;
+  }
+  const masters = client.nodes('master');
+  if (masters.length === 0) throw new ReplicaWaitError(0, wait.replicas, wait.timeoutMs, '(none known)');
+  const counts = await Promise.all(masters.map((m) => m.wait(wait.replicas, wait.timeoutMs)));
+  const lowest = counts.indexOf(Math.min(...counts));
+  const acknowledged = counts[lowest] as number;
+  if (acknowledged < wait.replicas) {
+    const { host, port } = (masters[lowest] as (typeof masters)[number]).options;
+    throw new ReplicaWaitError(acknowledged, wait.replicas, wait.timeoutMs, `${host}:${port}`);
+  }
 }
 
 /** `target` with each of `writes` followed by WAIT (the write's own result is returned once it is replicated). */
