@@ -12,7 +12,6 @@ import { readyWithin, withReadyWait } from '../../src/adapters/redis/ready-wait'
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
 import { type ClusterNode, RedisCluster, requireRedisCluster } from '../support/redis-cluster';
-import { ask } from '../support/redis-processes';
 import { testKeyPrefix } from '../support/services';
 
 const PASSWORD = 'cluster-client-pw';
@@ -27,13 +26,14 @@ async function timed<T>(p: Promise<T>): Promise<{ ms: number; value?: T; error?:
   }
 }
 
-/** The slot of `key` and the master serving it. */
-async function ownerOf(cluster: RedisCluster, key: string): Promise<{ slot: number; master: ClusterNode }> {
+/** The master serving each key's slot. */
+async function ownersOf(cluster: RedisCluster, keys: readonly string[]): Promise<ClusterNode[]> {
   const masters = await cluster.masters();
-  const slot = Number(await ask(masters[0]!.port, cluster.password, (r) => r.call('CLUSTER', 'KEYSLOT', key)));
-  const master = masters.find((m) => m.slots.some(([a, b]) => slot >= a && slot <= b));
-  assert.ok(master, `slot ${slot} has a master`);
-  return { slot, master };
+  return (await cluster.slotsOf(keys)).map((slot) => {
+    const master = masters.find((m) => m.slots.some(([a, b]) => slot >= a && slot <= b));
+    assert.ok(master, `slot ${slot} has a master`);
+    return master;
+  });
 }
 
 describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
@@ -78,7 +78,8 @@ describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
   it('follows a MOVED: keys of slots resharded to another master are read through a stale slot map', async () => {
     assert.ok(client && cluster);
     const prefix = testKeyPrefix('cluster-moved');
-    const keys = Array.from({ length: 300 }, (_, i) => `${prefix}${i}`);
+    // 3,000 keys: about 36 of them in the 200 slots that move.
+    const keys = Array.from({ length: 3000 }, (_, i) => `${prefix}${i}`);
     await Promise.all(keys.map((k) => client!.set(k, k)));
     const [from, to] = await cluster.masters();
     assert.ok(from && to);
@@ -87,15 +88,14 @@ describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
     const now = await cluster.masters();
     for (const [a, b] of now.find((m) => m.id === to.id)!.slots) for (let s = a; s <= b; s++) if (from.slots.some(([x, y]) => s >= x && s <= y)) movedSlots.add(s);
     assert.equal(movedSlots.size, 200);
-    const moved: string[] = [];
-    for (const k of keys) if (movedSlots.has((await ownerOf(cluster, k)).slot)) moved.push(k);
+    const slots = await cluster.slotsOf(keys);
+    const moved = keys.filter((_, i) => movedSlots.has(slots[i] as number));
     assert.ok(moved.length > 0, 'some keys are in the moved slots');
     // Whether or not the periodic slot refresh already ran, route the moved slots to their old
     // master, as a client that has not refreshed yet does: every read gets a MOVED first.
     for (const s of movedSlots) client.slots[s] = [from.address];
     assert.deepEqual(await Promise.all(moved.map((k) => client!.get(k))), moved);
-    const { slot } = await ownerOf(cluster, moved[0]!);
-    assert.equal(client.slots[slot]?.[0], to.address, 'the MOVED reply updated the slot map');
+    for (const s of new Set(moved.map((k) => slots[keys.indexOf(k)] as number))) assert.equal(client.slots[s]?.[0], to.address, `the MOVED reply updated slot ${s} in the map`);
   });
 
   it('keeps serving reads and writes while slots (and their keys) move: no error during a live reshard', async () => {
@@ -181,9 +181,9 @@ describe('Redis Cluster client: failing fast', function () {
     await Promise.all(keys.map((k) => c.set(k, 'v')));
     const [victim] = await cluster.masters();
     assert.ok(victim);
-    const orphaned: string[] = [];
-    const served: string[] = [];
-    for (const k of keys) ((await ownerOf(cluster, k)).master.id === victim.id ? orphaned : served).push(k);
+    const owners = await ownersOf(cluster, keys);
+    const orphaned = keys.filter((_, i) => owners[i]?.id === victim.id);
+    const served = keys.filter((_, i) => owners[i]?.id !== victim.id);
     assert.ok(orphaned.length > 0 && served.length > 0);
     const replica = (await cluster.replicas()).find((r) => r.masterId === victim.id);
     assert.ok(replica);

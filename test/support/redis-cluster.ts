@@ -145,6 +145,13 @@ export class RedisCluster {
     return (await this.nodes()).filter((n) => n.role === 'replica' && !n.failing);
   }
 
+  /** The hash slot of each key (CLUSTER KEYSLOT, one connection). */
+  async slotsOf(keys: readonly string[]): Promise<number[]> {
+    const port = this.running[0];
+    if (port === undefined) throw new Error('no running node');
+    return ask(port, this.password, (r) => Promise.all(keys.map(async (k) => Number(await r.call('CLUSTER', 'KEYSLOT', k)))));
+  }
+
   /** `field` of CLUSTER INFO on one node. */
   async clusterInfo(port: number, field: string): Promise<string | undefined> {
     const info = String(await ask(port, this.password, (r) => r.call('CLUSTER', 'INFO')));
