@@ -92,7 +92,7 @@ async function cluster(): Promise<void> {
     console.log(`WAIT adds ${(pct(b, 0.5) - pct(a, 0.5)).toFixed(3)} ms at the median`);
   } finally {
     client.disconnect();
-    topology.stop();
+    await topology.stop();
   }
 }
 

@@ -42,7 +42,7 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
   });
   after(async () => {
     await client?.quit().catch(() => undefined);
-    cluster?.stop();
+    await cluster?.stop();
   });
 
   /** A health store on a client of its own, ready (close() in the contract quits it). */
@@ -151,7 +151,7 @@ describe('store health on Redis Cluster: DOWN', function () {
       assert.deepEqual(gone, [victim.address, replica.address].sort());
     } finally {
       own.disconnect();
-      cluster.stop();
+      await cluster.stop();
     }
   });
 });

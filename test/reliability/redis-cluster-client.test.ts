@@ -49,7 +49,7 @@ describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
   });
   after(async () => {
     client?.disconnect();
-    cluster?.stop();
+    await cluster?.stop();
   });
 
   it('discovers the whole cluster from one seed; keys over many slots are written and read back, on every master', async () => {
@@ -146,7 +146,7 @@ describe('Redis Cluster client: failing fast', function () {
   });
   after(async () => {
     clients.forEach((c) => c.disconnect());
-    cluster?.stop();
+    await cluster?.stop();
   });
 
   const clientOf = (c: RedisCluster, timeoutMs: number): Cluster => {

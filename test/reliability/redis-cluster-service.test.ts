@@ -28,7 +28,7 @@ describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUST
   });
   after(async () => {
     for (const infra of opened) await infra.close().catch(() => undefined);
-    cluster?.stop();
+    await cluster?.stop();
   });
 
   function infraOn(overrides: Partial<Record<ConfigKey, unknown>> = {}) {

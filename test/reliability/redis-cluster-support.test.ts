@@ -40,7 +40,7 @@ describe('test support: a real Redis Cluster (3 masters, 3 replicas)', function 
   });
   after(async () => {
     client?.disconnect();
-    cluster?.stop();
+    await cluster?.stop();
   });
 
   it('comes up with every slot served by exactly one of 3 masters, each with its own replica, cluster_state:ok on all 6 nodes', async () => {
@@ -98,7 +98,7 @@ describe('test support: a Redis Cluster master killed, then the cluster stopped'
       assert.equal((await cluster.masters()).length, 3);
       assert.ok(await refused(killed.port));
     } finally {
-      cluster.stop();
+      await cluster.stop();
     }
     assert.equal(liveProcesses(), before);
     for (const port of cluster.ports) assert.ok(await refused(port), `port ${port} closed`);

@@ -88,7 +88,7 @@ export class RedisCluster {
       await c.waitUntilHealthy(15_000);
       return c;
     } catch (e) {
-      c.stop();
+      await c.stop();
       throw e;
     }
   }
@@ -166,13 +166,19 @@ export class RedisCluster {
     });
   }
 
-  /** cluster_state:ok and all slots covered on every running node, 3 masters, every replica's link up. */
+  /**
+   * On every running node: cluster_state:ok, all slots covered, and a view of 3 masters serving
+   * slots, each with a replica; every replica's link up.
+   */
   async waitUntilHealthy(ms = 15_000): Promise<void> {
     await until('cluster healthy (state ok, all slots covered, replicas in sync)', ms, async () => {
       for (const p of this.running) {
         if ((await this.clusterInfo(p, 'cluster_state')) !== 'ok' || (await this.clusterInfo(p, 'cluster_slots_ok')) !== String(ALL_SLOTS)) return undefined;
+        const view = parseNodes(String(await ask(p, this.password, (r) => r.call('CLUSTER', 'NODES')))).filter((n) => !n.failing);
+        const masters = view.filter((n) => n.role === 'master' && n.slots.length > 0).map((n) => n.id);
+        const replicaOf = view.filter((n) => n.role === 'replica').map((n) => n.masterId);
+        if (masters.length !== 3 || !masters.every((id) => replicaOf.includes(id))) return undefined;
       }
-      if ((await this.masters()).length !== 3) return undefined;
       for (const r of await this.replicas()) {
         const repl = await ask(r.port, this.password, (c) => c.info('replication'));
         if (!repl.includes('master_link_status:up')) return undefined;
@@ -255,11 +261,17 @@ export class RedisCluster {
     return counts;
   }
 
-  /** Kills every node (and a running reshard) and removes the files; safe to call twice. */
-  stop(): void {
-    for (const p of [...this.procs.values(), ...this.clis]) killGroup(p);
+  /**
+   * Kills every node (and a running reshard) and removes the files at once; resolves when every
+   * process has exited (its ports are closed). Safe to call twice.
+   */
+  stop(): Promise<void> {
+    const procs = [...this.procs.values(), ...this.clis];
+    const exited = procs.map((p) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r()))));
+    procs.forEach(killGroup);
     this.procs.clear();
     this.clis.clear();
     removeDir(this.dir);
+    return Promise.all(exited).then(() => undefined);
   }
 }
