@@ -6,6 +6,7 @@
  */
 import type Redis from 'ioredis';
 import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
+import type { KeyLayoutKind } from '../../src/adapters/redis/key-layout';
 import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { RedisListStore } from '../../src/adapters/redis/list-store';
 import { RedisRateLimitStore } from '../../src/adapters/redis/rate-limit-store';
@@ -26,6 +27,8 @@ export interface RedisDeployment {
   readonly label: string;
   /** The shared client (created in the caller's `before`). */
   readonly client: () => Redis | undefined;
+  /** The key layout to use (default: the one the client needs). */
+  readonly layout?: KeyLayoutKind;
   /** A new client for the health contract, and the health store built on it. */
   readonly health: () => { readonly client: Redis; readonly store: RedisStoreHealth };
 }
@@ -49,11 +52,11 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
     };
   }
 
-  describeSessionStoreContract(`RedisSessionStore${d.label}`, fixture((c, p) => new RedisSessionStore(c, p)));
-  describeKeyValueStoreContract(`RedisKeyValueStore${d.label}`, fixture((c, p) => new RedisKeyValueStore(c, p)));
-  describeListStoreContract(`RedisListStore${d.label}`, fixture((c, p) => new RedisListStore(c, p)));
-  describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p)));
-  describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p)));
+  describeSessionStoreContract(`RedisSessionStore${d.label}`, fixture((c, p) => new RedisSessionStore(c, p, d.layout)));
+  describeKeyValueStoreContract(`RedisKeyValueStore${d.label}`, fixture((c, p) => new RedisKeyValueStore(c, p, d.layout)));
+  describeListStoreContract(`RedisListStore${d.label}`, fixture((c, p) => new RedisListStore(c, p, d.layout)));
+  describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p, d.layout)));
+  describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p, d.layout)));
   describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
     const { client: own, store } = d.health();
     return {

@@ -42,12 +42,12 @@ export function testKeyPrefix(label: string): string {
   return `agtest:${process.pid}:${randomBytes(4).toString('hex')}:${label}:`;
 }
 
-/** Deletes every key under a prefix with SCAN (never KEYS). */
+/** Deletes every key under a prefix with SCAN (never KEYS), one DEL per key (keys of any slot). */
 export async function deleteByPrefix(client: Redis, prefix: string): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
     cursor = next;
-    if (keys.length > 0) await client.del(...keys);
+    await Promise.all(keys.map((k) => client.del(k)));
   } while (cursor !== '0');
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 
 const SCRIPTS_DIR = path.join(__dirname, 'scripts');
 
@@ -51,7 +51,7 @@ function luaSource(script: LuaScript): string {
  * Registers the scripts on the client (a name another store already registered is left as it
  * is: every script name belongs to one store) and returns the function that runs them.
  */
-export function scriptRunner<N extends string>(client: Redis, scripts: Readonly<Record<N, LuaScript>>): ScriptRunner<N> {
+export function scriptRunner<N extends string>(client: RedisClient, scripts: Readonly<Record<N, LuaScript>>): ScriptRunner<N> {
   const commands = client as unknown as Record<string, ScriptFn | undefined>;
   for (const [name, script] of Object.entries<LuaScript>(scripts)) {
     if (typeof commands[name] !== 'function') client.defineCommand(name, { numberOfKeys: script.keys === 'counted' ? undefined : script.keys, lua: luaSource(script) });

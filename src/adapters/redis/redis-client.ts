@@ -5,7 +5,10 @@
  * ioredis' own Sentinel support (it asks the Sentinels for the master, checks the role of
  * what it reached, and follows a failover on its own).
  */
-import Redis, { type RedisOptions } from 'ioredis';
+import Redis, { type Cluster, type RedisOptions } from 'ioredis';
+
+/** A connection to the data: one server (standalone, Sentinel) or a Redis Cluster. */
+export type RedisClient = Redis | Cluster;
 
 export interface RedisClientOptions {
   /** Ms before a command (including one waiting in the offline queue) is rejected. Default 2000. */
