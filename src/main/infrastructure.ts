@@ -17,6 +17,7 @@ import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
 import { createRedisClient, type RedisTopology } from '../adapters/redis/redis-client';
 import { withReplicaWait } from '../adapters/redis/replica-wait';
 import { createRedisStores } from '../adapters/redis/redis-stores';
+import { FencedSessionStore } from '../adapters/redis/session-cache/write-fence';
 import { failClosed } from '../adapters/store-guard';
 import { configWarnings, type AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
@@ -142,9 +143,11 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     ...(sentinelProbe ? { probeSentinels: sentinelProbe } : {}),
   });
   const wait = { replicas: r.waitReplicas, timeoutMs: r.commandTimeoutMs };
+  // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off.
+  const sessions = new FencedSessionStore(stores.sessions, () => client.ping());
   return {
     ports: {
-      sessions: failClosed<SessionStore>(withReplicaWait(stores.sessions, SESSION_WRITES, client, wait), SESSION_METHODS),
+      sessions: failClosed<SessionStore>(withReplicaWait(sessions, SESSION_WRITES, client, wait), SESSION_METHODS),
       kv: failClosed<KeyValueStore>(withReplicaWait(stores.kv, KV_WRITES, client, wait), KV_METHODS),
       lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
       rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),

@@ -23,14 +23,14 @@ describe('store adapters: redis with the local session cache', function () {
     await client?.quit();
   });
 
-  describeSessionStoreContract('CachedSessionStore (local session cache)', async () => {
+  describeSessionStoreContract('FencedSessionStore(CachedSessionStore) (local session cache, as wired)', async () => {
     const shared = client;
     if (shared === undefined) throw new Error('redis client not ready');
     const prefix = testKeyPrefix('cache-contract');
     const clock = new FakeClock(Date.now());
-    const { store } = await cachedSessionStore(shared, REDIS_URL, prefix, clock);
+    const { store, writer } = await cachedSessionStore(shared, REDIS_URL, prefix, clock);
     return {
-      store,
+      store: writer,
       clock,
       elapse: async (ms) => {
         clock.advance(ms);

@@ -11,12 +11,15 @@ import type Redis from 'ioredis';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import type { SessionCache } from '../../src/adapters/redis/session-cache/create-session-cache';
+import type { SessionStore } from '../../src/application/ports/session-store';
 import { systemClock } from '../../src/main/infrastructure';
 import { makeRecord } from '../contract/session-store.contract';
 import { cachedSessionStore, waitForTracking } from '../support/session-cache';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The end of the current I/O turn (what a cache hit waits for before it answers). */
+const turn = () => new Promise((r) => setImmediate(r));
 
 /** The CLIENT LIST ids of connections whose name is `name`. */
 async function clientIds(redis: Redis, name: string): Promise<string[]> {
@@ -32,7 +35,8 @@ describe('local session cache on Redis: coherence between two caches, and the tr
   this.timeout(60_000);
   const prefix = testKeyPrefix('cache-link');
   const clients: Redis[] = [];
-  const caches: SessionCache[] = [];
+  type Instance = SessionCache & { readonly writer: SessionStore };
+  const caches: Instance[] = [];
   let admin: Redis;
 
   before(async function () {
@@ -49,7 +53,7 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     }
   });
 
-  async function instance(opts: Parameters<typeof cachedSessionStore>[4] = {}): Promise<SessionCache> {
+  async function instance(opts: Parameters<typeof cachedSessionStore>[4] = {}): Promise<Instance> {
     const client = createRedisClient(REDIS_URL);
     clients.push(client);
     const cache = await cachedSessionStore(client, REDIS_URL, prefix, systemClock, opts);
@@ -57,15 +61,15 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     return cache;
   }
 
-  async function login(cache: SessionCache, userId = 'u1'): Promise<string> {
+  async function login(cache: Instance, userId = 'u1'): Promise<string> {
     const hash = randomBytes(32).toString('hex');
     const now = Date.now();
-    await cache.store.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ userId, createdAt: now }), retentionMs: 600_000, replaceOthers: false, now });
+    await cache.writer.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ userId, createdAt: now }), retentionMs: 600_000, replaceOthers: false, now });
     return hash;
   }
 
   /** Reads until the other cache holds the session (a miss, then cached). */
-  async function warm(cache: SessionCache, hash: string): Promise<void> {
+  async function warm(cache: Instance, hash: string): Promise<void> {
     assert.equal((await cache.store.getSession('admin', hash, Date.now(), null))?.state, 'active');
     assert.ok(cache.store.holds('admin', hash), 'cached after the read');
   }
@@ -81,11 +85,11 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     for (let i = 0; i < 1000; i++) {
       const hash = await login(one);
       await warm(two, hash);
-      assert.equal(await one.store.deleteSession('admin', hash), true);
+      assert.equal(await one.writer.deleteSession('admin', hash), true);
       const doneAt = performance.now();
       if (two.store.holds('admin', hash)) afterReturn++;
       else leadsUs.push((doneAt - droppedAt) * 1000);
-      await new Promise((r) => setImmediate(r));
+      await turn();
       if (two.store.holds('admin', hash)) afterTurn++;
       if ((await two.store.getSession('admin', hash, Date.now(), null)) !== null) stale++;
     }
@@ -117,7 +121,8 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     const [one, two] = [await instance(), await instance()];
     const kicked = await login(one, 'k1');
     await warm(two, kicked);
-    assert.equal(await one.store.mark('admin', [kicked], 'kicked-out'), 1);
+    assert.equal(await one.writer.mark('admin', [kicked], 'kicked-out'), 1);
+    await turn();
     assert.ok(!two.store.holds('admin', kicked));
     assert.deepEqual(await two.store.getSession('admin', kicked, Date.now(), null), { state: 'kicked-out' });
 
@@ -125,7 +130,8 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     await warm(two, changed);
     const now = Date.now();
     const record = { ...makeRecord({ userId: 'r1', createdAt: now }), principal: { userId: 'r1', username: 'r1', roles: ['auditor'], permissions: ['audit:read'] } };
-    assert.equal(await one.store.update('admin', changed, record, 600_000), true);
+    assert.equal(await one.writer.update('admin', changed, record, 600_000), true);
+    await turn();
     assert.ok(!two.store.holds('admin', changed));
     const got = await two.store.getSession('admin', changed, Date.now(), null);
     assert.deepEqual(got?.state === 'active' && got.record.principal.roles, ['auditor']);
@@ -133,8 +139,9 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     const old = await login(one, 'p1');
     await warm(two, old);
     const fresh = randomBytes(32).toString('hex');
-    const created = await one.store.create({ loginType: 'admin', tokenHash: fresh, record: makeRecord({ userId: 'p1', createdAt: now }), retentionMs: 600_000, replaceOthers: true, now });
+    const created = await one.writer.create({ loginType: 'admin', tokenHash: fresh, record: makeRecord({ userId: 'p1', createdAt: now }), retentionMs: 600_000, replaceOthers: true, now });
     assert.equal(created.replaced, 1);
+    await turn();
     assert.ok(!two.store.holds('admin', old));
     assert.deepEqual(await two.store.getSession('admin', old, Date.now(), null), { state: 'replaced' });
   });
@@ -153,7 +160,7 @@ describe('local session cache on Redis: coherence between two caches, and the tr
       assert.ok(!two.store.holds('admin', hash), 'flushed');
       await waitForTracking(two.store, 2_000);
       await warm(two, hash);
-      await one.store.deleteSession('admin', hash);
+      await one.writer.deleteSession('admin', hash);
       assert.equal(await two.store.getSession('admin', hash, Date.now(), null), null);
     });
   }

@@ -12,6 +12,7 @@ import { RedisKeys } from '../../src/adapters/redis/key-layout';
 import { CachedSessionStore, type SessionCacheMetrics } from '../../src/adapters/redis/session-cache/cached-session-store';
 import { LruMap } from '../../src/adapters/redis/session-cache/lru';
 import type { SessionTracking, TrackingEvents } from '../../src/adapters/redis/session-cache/tracking-link';
+import { FencedSessionStore } from '../../src/adapters/redis/session-cache/write-fence';
 import type { SessionStore } from '../../src/application/ports/session-store';
 import type { SessionRecord, StoredSession } from '../../src/domain/session';
 import { FakeClock } from '../support/fake-clock';
@@ -92,12 +93,10 @@ function setUp(opts: { maxEntries?: number; ttlMs?: number } = {}) {
   const inner = counted(backend.sessions);
   const tracking = new FakeTracking(backend.sessions);
   const metrics = recordingMetrics();
-  let fences = 0;
   const cache = new CachedSessionStore({
     inner: inner.store,
     keys: KEYS,
     tracking,
-    fence: async () => void fences++,
     clock,
     metrics,
     options: { maxEntries: opts.maxEntries ?? 100, ttlMs: opts.ttlMs ?? 60_000 },
@@ -120,7 +119,7 @@ function setUp(opts: { maxEntries?: number; ttlMs?: number } = {}) {
     return { hash, key: KEYS.session('admin', hash), record };
   }
   const get = (hash: string, idle: number | null = null): Promise<StoredSession | null> => cache.getSession('admin', hash, clock.now(), idle);
-  return { clock, backend, inner, tracking, metrics, cache, login, get, fences: () => fences };
+  return { clock, backend, inner, tracking, metrics, cache, login, get };
 }
 
 describe('local session cache (unit, in-memory store behind a fake tracking link)', () => {
@@ -320,17 +319,38 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
     });
   });
 
-  it('a write drops the local entry and fences when it changed something', async () => {
+  it('a write drops the local entry at once', async () => {
     const t = setUp();
     const s = await t.login();
     await t.get(s.hash);
     assert.equal(await t.cache.mark('admin', [s.hash], 'kicked-out'), 1);
     assert.deepEqual(await t.get(s.hash), { state: 'kicked-out' });
-    assert.equal(await t.cache.mark('admin', [s.hash], 'kicked-out'), 0);
-    assert.equal(t.fences(), 1, 'no change, no fence');
     assert.equal(await t.cache.deleteSession('admin', s.hash), true);
     assert.equal(await t.get(s.hash), null);
-    assert.equal(await t.cache.update('admin', s.hash, s.record, null), false);
-    assert.equal(t.fences(), 2);
+  });
+
+  it('the write fence runs after every session write that changed something, and only then', async () => {
+    const t = setUp();
+    let fences = 0;
+    const fenced = new FencedSessionStore(t.cache, async () => void fences++);
+    const s = await t.login();
+    const other = await t.login('u2');
+    assert.equal((await fenced.create({ loginType: 'admin', tokenHash: 'ab'.repeat(32), record: { ...s.record, tokenId: 'ab'.repeat(8) }, retentionMs: 60_000, replaceOthers: false, now: t.clock.now() })).replaced, 0);
+    assert.equal(fences, 0, 'a login that replaced nothing');
+    assert.equal(await fenced.update('admin', other.hash, { ...other.record, attrs: { x: '1' } }, 60_000), true);
+    assert.equal(await fenced.update('admin', 'cd'.repeat(32), other.record, 60_000), false);
+    assert.equal(fences, 1);
+    assert.equal(await fenced.mark('admin', [s.hash], 'kicked-out'), 1);
+    assert.equal(await fenced.mark('admin', [s.hash], 'kicked-out'), 0);
+    assert.equal(fences, 2);
+    assert.equal(await fenced.deleteSession('admin', other.hash), true);
+    assert.equal(await fenced.deleteSession('admin', other.hash), false);
+    assert.equal(fences, 3);
+    const third = await t.login('u3');
+    const replacing = await fenced.create({ loginType: 'admin', tokenHash: 'ef'.repeat(32), record: { ...third.record, tokenId: 'ef'.repeat(8) }, retentionMs: 60_000, replaceOthers: true, now: t.clock.now() });
+    assert.equal(replacing.replaced, 1);
+    assert.equal(fences, 4);
+    assert.equal((await fenced.getSession('admin', third.hash, t.clock.now(), null))?.state, 'replaced');
+    assert.equal(fences, 4, 'reads never fence');
   });
 });

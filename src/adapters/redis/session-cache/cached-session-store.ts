@@ -1,9 +1,8 @@
 /**
  * SessionStore with a per-process cache of session records, kept coherent by Redis
  * server-assisted client-side caching (session.local-cache.*; see docs/sessions.md, "Local session
- * cache"). It wraps the Redis store: every write goes to it, then drops the local entry and fences
- * (one round trip after the write's reply, so Redis has sent the write's invalidations before the
- * caller is told "done"); reads are answered from the cache while the tracking link is up.
+ * cache"). It wraps the Redis store: every write goes to it and drops the local entry (the write
+ * fence around it is write-fence.ts); reads are answered from the cache while the tracking link is up.
  *
  * - A miss reads the record and last-active keys (and the record's PTTL) on the tracking connection,
  *   so Redis tracks them; a reply that overlapped an invalidation of its key or a flush is not cached.
@@ -39,8 +38,6 @@ export interface CachedSessionStoreDeps {
   readonly inner: SessionStore;
   readonly keys: RedisKeys;
   readonly tracking: SessionTracking;
-  /** A round trip on the connection of the writes (PING), sent after a write's reply. */
-  readonly fence: () => Promise<unknown>;
   readonly clock: Clock;
   readonly metrics: SessionCacheMetrics;
   readonly options: SessionCacheOptions;
@@ -134,28 +131,24 @@ export class CachedSessionStore implements SessionStore {
   async create(input: CreateSessionInput): Promise<{ replaced: number }> {
     const result = await this.d.inner.create(input);
     this.entries.invalidate(this.d.keys.session(input.loginType, input.tokenHash));
-    if (result.replaced > 0) await this.fence();
     return result;
   }
 
   async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
     const ok = await this.d.inner.update(type, hash, record, retentionMs);
     this.entries.invalidate(this.d.keys.session(type, hash));
-    if (ok) await this.fence();
     return ok;
   }
 
   async deleteSession(type: string, hash: string): Promise<boolean> {
     const removed = await this.d.inner.deleteSession(type, hash);
     this.forget(type, [hash]);
-    if (removed) await this.fence();
     return removed;
   }
 
   async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     const n = await this.d.inner.mark(type, tokenHashes, state);
     this.forget(type, tokenHashes);
-    if (n > 0) await this.fence();
     return n;
   }
 
@@ -268,11 +261,6 @@ export class CachedSessionStore implements SessionStore {
       const waiting = this.touches.peek(this.d.keys.session(type, s.tokenHash));
       return waiting !== undefined && waiting.at > s.lastActiveAt ? { ...s, lastActiveAt: waiting.at } : s;
     });
-  }
-
-  /** Sent after a write's reply: when it returns, Redis has written the write's invalidations to every tracking client. */
-  private async fence(): Promise<void> {
-    await this.d.fence().catch(() => undefined);
   }
 
   /** Resolves after the current event-loop turn's I/O callbacks (shared by every hit of the turn). */

@@ -10,10 +10,8 @@ import { SessionCacheMetricsFanout } from './metrics-fanout';
 import { TrackingLink, type TrackingLinkOptions } from './tracking-link';
 
 export interface SessionCacheWiring {
-  /** The Redis session store on `client`. */
+  /** The Redis session store. */
   readonly inner: SessionStore;
-  /** The main client (the writes' connection: the fence runs there). */
-  readonly client: Redis;
   /** A new connection made as the main client was (the tracking link's two). */
   readonly connect: () => Redis;
   readonly keyPrefix: string;
@@ -47,6 +45,6 @@ export function createSessionCache(w: SessionCacheWiring): SessionCache {
     name: linkName,
     log: w.log,
   });
-  const store = new CachedSessionStore({ inner: w.inner, keys, tracking, fence: () => w.client.ping(), clock: w.clock, metrics, options: w.options });
+  const store = new CachedSessionStore({ inner: w.inner, keys, tracking, clock: w.clock, metrics, options: w.options });
   return { store: store.start(), metrics, linkName };
 }

@@ -8,9 +8,10 @@
  * - A use at `now` with `now - knownLastActive >= idle * WRITE_THROUGH` is written before the
  *   request is answered (write-through). Otherwise it waits here.
  * - A waiting touch is written once `now - knownLastActive >= idle * DUE` (the sweep, every
- *   SWEEP_MS). So a touch waits less than idle/4 + SWEEP_MS + one round trip after the stored
- *   value it was measured from: while a touch is not yet in Redis, the stored value is less than
- *   idle/2 old, and any instance that reads "idle past the limit" from Redis reads the truth.
+ *   SWEEP_MS). So a touch is in Redis at the latest idle/2 + SWEEP_MS + one round trip after the
+ *   stored value it was measured from: while any instance holds an unwritten touch, the stored
+ *   value is younger than that, which is less than the idle limit for active-timeout >= 1 s; an
+ *   instance that reads "idle past the limit" from Redis therefore reads the truth.
  * - A touch older than the idle limit no longer keeps the session alive and is dropped.
  */
 
