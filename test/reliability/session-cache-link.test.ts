@@ -10,7 +10,9 @@ import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store';
-import type { SessionCache } from '../../src/adapters/redis/session-cache/create-session-cache';
+import { createSessionCache, type SessionCache } from '../../src/adapters/redis/session-cache/create-session-cache';
+import { FencedSessionStore } from '../../src/adapters/redis/session-cache/write-fence';
+import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import type { SessionStore } from '../../src/application/ports/session-store';
 import { systemClock } from '../../src/main/infrastructure';
 import { makeRecord } from '../contract/session-store.contract';
@@ -164,6 +166,24 @@ describe('local session cache on Redis: coherence between two caches, and the tr
       assert.equal(await two.store.getSession('admin', hash, Date.now(), null), null);
     });
   }
+
+  it('a tracking link that cannot be set up leaves the cache bypassed: reads and writes go to Redis and stay correct', async () => {
+    const client = createRedisClient(REDIS_URL);
+    clients.push(client);
+    const unreachable = () => createRedisClient('redis://127.0.0.1:1', { connectTimeoutMs: 200 });
+    const cache = createSessionCache({ inner: new RedisSessionStore(client, prefix), connect: unreachable, keyPrefix: prefix, clock: systemClock, log: silentLogger, options: { maxEntries: 10, ttlMs: 60_000 } });
+    caches.push({ ...cache, writer: cache.store });
+    const writer = new FencedSessionStore(cache.store, () => client.ping());
+    const hash = randomBytes(32).toString('hex');
+    const now = Date.now();
+    await writer.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ createdAt: now }), retentionMs: 600_000, replaceOthers: false, now });
+    await sleep(300);
+    assert.equal(cache.store.tracking, false);
+    assert.equal((await cache.store.getSession('admin', hash, Date.now(), null))?.state, 'active');
+    assert.ok(!cache.store.holds('admin', hash), 'nothing cached while bypassed');
+    assert.equal(await writer.deleteSession('admin', hash), true);
+    assert.equal(await cache.store.getSession('admin', hash, Date.now(), null), null);
+  });
 
   it('a tracking link whose invalidations stop arriving (a silent link) fails its heartbeat: flushed, then rebuilt', async () => {
     const made: Redis[] = [];

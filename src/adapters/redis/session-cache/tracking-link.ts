@@ -112,7 +112,12 @@ export class TrackingLink implements SessionTracking {
         this.opts.log.info({}, 'session cache: tracking link ready');
         this.events?.ready();
       },
-      (e: unknown) => this.lost(inc, `set-up failed: ${e instanceof Error ? e.message : String(e)}`),
+      (e: unknown) => {
+        const reason = `set-up failed: ${e instanceof Error ? e.message : String(e)}`;
+        // Logged at the first failure and every 60th after (a Redis that refuses CLIENT TRACKING keeps the cache bypassed).
+        if (!inc.dead && this.attempt % 60 === 0) this.opts.log.warn({ reason, attempts: this.attempt + 1 }, 'session cache: the tracking link cannot be set up; the cache stays bypassed');
+        this.lost(inc, reason);
+      },
     );
   }
 
@@ -175,8 +180,10 @@ export class TrackingLink implements SessionTracking {
     if (this.ready === inc) {
       this.ready = null;
       clearInterval(this.heartbeat);
-      this.opts.log.warn({ reason }, 'session cache: tracking link down, cache flushed and bypassed until it is back');
-      this.events?.down(reason);
+      if (!this.closed) {
+        this.opts.log.warn({ reason }, 'session cache: tracking link down, cache flushed and bypassed until it is back');
+        this.events?.down(reason);
+      }
     }
     if (this.current === inc && !this.closed) {
       this.current = null;
