@@ -7,6 +7,7 @@ import type { Clock } from '../application/ports/clock';
 import type { KeyValueStore } from '../application/ports/key-value-store';
 import type { ListStore } from '../application/ports/list-store';
 import type { Logger } from '../application/ports/logger';
+import type { Metrics } from '../application/ports/metrics';
 import type { RateLimitStore } from '../application/ports/rate-limit-store';
 import type { SessionStore } from '../application/ports/session-store';
 import type { StoreHealth } from '../application/ports/store-health';
@@ -17,6 +18,8 @@ import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
 import { createRedisClient, type RedisTopology } from '../adapters/redis/redis-client';
 import { withReplicaWait } from '../adapters/redis/replica-wait';
 import { createRedisStores } from '../adapters/redis/redis-stores';
+import { createSessionCache } from '../adapters/redis/session-cache/create-session-cache';
+import { FencedSessionStore } from '../adapters/redis/session-cache/write-fence';
 import { failClosed } from '../adapters/store-guard';
 import { configWarnings, type AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
@@ -39,6 +42,8 @@ export interface Infrastructure {
   readonly hasher: PasswordHasher;
   /** Admin users and members (svc.directory); null while no directory backend is configured. */
   readonly directories: Directories;
+  /** Reports the process's local session cache to an app's metrics (a no-op without the cache). */
+  readonly reportSessionCache?: (metrics: Metrics) => void;
   close(): Promise<void>;
 }
 
@@ -97,6 +102,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     cryptoPool,
     hasher,
     directories,
+    reportSessionCache: stores.reportSessionCache,
     close: async () => {
       await cryptoPool.close();
       await stores.close();
@@ -108,6 +114,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
 /** The store ports of one backend, and how to close it. */
 interface Stores {
   readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'captchas' | 'health'>;
+  readonly reportSessionCache?: (metrics: Metrics) => void;
   close(): Promise<void>;
 }
 
@@ -131,26 +138,37 @@ function redisTopology(r: AppConfig['redis']): RedisTopology {
  */
 function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
   const r = config.redis;
-  const client = createRedisClient(redisTopology(r), {
-    commandTimeoutMs: r.commandTimeoutMs,
-    onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
-  });
+  const connect = () =>
+    createRedisClient(redisTopology(r), {
+      commandTimeoutMs: r.commandTimeoutMs,
+      onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
+    });
+  const client = connect();
+  const keyPrefix = opts.keyPrefix ?? r.keyPrefix;
   const sentinelProbe = r.mode === 'sentinel' && config.profile !== 'prod' ? { sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, timeoutMs: r.commandTimeoutMs } : undefined;
-  const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, {
+  const stores = createRedisStores(client, keyPrefix, {
     pingTimeoutMs: r.commandTimeoutMs,
     mode: r.mode === 'sentinel' ? 'sentinel' : 'standalone',
     ...(sentinelProbe ? { probeSentinels: sentinelProbe } : {}),
   });
   const wait = { replicas: r.waitReplicas, timeoutMs: r.commandTimeoutMs };
+  const { sessionCache: sc } = config;
+  const cache = sc.enabled ? createSessionCache({ inner: stores.sessions, connect, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc }) : null;
+  // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off.
+  const sessions = new FencedSessionStore(cache?.store ?? stores.sessions, () => client.ping());
   return {
     ports: {
-      sessions: failClosed<SessionStore>(withReplicaWait(stores.sessions, SESSION_WRITES, client, wait), SESSION_METHODS),
+      sessions: failClosed<SessionStore>(withReplicaWait(sessions, SESSION_WRITES, client, wait), SESSION_METHODS),
       kv: failClosed<KeyValueStore>(withReplicaWait(stores.kv, KV_WRITES, client, wait), KV_METHODS),
       lists: failClosed<ListStore>(stores.lists, LIST_METHODS),
       rateLimits: failClosed<RateLimitStore>(stores.rateLimits, RL_METHODS),
       captchas: failClosed<CaptchaStore>(stores.captchas, CAPTCHA_METHODS),
       health: stores.health,
     },
-    close: () => stores.health.close(),
+    ...(cache === null ? {} : { reportSessionCache: (metrics: Metrics) => cache.metrics.add(metrics) }),
+    close: async () => {
+      await cache?.store.close();
+      await stores.health.close();
+    },
   };
 }
