@@ -147,6 +147,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   const metrics = new PromMetrics({ app });
   c.bind(PromMetrics).toConstantValue(metrics);
   c.bind(TOKENS.Metrics).toConstantValue(metrics);
+  infra.reportSessionCache?.(metrics);
   c.bind(TOKENS.Clock).toConstantValue(infra.clock);
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
   c.bind(TOKENS.SessionStore).toConstantValue(timed(infra.sessions, 'session', metrics));

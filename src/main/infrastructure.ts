@@ -7,10 +7,12 @@ import type { Clock } from '../application/ports/clock';
 import type { KeyValueStore } from '../application/ports/key-value-store';
 import type { ListStore } from '../application/ports/list-store';
 import type { Logger } from '../application/ports/logger';
+import type { Metrics } from '../application/ports/metrics';
 import type { RateLimitStore } from '../application/ports/rate-limit-store';
 import type { SessionStore } from '../application/ports/session-store';
 import type { StoreHealth } from '../application/ports/store-health';
 import type { PasswordHasher } from '../application/ports/password-hasher';
+import type Redis from 'ioredis';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { InMemoryBackend } from '../adapters/memory/in-memory-backend';
@@ -18,6 +20,8 @@ import { withReadyWait } from '../adapters/redis/ready-wait';
 import { createRedisClient, isCluster, type RedisTopology } from '../adapters/redis/redis-client';
 import { withReplicaWait } from '../adapters/redis/replica-wait';
 import { createRedisStores } from '../adapters/redis/redis-stores';
+import { createSessionCache } from '../adapters/redis/session-cache/create-session-cache';
+import { FencedSessionStore } from '../adapters/redis/session-cache/write-fence';
 import { failClosed } from '../adapters/store-guard';
 import { configWarnings, type AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
@@ -40,6 +44,8 @@ export interface Infrastructure {
   readonly hasher: PasswordHasher;
   /** Admin users and members (svc.directory); null while no directory backend is configured. */
   readonly directories: Directories;
+  /** Reports the process's local session cache to an app's metrics (a no-op without the cache). */
+  readonly reportSessionCache?: (metrics: Metrics) => void;
   close(): Promise<void>;
 }
 
@@ -98,6 +104,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     cryptoPool,
     hasher,
     directories,
+    reportSessionCache: stores.reportSessionCache,
     close: async () => {
       await cryptoPool.close();
       await stores.close();
@@ -109,6 +116,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
 /** The store ports of one backend, and how to close it. */
 interface Stores {
   readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'captchas' | 'health'>;
+  readonly reportSessionCache?: (metrics: Metrics) => void;
   close(): Promise<void>;
 }
 
@@ -133,12 +141,15 @@ function redisTopology(r: AppConfig['redis']): RedisTopology {
  */
 function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
   const r = config.redis;
-  const client = createRedisClient(redisTopology(r), {
-    commandTimeoutMs: r.commandTimeoutMs,
-    onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
-  });
+  const connect = () =>
+    createRedisClient(redisTopology(r), {
+      commandTimeoutMs: r.commandTimeoutMs,
+      onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
+    });
+  const client = connect();
+  const keyPrefix = opts.keyPrefix ?? r.keyPrefix;
   const sentinelProbe = r.mode === 'sentinel' && config.profile !== 'prod' ? { sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, timeoutMs: r.commandTimeoutMs } : undefined;
-  const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, {
+  const stores = createRedisStores(client, keyPrefix, {
     pingTimeoutMs: r.commandTimeoutMs,
     mode: r.mode,
     ...(sentinelProbe ? { probeSentinels: sentinelProbe } : {}),
@@ -146,18 +157,32 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     ...(r.mode === 'cluster' ? { clusterNodes: config.profile !== 'prod' } : {}),
   });
   const wait = { replicas: r.waitReplicas, timeoutMs: r.commandTimeoutMs };
+  const { sessionCache: sc } = config;
+  // The cache's tracking connections need one server: the configuration refuses it with svc.redis.mode=cluster.
+  const connectServer = (): Redis => {
+    const c = connect();
+    if (isCluster(c)) throw new Error('the local session cache needs one Redis server, not a cluster');
+    return c;
+  };
+  const cache = sc.enabled ? createSessionCache({ inner: stores.sessions, connect: connectServer, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc }) : null;
+  // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off.
+  const sessions = new FencedSessionStore(cache?.store ?? stores.sessions, () => client.ping());
   // On a cluster client a call first waits (at most the command timeout) while the client is not
   // ready, as a single connection's offline queue does (ready-wait.ts).
   const ready = <T extends object>(target: T, methods: readonly (keyof T)[]): T => (isCluster(client) ? withReadyWait(target, methods, client, r.commandTimeoutMs) : target);
   return {
     ports: {
-      sessions: failClosed<SessionStore>(ready(withReplicaWait(stores.sessions, SESSION_WRITES, client, wait), SESSION_METHODS), SESSION_METHODS),
+      sessions: failClosed<SessionStore>(ready(withReplicaWait(sessions, SESSION_WRITES, client, wait), SESSION_METHODS), SESSION_METHODS),
       kv: failClosed<KeyValueStore>(ready(withReplicaWait(stores.kv, KV_WRITES, client, wait), KV_METHODS), KV_METHODS),
       lists: failClosed<ListStore>(ready(stores.lists, LIST_METHODS), LIST_METHODS),
       rateLimits: failClosed<RateLimitStore>(ready(stores.rateLimits, RL_METHODS), RL_METHODS),
       captchas: failClosed<CaptchaStore>(ready(stores.captchas, CAPTCHA_METHODS), CAPTCHA_METHODS),
       health: stores.health,
     },
-    close: () => stores.health.close(),
+    ...(cache === null ? {} : { reportSessionCache: (metrics: Metrics) => cache.metrics.add(metrics) }),
+    close: async () => {
+      await cache?.store.close();
+      await stores.health.close();
+    },
   };
 }

@@ -96,9 +96,9 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
         assert.equal(await store.get('b'), '2', 'an empty batch writes nothing');
       });
 
-      it('readers racing a batch see all of it or none of it', async () => {
+      it('readers racing a batch about one subject see all of it or none of it', async () => {
         const { store } = fx();
-        const entries = Array.from({ length: 3 }, (_, i) => ({ key: `fam:${i}`, value: `v${i}`, ttlMs: 60_000 }));
+        const entries = ['rt', 'rtused', 'rtfam'].map((ns, i) => ({ key: `${ns}:admin:h1`, value: `v${i}`, ttlMs: 60_000 }));
         const read = () => Promise.all(entries.map((e) => store.get(e.key)));
         const [, ...snapshots] = await Promise.all([store.setMany(entries), ...Array.from({ length: 20 }, read)]);
         for (const seen of snapshots) {
@@ -108,9 +108,21 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
         assert.deepEqual(await read(), ['v0', 'v1', 'v2']);
       });
 
-      it('of concurrent batches over the same keys, one wins every key (never a mix)', async () => {
+      it('readers racing a batch over several subjects see a prefix of it, in order', async () => {
         const { store } = fx();
-        const keys = ['rt', 'rtfam', 'rtacc'];
+        const entries = ['rtfam:admin:f1', 'rtacc:admin:a1', 'rt:admin:h1'].map((key, i) => ({ key, value: `v${i}`, ttlMs: 60_000 }));
+        const read = () => Promise.all(entries.map((e) => store.get(e.key)));
+        const [, ...snapshots] = await Promise.all([store.setMany(entries), ...Array.from({ length: 20 }, read)]);
+        for (const seen of snapshots) {
+          const present = seen.filter((v) => v !== null).length;
+          assert.ok(seen.slice(0, present).every((v) => v !== null), `a later entry was visible before an earlier one: ${JSON.stringify(seen)}`);
+        }
+        assert.deepEqual(await read(), ['v0', 'v1', 'v2']);
+      });
+
+      it('of concurrent batches over the same keys of one subject, one wins every key (never a mix)', async () => {
+        const { store } = fx();
+        const keys = ['rt:admin:h1', 'rtused:admin:h1', 'rtfam:admin:h1'];
         await Promise.all(Array.from({ length: 20 }, (_, i) => store.setMany(keys.map((key) => ({ key, value: `w${i}`, ttlMs: 60_000 })))));
         const held = await Promise.all(keys.map((k) => store.get(k)));
         assert.equal(new Set(held).size, 1, `keys written by different batches: ${JSON.stringify(held)}`);

@@ -5,6 +5,7 @@
  * time) drives the `now` arguments. The health contract gets a client of its own (close() quits it).
  */
 import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
+import type { KeyLayoutKind } from '../../src/adapters/redis/key-layout';
 import type { RedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { RedisListStore } from '../../src/adapters/redis/list-store';
@@ -31,6 +32,8 @@ export interface RedisDeployment {
   readonly label: string;
   /** The shared client (created in the caller's `before`). */
   readonly client: () => RedisClient | undefined;
+  /** The key layout to use (default: the one the client needs). */
+  readonly layout?: KeyLayoutKind;
   /** A new client for the health contract, and the health store built on it (once it can answer). */
   readonly health: () => HealthOnOwnClient | Promise<HealthOnOwnClient>;
 }
@@ -54,11 +57,11 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
     };
   }
 
-  describeSessionStoreContract(`RedisSessionStore${d.label}`, fixture((c, p) => new RedisSessionStore(c, p)));
-  describeKeyValueStoreContract(`RedisKeyValueStore${d.label}`, fixture((c, p) => new RedisKeyValueStore(c, p)));
-  describeListStoreContract(`RedisListStore${d.label}`, fixture((c, p) => new RedisListStore(c, p)));
-  describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p)));
-  describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p)));
+  describeSessionStoreContract(`RedisSessionStore${d.label}`, fixture((c, p) => new RedisSessionStore(c, p, d.layout)));
+  describeKeyValueStoreContract(`RedisKeyValueStore${d.label}`, fixture((c, p) => new RedisKeyValueStore(c, p, d.layout)));
+  describeListStoreContract(`RedisListStore${d.label}`, fixture((c, p) => new RedisListStore(c, p, d.layout)));
+  describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p, d.layout)));
+  describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p, d.layout)));
   describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
     const { client: own, store } = await d.health();
     return {

@@ -268,6 +268,19 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         );
       });
 
+      it('of concurrent logins of one user with replaceOthers, exactly one stays active, and it is the one listed', async () => {
+        const { store, clock } = fx();
+        const logins = await Promise.all(Array.from({ length: 12 }, () => login({ replaceOthers: true })));
+        const states = await Promise.all(logins.map((l) => store.getSession('admin', l.hash, clock.now(), null)));
+        const live = logins.filter((_, i) => states[i]?.state === 'active');
+        assert.equal(live.length, 1, `active after the race: ${live.length}`);
+        assert.ok(states.every((st) => st?.state === 'active' || st?.state === 'replaced'), JSON.stringify(states));
+        assert.deepEqual(
+          (await store.listByUser('admin', 'u1', clock.now())).map((x) => x.tokenHash),
+          [live[0]?.hash],
+        );
+      });
+
       it('replaces nothing without replaceOthers', async () => {
         const { store, clock } = fx();
         const a = await login();

@@ -44,17 +44,13 @@ export function testKeyPrefix(label: string): string {
 }
 
 /**
- * Deletes every key under a prefix with SCAN (never KEYS); on a cluster client, SCAN on every
- * master and each key deleted on its own (the keys of one node may lie in several slots).
+ * Deletes every key under a prefix with SCAN (never KEYS), one DEL per key (keys of any slot);
+ * on a cluster client, SCAN on every master.
  */
 export async function deleteByPrefix(client: RedisClient, prefix: string): Promise<void> {
-  if (isCluster(client)) {
-    for (const node of client.nodes('master')) {
-      await scanPrefix(node, prefix, (keys) => Promise.all(keys.map((k) => client.del(k))));
-    }
-    return;
-  }
-  await scanPrefix(client, prefix, (keys) => client.del(...keys));
+  const remove = (keys: string[]) => Promise.all(keys.map((k) => client.del(k)));
+  if (!isCluster(client)) return scanPrefix(client, prefix, remove);
+  for (const node of client.nodes('master')) await scanPrefix(node, prefix, remove);
 }
 
 async function scanPrefix(node: Redis, prefix: string, remove: (keys: string[]) => Promise<unknown>): Promise<void> {

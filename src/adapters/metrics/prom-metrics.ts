@@ -3,7 +3,7 @@
  * clash, and each is labelled with its name); Node process metrics live in one process-wide
  * registry, collected once, and are appended to every app's exposition.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Metrics } from '../../application/ports/metrics';
 
 let processMetrics: Registry | undefined;
@@ -25,6 +25,10 @@ export class PromMetrics implements Metrics {
   private readonly signFailures: Counter<'reason'>;
   private readonly idempotency: Counter<'mode' | 'reason'>;
   private readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
+  private readonly cacheLookups: Counter<'result'>;
+  private readonly cacheInvalidations: Counter;
+  private readonly cacheFlushes: Counter<'reason'>;
+  private readonly cacheTracking: Gauge;
 
   constructor(opts: { app: string }) {
     const registers = [this.registry];
@@ -47,6 +51,10 @@ export class PromMetrics implements Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
+    this.cacheLookups = new Counter({ name: 'authguard_session_cache_lookups_total', help: 'Session reads with the local session cache on: hit, miss (read from Redis) or bypass (tracking link down)', labelNames: ['result'], registers });
+    this.cacheInvalidations = new Counter({ name: 'authguard_session_cache_invalidations_total', help: 'Cached sessions dropped by Redis invalidation messages', registers });
+    this.cacheFlushes = new Counter({ name: 'authguard_session_cache_flushes_total', help: 'Whole-cache flushes: a Redis database flush, or the tracking link went down', labelNames: ['reason'], registers });
+    this.cacheTracking = new Gauge({ name: 'authguard_session_cache_tracking', help: '1 while the local session cache is in use (tracking link up), 0 while it is bypassed', registers });
   }
 
   /**
@@ -87,6 +95,26 @@ export class PromMetrics implements Metrics {
       this.storeChildren.set(key, child);
     }
     child.observe(seconds);
+  }
+
+  private readonly lookupChildren = new Map<string, { inc(): void }>();
+
+  sessionCacheLookup(result: 'hit' | 'miss' | 'bypass'): void {
+    let child = this.lookupChildren.get(result);
+    if (child === undefined) {
+      child = this.cacheLookups.labels({ result });
+      this.lookupChildren.set(result, child);
+    }
+    child.inc();
+  }
+  sessionCacheInvalidated(entries: number): void {
+    this.cacheInvalidations.inc(entries);
+  }
+  sessionCacheFlushed(reason: 'server-flush' | 'link-down'): void {
+    this.cacheFlushes.inc({ reason });
+  }
+  sessionCacheTracking(up: boolean): void {
+    this.cacheTracking.set(up ? 1 : 0);
   }
 
   /** The Prometheus text exposition: this app's metrics, then the process metrics. */

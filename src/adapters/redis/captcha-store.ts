@@ -5,11 +5,12 @@
  * `{"a": answer, "exp": ms}` are read too, so a captcha issued by an instance that still writes
  * that form verifies on one that reads through this store.
  */
-import type { RedisClient } from './redis-client';
 import type { CaptchaChallenge, CaptchaStore } from '../../application/ports/captcha-store';
 import { parseJsonObject } from '../../domain/json-record';
 import { normTtl } from '../store-common';
-import { RedisKeys } from './key-layout';
+import { type KeyLayoutKind, RedisKeys } from './key-layout';
+import type { RedisClient } from './redis-client';
+import { layoutOf } from './scripted-store';
 
 /** A stored value: `{answer, expiresAt}`, or the key-value form `{a, exp}`. Anything else reads as absent. */
 export function parseChallenge(raw: string): CaptchaChallenge | null {
@@ -27,8 +28,9 @@ export class RedisCaptchaStore implements CaptchaStore {
   constructor(
     private readonly client: RedisClient,
     keyPrefix: string,
+    layout: KeyLayoutKind = layoutOf(client),
   ) {
-    this.keys = new RedisKeys(keyPrefix);
+    this.keys = new RedisKeys(keyPrefix, layout);
   }
 
   async save(scope: string, uuid: string, challenge: CaptchaChallenge, ttlMs: number): Promise<void> {

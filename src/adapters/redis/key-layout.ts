@@ -1,60 +1,121 @@
 /**
  * The Redis key layout of every store class, written down once. All keys live under one key
- * prefix (<p>); the stores of one deployment share it and one client. Changing a key name
- * orphans data already in Redis (live sessions would be lost at the deploy), so the layout is
- * fixed and test/contract/redis-store.test.ts asserts it.
+ * prefix (<p>, never containing `{` or `}`); the stores of one deployment share it and one client.
  *
- * RedisSessionStore owns:
- *   <p>s:<type>:<hash>      session record JSON, or a tombstone marker 'kicked-out' / 'replaced'
- *                           (PX = retention; a tombstone keeps the remaining TTL via KEEPTTL)
- *   <p>a:<type>:<hash>      last-active time (ms, string), same TTL as the session
- *   <p>u:<type>:<userId>    ZSET of the user's active hashes, score = retention deadline (ms, +inf = none);
- *                           key TTL = longest member retention
- *   <p>t:<type>:<tokenId>   tokenHash of the active session with that short token id, same TTL
- *   <p>all:<type>           ZSET of active hashes of a login type, score = record.createdAt (listAll order)
- * RedisKeyValueStore owns:
- *   <p>kv:<key>             KeyValueStore values
- * RedisCaptchaStore owns, inside the key-value space (the key-value key captcha:<scope>:<uuid>):
- *   <p>kv:captcha:<scope>:<uuid>   captcha answer JSON {"answer", "expiresAt"} (also read: {"a", "exp"}), PX = store TTL
- * RedisListStore owns:
- *   <p>l:<key>              ListStore lists (LIST, newest at the tail, PX refreshed on append)
- * RedisRateLimitStore owns:
- *   <p>rl:<key>             ZSET sliding log of accepted hits (score = hit time, unique member)
- * RedisStoreHealth owns no keys: it pings and closes the shared client.
+ * Two spellings of one layout:
+ * - plain (standalone and Sentinel): the names every release so far wrote, so live data keeps
+ *   working across the upgrade with no migration;
+ * - tagged (Redis Cluster): the same names with a hash tag `{...}` around the part that decides
+ *   the slot. A cluster deployment starts on an empty keyspace (no release wrote to a cluster
+ *   before), so it needs no migration either. Text inside a tag has `%`, `{`, `}` escaped
+ *   (%25, %7B, %7D) so no user-chosen id (a user id, a nonce) can move a key to another slot.
  *
- * The Lua scripts build some key names from these prefixes (the `type, ''` forms below), so the
- * stores target a standalone Redis (or a single cluster slot), not a sharded cluster. Never KEYS.
+ * Every script runs on the keys it is given in KEYS and all of them share one slot; no script
+ * builds a key name. What shares a slot, and why:
+ *
+ *   plain                      tagged                        slot decided by
+ *   <p>s:<type>:<hash>         <p>s:{<type>:<hash>}          the session: record (or tombstone
+ *   <p>a:<type>:<hash>         <p>a:{<type>:<hash>}          'kicked-out' / 'replaced') and its
+ *                                                            last-active time share it, so reading
+ *                                                            and touching a session is ONE script
+ *   <p>u:<type>:<userId>       <p>u:{<type>:<userId>}        the user: ZSET of the user's session
+ *                                                            hashes (score = retention deadline)
+ *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       the short token id -> token hash
+ *   <p>all:<type>              <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
+ *                                                            hash): the per-type online index (score
+ *                                                            = createdAt) is spread over the masters;
+ *                                                            GET /monitor/online merges the buckets
+ *   <p>kv:<ns>:<subject>       <p>kv:<ns>:{<subject>}        the subject: the key-value records about
+ *                                                            one thing share a slot (rt:<type>:<h>
+ *                                                            and rtused:<type>:<h>: consuming a
+ *                                                            refresh token and recording its use is
+ *                                                            one script); a key without ':' is its
+ *                                                            own subject
+ *   <p>l:<key>                 <p>l:{<key>}                  the list
+ *   <p>rl:<key>                <p>rl:{<key>}                 the rate-limit log
+ *
+ * A captcha answer is the key-value key captcha:<scope>:<uuid> (JSON {"answer", "expiresAt"},
+ * also read: {"a", "exp"}). RedisStoreHealth owns no keys.
+ *
+ * Per-session keys (s, a) are one slot; the indexes (u, t, all) are others. So the session
+ * operations that touch indexes are ordered steps, each one atomic script or command, in an
+ * order that is safe at every step (see session-store.ts): a session is indexed before its
+ * record is written (a live session is always findable for logout-all and kickout), and a
+ * revocation writes its marker before it cleans the indexes (a half-done revocation has already
+ * revoked). Never KEYS or SCAN.
  */
+
+/** Buckets of the per-type online index in the tagged layout (one in the plain layout). */
+export const ALL_BUCKETS = 16;
+
+export type KeyLayoutKind = 'plain' | 'tagged';
+
+const escapeTag = (s: string): string => (/[%{}]/.test(s) ? s.replace(/%/g, '%25').replace(/\{/g, '%7B').replace(/\}/g, '%7D') : s);
+
+/** FNV-1a over the UTF-16 code units: a stable, cheap spread of token hashes over the buckets. */
+function bucketOf(hash: string, buckets: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < hash.length; i++) {
+    h ^= hash.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % buckets;
+}
+
 export class RedisKeys {
-  constructor(private readonly prefix: string) {}
+  /** How many buckets the per-type online index has. */
+  readonly buckets: number;
+  private readonly tagged: boolean;
 
-  /** Session record or tombstone. With hash '' the prefix the scripts append hashes to. */
+  constructor(
+    private readonly prefix: string,
+    readonly kind: KeyLayoutKind = 'plain',
+  ) {
+    this.tagged = kind === 'tagged';
+    if (this.tagged && /[{}]/.test(prefix)) throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
+    this.buckets = this.tagged ? ALL_BUCKETS : 1;
+  }
+
+  /** `<p><space>:<part>`, with the part as the hash tag in the tagged layout. */
+  private key(space: string, part: string): string {
+    return this.tagged ? `${this.prefix}${space}:{${escapeTag(part)}}` : `${this.prefix}${space}:${part}`;
+  }
+
+  /** Session record or tombstone. */
   session(type: string, hash: string): string {
-    return `${this.prefix}s:${type}:${hash}`;
+    return this.key('s', `${type}:${hash}`);
   }
 
-  /** Last-active time of a session. With hash '' the prefix the scripts append hashes to. */
+  /** Last-active time of a session (the session's slot). */
   lastActive(type: string, hash: string): string {
-    return `${this.prefix}a:${type}:${hash}`;
+    return this.key('a', `${type}:${hash}`);
   }
 
-  /** Per-user index. With userId '' the prefix the scripts append user ids to. */
+  /** Per-user index. */
   user(type: string, userId: string): string {
-    return `${this.prefix}u:${type}:${userId}`;
+    return this.key('u', `${type}:${userId}`);
   }
 
-  /** Short token id -> token hash. With tokenId '' the prefix the scripts append token ids to. */
+  /** Short token id -> token hash. */
   tokenId(type: string, tokenId: string): string {
-    return `${this.prefix}t:${type}:${tokenId}`;
+    return this.key('t', `${type}:${tokenId}`);
   }
 
-  /** Per-type index. */
-  all(type: string): string {
-    return `${this.prefix}all:${type}`;
+  /** Bucket `n` of the per-type online index (plain layout: the one index `all:<type>`). */
+  allBucket(type: string, n: number): string {
+    return this.tagged ? this.key('all', `${type}:${n}`) : `${this.prefix}all:${type}`;
   }
 
+  /** The bucket of the per-type online index a session belongs in. */
+  all(type: string, hash: string): string {
+    return this.allBucket(type, this.buckets === 1 ? 0 : bucketOf(hash, this.buckets));
+  }
+
+  /** A key-value key: its subject (after the first ':') decides the slot. */
   keyValue(key: string): string {
-    return `${this.prefix}kv:${key}`;
+    if (!this.tagged) return `${this.prefix}kv:${key}`;
+    const colon = key.indexOf(':');
+    return colon < 0 ? this.key('kv', key) : `${this.prefix}kv:${key.slice(0, colon)}:{${escapeTag(key.slice(colon + 1))}}`;
   }
 
   /** A captcha answer: the key-value key `captcha:<scope>:<uuid>`. */
@@ -63,10 +124,10 @@ export class RedisKeys {
   }
 
   list(key: string): string {
-    return `${this.prefix}l:${key}`;
+    return this.key('l', key);
   }
 
   rateLog(key: string): string {
-    return `${this.prefix}rl:${key}`;
+    return this.key('rl', key);
   }
 }

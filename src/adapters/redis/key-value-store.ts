@@ -1,12 +1,15 @@
 /**
  * KeyValueStore on Redis: one command or one Lua script per call, so every call is one round
  * trip and atomic. Keys: see key-layout.ts. The multi-key scripts (setMany,
- * deleteIfEqualsAndSet) take every key in KEYS, so on Redis Cluster they work once the caller's
- * keys share a hash tag.
+ * deleteIfEqualsAndSet) take every key in KEYS. On a cluster (tagged layout) keys about one
+ * subject share a slot, so a call over one subject stays one atomic script; a call over several
+ * subjects runs one script per slot, in the order the keys were given (the port's contract).
  */
+import type { KeyLayoutKind } from './key-layout';
 import type { RedisClient } from './redis-client';
 import type { KeyValueEntry, KeyValueStore } from '../../application/ports/key-value-store';
 import { normTtl } from '../store-common';
+import calculateSlot from 'cluster-key-slot';
 import type { LuaScript } from './lua-scripts';
 import { ScriptedRedisStore } from './scripted-store';
 
@@ -20,8 +23,8 @@ const SCRIPTS = {
 } satisfies Record<string, LuaScript>;
 
 export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements KeyValueStore {
-  constructor(client: RedisClient, keyPrefix: string) {
-    super(client, keyPrefix, SCRIPTS);
+  constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
+    super(client, keyPrefix, SCRIPTS, layout);
   }
 
   async get(key: string): Promise<string | null> {
@@ -38,10 +41,25 @@ export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS>
   }
 
   async setMany(entries: readonly KeyValueEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    const keys = entries.map((e) => this.keys.keyValue(e.key));
-    const argv = entries.flatMap((e) => [e.value, normTtl(e.ttlMs)]);
-    await this.run('agKvSetMany', keys.length, ...keys, ...argv);
+    for (const group of this.bySlot(entries)) {
+      const keys = group.map((e) => this.keys.keyValue(e.key));
+      const argv = group.flatMap((e) => [e.value, normTtl(e.ttlMs)]);
+      await this.run('agKvSetMany', keys.length, ...keys, ...argv);
+    }
+  }
+
+  /** The entries in one group (plain layout), or grouped by slot in order of first appearance. */
+  private bySlot(entries: readonly KeyValueEntry[]): KeyValueEntry[][] {
+    if (entries.length === 0) return [];
+    if (this.keys.kind === 'plain') return [[...entries]];
+    const groups = new Map<number, KeyValueEntry[]>();
+    for (const e of entries) {
+      const slot = calculateSlot(this.keys.keyValue(e.key));
+      const group = groups.get(slot);
+      if (group === undefined) groups.set(slot, [e]);
+      else group.push(e);
+    }
+    return [...groups.values()];
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -57,7 +75,14 @@ export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS>
   }
 
   async deleteIfEqualsAndSet(key: string, expected: string, next: KeyValueEntry): Promise<boolean> {
-    const reply = await this.run('agKvDeleteIfEqualsAndSet', this.keys.keyValue(key), this.keys.keyValue(next.key), expected, next.value, normTtl(next.ttlMs));
+    const [k, nextKey] = [this.keys.keyValue(key), this.keys.keyValue(next.key)];
+    if (this.keys.kind === 'tagged' && calculateSlot(k) !== calculateSlot(nextKey)) {
+      // Two subjects on a cluster: the take decides, then the write follows it.
+      if (!(await this.deleteIfEquals(key, expected))) return false;
+      await this.set(next.key, next.value, next.ttlMs);
+      return true;
+    }
+    const reply = await this.run('agKvDeleteIfEqualsAndSet', k, nextKey, expected, next.value, normTtl(next.ttlMs));
     return Number(reply) === 1;
   }
 

@@ -1,4 +1,5 @@
 /** ListStore on Redis: one script per append, one LRANGE per read. Keys: see key-layout.ts. */
+import type { KeyLayoutKind } from './key-layout';
 import type { RedisClient } from './redis-client';
 import type { ListStore } from '../../application/ports/list-store';
 import { normTtl } from '../store-common';
@@ -10,8 +11,8 @@ const SCRIPTS = {
 } satisfies Record<string, LuaScript>;
 
 export class RedisListStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements ListStore {
-  constructor(client: RedisClient, keyPrefix: string) {
-    super(client, keyPrefix, SCRIPTS);
+  constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
+    super(client, keyPrefix, SCRIPTS, layout);
   }
 
   async append(key: string, item: string, maxLength: number, ttlMs: number): Promise<number> {

@@ -1,4 +1,5 @@
 /** RateLimitStore on Redis: a sliding-window log per key, one Lua script per hit. Keys: see key-layout.ts. */
+import type { KeyLayoutKind } from './key-layout';
 import type { RedisClient } from './redis-client';
 import type { RateLimitDecision, RateLimitStore } from '../../application/ports/rate-limit-store';
 import { normTtl } from '../store-common';
@@ -12,8 +13,8 @@ const SCRIPTS = {
 let memberSeq = 0;
 
 export class RedisRateLimitStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements RateLimitStore {
-  constructor(client: RedisClient, keyPrefix: string) {
-    super(client, keyPrefix, SCRIPTS);
+  constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
+    super(client, keyPrefix, SCRIPTS, layout);
   }
 
   async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {

@@ -1,9 +1,10 @@
 /** Every Redis store port on one client and one key prefix (key-layout.ts), as a deployment uses them. */
-import type { RedisClient } from './redis-client';
 import { RedisCaptchaStore } from './captcha-store';
+import type { KeyLayoutKind } from './key-layout';
 import { RedisKeyValueStore } from './key-value-store';
 import { RedisListStore } from './list-store';
 import { RedisRateLimitStore } from './rate-limit-store';
+import type { RedisClient } from './redis-client';
 import { RedisSessionStore } from './session-store';
 import { RedisStoreHealth, type RedisStoreHealthOptions } from './store-health';
 
@@ -17,13 +18,14 @@ export interface RedisStores {
   readonly health: RedisStoreHealth;
 }
 
-export function createRedisStores(client: RedisClient, keyPrefix: string, opts: RedisStoreHealthOptions = {}): RedisStores {
+/** `layout` defaults to the one the client needs (tagged on a cluster); tests pass 'tagged' on one server. */
+export function createRedisStores(client: RedisClient, keyPrefix: string, opts: RedisStoreHealthOptions = {}, layout?: KeyLayoutKind): RedisStores {
   return {
-    sessions: new RedisSessionStore(client, keyPrefix),
-    kv: new RedisKeyValueStore(client, keyPrefix),
-    lists: new RedisListStore(client, keyPrefix),
-    rateLimits: new RedisRateLimitStore(client, keyPrefix),
-    captchas: new RedisCaptchaStore(client, keyPrefix),
+    sessions: new RedisSessionStore(client, keyPrefix, layout),
+    kv: new RedisKeyValueStore(client, keyPrefix, layout),
+    lists: new RedisListStore(client, keyPrefix, layout),
+    rateLimits: new RedisRateLimitStore(client, keyPrefix, layout),
+    captchas: new RedisCaptchaStore(client, keyPrefix, layout),
     health: new RedisStoreHealth(client, opts),
   };
 }

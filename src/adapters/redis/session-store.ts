@@ -1,35 +1,50 @@
 /**
- * SessionStore on Redis. Every method is ONE round trip: an MGET, or one Lua script from
- * ./scripts (EVALSHA), so each operation is atomic and as cheap as a GET. Keys: see key-layout.ts.
+ * SessionStore on Redis, cluster-safe (key-layout.ts): every script runs on keys of one slot and
+ * builds no key name. A session's own keys (record s, last-active a) share a slot; the indexes
+ * (user u, token id t, online bucket all) are slots of their own. So:
  *
- * Indexes only reference active sessions: mark/delete remove entries at once; entries whose
- * session expired by TTL are pruned by listByUser/listAll, by create (deadline-scored
- * candidates of the user, a random sample of the per-type index) and by the index's own TTL.
+ * - atomic, one round trip: getSession (read + touch, one script), and each single-slot step below;
+ * - ordered steps, safe at every step:
+ *   create   index first (u, t, all in parallel; u returns the others to replace), then replace
+ *            the others (marker first, see mark), then write the record only if nothing holds its
+ *            key: a live session is always in the indexes logout-all and kickout read. Two
+ *            concurrent is-concurrent=false logins: the u step orders them; the later one marks the
+ *            earlier one, and a record not yet written gets its 'replaced' tombstone first, so it
+ *            never becomes live (PENDING_TOMBSTONE_MS);
+ *   mark     per session: the tombstone (one script), then its index entries;
+ *   delete   the record (one script), then its index entries;
+ *   update   the record (one script, only if active), then the entries of the new record, then
+ *            the old entries if the user or token id changed;
+ *   listByUser / listAll / findByTokenId   read the index, then each session's slot; entries
+ *            whose session is gone are pruned afterwards.
+ *   A step that fails leaves at most an index entry without a live session (pruned when met).
  *
- * Time: `now` arguments come from the app Clock and are used inside the scripts (never Redis
- * TIME, except for update(), which has no `now`: its user-index score is a GC hint only).
- * Retention is a Redis PX TTL.
+ * Time: `now` arguments come from the app Clock (never Redis TIME). Retention is a Redis PX TTL.
  */
-import type { RedisClient } from './redis-client';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { bySessionAge, normTtl } from '../store-common';
+import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
+import type { RedisClient } from './redis-client';
 import { ScriptedRedisStore } from './scripted-store';
-import { parseLastActive, parseRecord, toListed } from './session-codec';
+import { parseLastActive, parseRecord } from './session-codec';
+import { activeRecord, SessionIndexes } from './session-indexes';
 
 const SCRIPTS = {
-  agSessionCreate: { file: 'session-create.lua', keys: 5, sessionLib: true },
   agSessionTouch: { file: 'session-touch.lua', keys: 2, sessionLib: true },
-  agSessionUpdate: { file: 'session-update.lua', keys: 5, sessionLib: true },
-  agSessionDelete: { file: 'session-delete.lua', keys: 3, sessionLib: true },
-  agSessionMark: { file: 'session-mark.lua', keys: 1, sessionLib: true },
-  agSessionListUser: { file: 'session-list-user.lua', keys: 1, sessionLib: true },
-  agSessionListAll: { file: 'session-list-all.lua', keys: 1, sessionLib: true },
-  agSessionFindToken: { file: 'session-find-token.lua', keys: 1, sessionLib: true },
+  agSessionWrite: { file: 'session-write.lua', keys: 2, sessionLib: true },
+  agSessionReplace: { file: 'session-replace.lua', keys: 2, sessionLib: true },
+  agSessionRemove: { file: 'session-remove.lua', keys: 2, sessionLib: true },
+  agSessionTombstone: { file: 'session-tombstone.lua', keys: 2, sessionLib: true },
+  agSessionIndexUser: { file: 'session-index-user.lua', keys: 1, sessionLib: true },
+  agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
 } satisfies Record<string, LuaScript>;
 
 const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
+
+/** How long a tombstone written ahead of a record still being created is kept (ms). */
+const PENDING_TOMBSTONE_MS = 60_000;
 
 /** Retention as the scripts take it: whole ms, or '' for none. */
 function retentionArg(retentionMs: number | null): string {
@@ -37,30 +52,22 @@ function retentionArg(retentionMs: number | null): string {
 }
 
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
-  constructor(client: RedisClient, keyPrefix: string) {
-    super(client, keyPrefix, SCRIPTS);
+  private readonly indexes: SessionIndexes;
+
+  constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
+    super(client, keyPrefix, SCRIPTS, layout);
+    this.indexes = new SessionIndexes(client, this.keys, this.run);
   }
 
   async create(input: CreateSessionInput): Promise<{ replaced: number }> {
-    const { loginType: type, tokenHash: hash, record } = input;
-    const k = this.keys;
+    const { loginType: type, tokenHash: hash, record, now } = input;
     const ret = retentionArg(input.retentionMs);
-    const uScore = ret === '' ? '+inf' : String(input.now + Number(ret));
-    const replaced = await this.run(
-      'agSessionCreate',
-      ...this.recordKeys(type, hash, record),
-      JSON.stringify(record),
-      String(input.now),
-      ret,
-      input.replaceOthers ? '1' : '0',
-      hash,
-      uScore,
-      String(record.createdAt),
-      k.session(type, ''),
-      k.lastActive(type, ''),
-      k.tokenId(type, ''),
-    );
-    return { replaced: Number(replaced) };
+    const others = await this.indexes.add(type, hash, record, ret, now, input.replaceOthers);
+    const replaced = others.length === 0 ? 0 : await this.tombstone(type, others, 'replaced', { now, userId: record.principal.userId });
+    const k = this.keys;
+    await this.run('agSessionWrite', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), String(now), ret);
+    await this.indexes.sampleBucket(type, hash);
+    return { replaced };
   }
 
   async getSession(type: string, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
@@ -69,7 +76,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     let value: string | null | undefined;
     let lastRaw: string | null | undefined;
     if (idleLimitMs === null) {
-      // A single read: MGET of the record and its last-active time.
+      // A single read: MGET of the record and its last-active time (one slot).
       [value, lastRaw] = await this.client.mget(sKey, aKey);
     } else {
       const reply = (await this.run('agSessionTouch', sKey, aKey, String(now), String(idleLimitMs))) as Array<string | null> | null;
@@ -84,63 +91,65 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   }
 
   async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
-    const ok = await this.run(
-      'agSessionUpdate',
-      ...this.recordKeys(type, hash, record),
-      JSON.stringify(record),
-      retentionArg(retentionMs),
-      hash,
-      String(record.createdAt),
-      this.keys.user(type, ''),
-      this.keys.tokenId(type, ''),
-    );
-    return Number(ok) === 1;
+    const k = this.keys;
+    const ret = retentionArg(retentionMs);
+    const oldRaw = await this.run('agSessionReplace', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), ret);
+    if (typeof oldRaw !== 'string') return false;
+    await this.indexes.add(type, hash, record, ret, Date.now(), false);
+    const old = parseRecord(oldRaw);
+    if (old !== null) {
+      const movedUser = old.principal.userId !== record.principal.userId;
+      const movedToken = old.tokenId !== record.tokenId;
+      if (movedUser || movedToken) await this.indexes.removeMoved(type, hash, old, { user: movedUser, token: movedToken });
+    }
+    return true;
   }
 
   async deleteSession(type: string, hash: string): Promise<boolean> {
     const k = this.keys;
-    const n = await this.run('agSessionDelete', k.session(type, hash), k.lastActive(type, hash), k.all(type), hash, k.user(type, ''), k.tokenId(type, ''));
-    return Number(n) === 1;
+    const v = await this.run('agSessionRemove', k.session(type, hash), k.lastActive(type, hash));
+    if (typeof v !== 'string') return false;
+    await this.indexes.remove(type, hash, activeRecord(v));
+    return true;
   }
 
   async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
-    if (tokenHashes.length === 0) return 0;
-    const k = this.keys;
-    const n = await this.run(
-      'agSessionMark',
-      k.all(type),
-      state,
-      k.session(type, ''),
-      k.lastActive(type, ''),
-      k.user(type, ''),
-      k.tokenId(type, ''),
-      ...tokenHashes,
-    );
-    return Number(n);
+    return tokenHashes.length === 0 ? 0 : this.tombstone(type, tokenHashes, state, {});
   }
 
   async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
-    const k = this.keys;
-    const reply = await this.run('agSessionListUser', k.user(type, userId), String(now), k.session(type, ''), k.lastActive(type, ''));
-    return toListed(reply).sort(bySessionAge);
+    return (await this.indexes.listUser(type, userId, now)).sort(bySessionAge);
   }
 
   async listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
     const max = Math.floor(limit);
     if (!(max > 0)) return [];
-    const k = this.keys;
-    const reply = await this.run('agSessionListAll', k.all(type), String(now), String(max), k.session(type, ''), k.lastActive(type, ''));
-    return toListed(reply);
+    return this.indexes.listAll(type, now, max);
   }
 
   async findByTokenId(type: string, tokenId: string): Promise<string | null> {
-    const hash = await this.run('agSessionFindToken', this.keys.tokenId(type, tokenId), this.keys.session(type, ''));
-    return typeof hash === 'string' ? hash : null;
+    const hash = await this.client.get(this.keys.tokenId(type, tokenId));
+    if (hash === null) return null;
+    return activeRecord(await this.client.get(this.keys.session(type, hash))) === null ? null : hash;
   }
 
-  /** KEYS s, a, u, t, all: the session's keys and the indexes its record belongs in. */
-  private recordKeys(type: string, hash: string, record: SessionRecord): string[] {
+  /**
+   * Tombstones each session (the marker first), then removes its index entries. With `now` (a
+   * replacement at login) only sessions not past expiresAt change, and a record still being
+   * written gets the tombstone ahead of it. Returns how many active sessions changed.
+   */
+  private async tombstone(type: string, hashes: readonly string[], state: TombstoneState, opts: { now?: number; userId?: string }): Promise<number> {
     const k = this.keys;
-    return [k.session(type, hash), k.lastActive(type, hash), k.user(type, record.principal.userId), k.tokenId(type, record.tokenId), k.all(type)];
+    const nowArg = opts.now === undefined ? '' : String(opts.now);
+    const pending = opts.now === undefined ? '' : String(PENDING_TOMBSTONE_MS);
+    const changed = await Promise.all(
+      hashes.map(async (h) => {
+        const [outcome, previous] = (await this.run('agSessionTombstone', k.session(type, h), k.lastActive(type, h), state, nowArg, pending)) as [string, string?];
+        if (outcome === 'kept') return 0;
+        await this.indexes.remove(type, h, previous === undefined ? null : parseRecord(previous), opts.userId);
+        return outcome === 'changed' ? 1 : 0;
+      }),
+    );
+    return changed.reduce<number>((a, b) => a + b, 0);
   }
 }

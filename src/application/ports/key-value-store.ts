@@ -14,8 +14,12 @@ export interface KeyValueStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number | null): Promise<void>;
   /**
-   * Writes every entry, each with its TTL, in one atomic step: a reader (or a crash, or a store
-   * error) sees all of them written or none. Keys listed twice: the last entry wins.
+   * Writes every entry, each with its TTL. Keys about one subject (the same text after the first
+   * ':', e.g. `rt:admin:<h>` and `rtused:admin:<h>`) are written in one atomic step: a reader (or
+   * a crash, or a store error) sees all of them or none. A sharded store (Redis Cluster) writes
+   * each subject's entries as one step, in the order the entries are given: list them so that
+   * every prefix is safe (pointers before the token they make usable). Single-node stores write
+   * everything in one step. Keys listed twice: the last entry wins.
    */
   setMany(entries: readonly KeyValueEntry[]): Promise<void>;
   /** Set only if absent; true when this call created the key (the lock / nonce was free). */
@@ -24,9 +28,10 @@ export interface KeyValueStore {
   getAndDelete(key: string): Promise<string | null>;
   delete(key: string): Promise<boolean>;
   /**
-   * One atomic step: while `key` still holds `expected`, delete it and write `next` (with its
-   * TTL); true when this call did both. Of concurrent callers at most one succeeds, and once
-   * `key` is gone `next` is there (consume a token and record its use).
+   * While `key` still holds `expected`, delete it and write `next` (with its TTL); true when this
+   * call did both. Of concurrent callers at most one succeeds. One atomic step when both keys are
+   * about one subject (see setMany), so once `key` is gone `next` is there (consume a token and
+   * record its use); across subjects on a sharded store, the delete decides and the write follows.
    */
   deleteIfEqualsAndSet(key: string, expected: string, next: KeyValueEntry): Promise<boolean>;
   /** Delete only while the key still holds `expected` (release a lock we own). */

@@ -13,4 +13,15 @@ export interface Metrics {
   idempotencyConflict(mode: string, reason: string): void;
   /** One call to a store port and how long it took. */
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void;
+  /**
+   * A session read with the local session cache on: answered from the cache ('hit'), read from Redis
+   * ('miss'), or read from Redis while the cache is bypassed because its tracking link is down ('bypass').
+   */
+  sessionCacheLookup(result: 'hit' | 'miss' | 'bypass'): void;
+  /** Cached sessions dropped by Redis invalidation messages. */
+  sessionCacheInvalidated(entries: number): void;
+  /** The whole session cache was dropped: a database was flushed ('server-flush') or the tracking link went down ('link-down'). */
+  sessionCacheFlushed(reason: 'server-flush' | 'link-down'): void;
+  /** The session cache is in use (true: its tracking link is up) or bypassed (false). */
+  sessionCacheTracking(up: boolean): void;
 }

@@ -21,7 +21,13 @@ export interface CreateSessionInput {
 
 /**
  * Sessions keyed by token hash, with a per-user index and a per-type index (never KEYS).
- * Every method is atomic (Redis: one Lua script, one round trip). "Not found" is a value.
+ * "Not found" is a value. getSession is one atomic step (Redis: one script, one round trip). A
+ * store whose indexes live apart from the sessions (Redis, where each may be on another cluster
+ * slot) may run the other methods as ordered steps, each atomic, and must keep these at every
+ * step: a session that can be read as active is in the user and type indexes (indexed before it
+ * is written); a revocation (mark, delete) is effective before its index entries go; of
+ * concurrent creates with replaceOthers for one user exactly one stays active. Index entries
+ * left without a session are pruned when a listing meets them.
  */
 export interface SessionStore {
   /** Stores a new session and indexes it; returns how many older sessions were replaced. */

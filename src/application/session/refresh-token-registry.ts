@@ -28,8 +28,10 @@
  * marker together (deleteIfEqualsAndSet, after one GET of the record: the marker carries the
  * family). So no crash or store error leaves a family without its pointer, and a consumed token
  * always has its marker: presenting it again reads as reuse, never as unknown. Of N concurrent
- * refreshes with one token exactly one takes the record. (On Redis Cluster each step's keys would
- * have to share a slot: a hash tag. The names stay as they are so live data keeps working.)
+ * refreshes with one token exactly one takes the record. On a sharded store (Redis Cluster) keys
+ * about one subject share a shard: `rt` and `rtused` of a token do (the take and its marker stay
+ * one step); issuing writes the family pointer and the access index before the token itself, so
+ * no prefix of it hands out a token outside its family.
  * Rotation logs out the previous access token, so a family has at most one live
  * refresh token and one live access token at any time; `rtfam` points at them, which is all a
  * family revocation needs to delete. Only the SHA-256 of a refresh token is ever stored.
@@ -150,10 +152,12 @@ export class RefreshTokenRegistry {
     const hash = sha256(token);
     const record: RefreshRecord = { userId, family, accessHash };
     const ttlMs = Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
+    // The pointers first, the token last: on a sharded store each subject is its own step, and a
+    // family pointer to a token not yet written is harmless (the token was never handed out).
     await this.kv.setMany([
-      { key: `rt:${loginType}:${hash}`, value: JSON.stringify(record), ttlMs },
       { key: `rtfam:${loginType}:${family}`, value: JSON.stringify({ refreshHash: hash, accessHash }), ttlMs },
       { key: `rtacc:${loginType}:${accessHash}`, value: family, ttlMs },
+      { key: `rt:${loginType}:${hash}`, value: JSON.stringify(record), ttlMs },
     ]);
     return token;
   }

@@ -31,9 +31,17 @@ export interface RedisSettings {
   readonly commandTimeoutMs: number;
 }
 
+/** The per-process session cache of the Redis store (session.local-cache.*). */
+export interface SessionCacheSettings {
+  readonly enabled: boolean;
+  readonly maxEntries: number;
+  readonly ttlMs: number;
+}
+
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionSettings;
+  readonly sessionCache: SessionCacheSettings;
   readonly captcha: {
     readonly enabled: boolean;
     readonly type: 'math' | 'text';

@@ -24,6 +24,14 @@ function sessionOf(s: Read): AppConfig['session'] {
   };
 }
 
+function sessionCacheOf(s: Read): AppConfig['sessionCache'] {
+  return {
+    enabled: s<boolean>('session.local-cache.enabled'),
+    maxEntries: s<number>('session.local-cache.max-entries'),
+    ttlMs: s<number>('session.local-cache.ttl-ms'),
+  };
+}
+
 function captchaOf(s: Read): AppConfig['captcha'] {
   return {
     enabled: s<boolean>('svc.captcha.enabled'),
@@ -114,6 +122,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
   return {
     profile,
     session: sessionOf(s),
+    sessionCache: sessionCacheOf(s),
     captcha: captchaOf(s),
     rsaPrivateKey: s<string>('svc.rsa-private-key').trim(),
     rsaPadding: s<'oaep-sha256' | 'pkcs1'>('svc.rsa.padding'),

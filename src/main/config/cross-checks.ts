@@ -96,6 +96,9 @@ function redisChecks(c: AppConfig): string[] {
   const p: string[] = [];
   const r = c.redis;
   p.push(...clusterGate(r));
+  if (r.mode === 'cluster' && c.store === 'redis' && c.sessionCache.enabled) {
+    p.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED): the local session cache is not supported with svc.redis.mode=cluster (it would need one tracking connection per master); set it to false');
+  }
   if (r.mode === 'standalone' && c.profile !== 'prod' && c.store === 'redis' && r.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
   if (r.mode === 'sentinel' && r.sentinels.length === 0) p.push('svc.redis.sentinels (SVC_REDIS_SENTINELS): required when svc.redis.mode=sentinel (a comma list of host:port)');
   if (r.mode !== 'sentinel') {
@@ -153,10 +156,14 @@ function catchAllProxyProblem(c: AppConfig): string | null {
   return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): "${c.trustedProxies.join(',')}" trusts every ${families.join(' and every ')} address as a proxy, so any client can name its own IP in X-Forwarded-For and escape the per-IP limits; list exactly your proxies`;
 }
 
-/** Configurations that start in dev and test but deserve a warning at start (refused in prod). */
+/** Configurations that start but deserve a warning at start (a catch-all proxy list: dev and test only, refused in prod). */
 export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
-  return proxy === null ? [] : [proxy];
+  const warnings = proxy === null ? [] : [proxy];
+  if (c.store === 'memory' && c.sessionCache.enabled) {
+    warnings.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with svc.store=memory: the in-memory store already lives in the process');
+  }
+  return warnings;
 }
 
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */

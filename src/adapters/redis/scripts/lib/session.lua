@@ -15,25 +15,6 @@ end
 local function current(rec, now)
   return type(rec.expiresAt) ~= 'number' or rec.expiresAt > now
 end
--- The user-index key of the record's user, or nil if the record names none.
-local function userKey(uPrefix, rec)
-  if type(rec.principal) == 'table' and type(rec.principal.userId) == 'string' then
-    return uPrefix .. rec.principal.userId
-  end
-  return nil
-end
--- Deletes the token-id key only while it still points at this session.
-local function dropToken(tPrefix, rec, hash)
-  if type(rec.tokenId) ~= 'string' then return end
-  local tk = tPrefix .. rec.tokenId
-  if redis.call('GET', tk) == hash then redis.call('DEL', tk) end
-end
--- Removes the session from its user index and its token-id key.
-local function unindex(uPrefix, tPrefix, rec, hash)
-  local uk = userKey(uPrefix, rec)
-  if uk then redis.call('ZREM', uk, hash) end
-  dropToken(tPrefix, rec, hash)
-end
 -- An index key lives as long as its longest-lived member: no TTL for a member without
 -- retention (ret ''), else extended when the new member outlives the current TTL.
 local function keepIndex(key, before, ret)

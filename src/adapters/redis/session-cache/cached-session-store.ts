@@ -1,0 +1,276 @@
+/**
+ * SessionStore with a per-process cache of session records, kept coherent by Redis
+ * server-assisted client-side caching (session.local-cache.*; see docs/sessions.md, "Local session
+ * cache"). It wraps the Redis store: every write goes to it and drops the local entry (the write
+ * fence around it is write-fence.ts); reads are answered from the cache while the tracking link is up.
+ *
+ * - A miss reads the record and last-active keys (and the record's PTTL) on the tracking connection,
+ *   so Redis tracks them; a reply that overlapped an invalidation of its key or a flush is not cached.
+ * - A hit first lets the event loop finish its current I/O turn, so invalidations (and a closed
+ *   link) that arrived with the request are processed before it is answered.
+ * - While the link is down every read goes to the Redis store (bypass) and the cache stays empty.
+ * - Idle timeout: see idle-touches.ts. A hit never declares a session frozen: one that looks
+ *   frozen locally is read (and touched) in Redis, which knows every instance's uses.
+ *
+ * Key names come from RedisKeys only; invalidation messages are mapped back through them.
+ */
+import type { Clock } from '../../../application/ports/clock';
+import type { Metrics } from '../../../application/ports/metrics';
+import type { CreateSessionInput, ListedSession, SessionStore } from '../../../application/ports/session-store';
+import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
+import type { RedisKeys } from '../key-layout';
+import { parseLastActive } from '../session-codec';
+import { type CacheEntry, CacheEntries, decodeValue, entryDeadline } from './cache-entries';
+import { mustWriteThrough, type PendingTouch, PendingTouches, storedAfterTouch, SWEEP_MS } from './idle-touches';
+import type { SessionTracking } from './tracking-link';
+
+export type SessionCacheMetrics = Pick<Metrics, 'sessionCacheLookup' | 'sessionCacheInvalidated' | 'sessionCacheFlushed' | 'sessionCacheTracking'>;
+
+export interface SessionCacheOptions {
+  /** LRU bound (session.local-cache.max-entries). */
+  readonly maxEntries: number;
+  /** Longest time an entry is used (session.local-cache.ttl-ms). */
+  readonly ttlMs: number;
+}
+
+export interface CachedSessionStoreDeps {
+  /** The Redis session store. */
+  readonly inner: SessionStore;
+  readonly keys: RedisKeys;
+  readonly tracking: SessionTracking;
+  readonly clock: Clock;
+  readonly metrics: SessionCacheMetrics;
+  readonly options: SessionCacheOptions;
+  /** Ms between sweeps of the waiting last-active writes. Default SWEEP_MS. */
+  readonly sweepMs?: number;
+}
+
+export class CachedSessionStore implements SessionStore {
+  private readonly entries: CacheEntries;
+  private readonly touches = new PendingTouches();
+  private coherent = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  private turnDone: Promise<void> | null = null;
+
+  constructor(private readonly d: CachedSessionStoreDeps) {
+    this.entries = new CacheEntries(d.options.maxEntries);
+  }
+
+  /** Starts the tracking link (the cache is bypassed until it is ready) and the sweep of waiting touches. */
+  start(): this {
+    const { metrics } = this.d;
+    this.d.tracking.start({
+      ready: () => {
+        this.entries.flush();
+        this.coherent = true;
+        metrics.sessionCacheTracking(true);
+      },
+      down: () => {
+        this.coherent = false;
+        this.entries.flush();
+        metrics.sessionCacheFlushed('link-down');
+        metrics.sessionCacheTracking(false);
+      },
+      invalidate: (keys) => {
+        let dropped = 0;
+        for (const key of keys) if (this.entries.invalidate(key)) dropped++;
+        if (dropped > 0) metrics.sessionCacheInvalidated(dropped);
+      },
+      flushAll: () => {
+        this.entries.flush();
+        metrics.sessionCacheFlushed('server-flush');
+      },
+    });
+    this.sweeper = setInterval(() => void this.writeDueTouches(), this.d.sweepMs ?? SWEEP_MS);
+    this.sweeper.unref();
+    return this;
+  }
+
+  /** Writes every waiting touch, then closes the tracking link. */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.coherent = false;
+    await this.writeDueTouches(true);
+    await this.d.tracking.close();
+  }
+
+  /** Writes the waiting last-active touches that are due (every one with `all`); the sweep calls it. */
+  async writeDueTouches(all = false): Promise<void> {
+    await Promise.all(this.touches.takeDue(this.d.clock.now(), all).map(([key, touch]) => this.writeTouch(key, touch)));
+  }
+
+  /** Entries held (tests, diagnostics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** True while the cache is used (its tracking link is up). */
+  get tracking(): boolean {
+    return this.coherent;
+  }
+
+  /** Whether a session is cached right now (tests, diagnostics). */
+  holds(type: string, hash: string): boolean {
+    return this.entries.has(this.d.keys.session(type, hash));
+  }
+
+  async getSession(type: string, hash: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
+    const key = this.d.keys.session(type, hash);
+    if (!this.coherent) {
+      this.d.metrics.sessionCacheLookup('bypass');
+      return this.readThrough(type, hash, key, now, idleMs);
+    }
+    const entry = this.entries.lookup(key, this.d.clock.now());
+    if (entry !== undefined) {
+      await this.turn();
+      if (this.coherent && this.entries.peek(key) === entry) return this.answer(type, hash, key, entry, now, idleMs, false);
+    }
+    return this.miss(type, hash, key, now, idleMs);
+  }
+
+  async create(input: CreateSessionInput): Promise<{ replaced: number }> {
+    const result = await this.d.inner.create(input);
+    this.entries.invalidate(this.d.keys.session(input.loginType, input.tokenHash));
+    return result;
+  }
+
+  async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
+    const ok = await this.d.inner.update(type, hash, record, retentionMs);
+    this.entries.invalidate(this.d.keys.session(type, hash));
+    return ok;
+  }
+
+  async deleteSession(type: string, hash: string): Promise<boolean> {
+    const removed = await this.d.inner.deleteSession(type, hash);
+    this.forget(type, [hash]);
+    return removed;
+  }
+
+  async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
+    const n = await this.d.inner.mark(type, tokenHashes, state);
+    this.forget(type, tokenHashes);
+    return n;
+  }
+
+  async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
+    return this.withLocalUses(type, await this.d.inner.listByUser(type, userId, now));
+  }
+
+  async listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
+    return this.withLocalUses(type, await this.d.inner.listAll(type, now, limit));
+  }
+
+  findByTokenId(type: string, tokenId: string): Promise<string | null> {
+    return this.d.inner.findByTokenId(type, tokenId);
+  }
+
+  /** Reads a session on the tracking connection (one MGET + PTTL) and caches it unless the read overlapped an invalidation. */
+  private async miss(type: string, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
+    const lastKey = this.d.keys.lastActive(type, hash);
+    let read;
+    try {
+      read = await this.entries.read(key, () => this.d.tracking.read(key, lastKey));
+    } catch {
+      this.d.metrics.sessionCacheLookup('bypass');
+      return this.readThrough(type, hash, key, now, idleMs);
+    }
+    this.d.metrics.sessionCacheLookup('miss');
+    const [raw, lastRaw, pttl] = read.value;
+    const value = decodeValue(raw);
+    if (value === null) return null;
+    const entry: CacheEntry = {
+      value,
+      knownLastActive: value.state === 'active' ? parseLastActive(lastRaw, value.record) : 0,
+      localLastActive: this.touches.peek(key)?.at ?? 0,
+      deadline: entryDeadline(this.d.clock.now(), this.d.options.ttlMs, pttl),
+    };
+    if (read.cacheable && this.coherent && pttl !== -2) this.entries.insert(key, entry);
+    return this.answer(type, hash, key, entry, now, idleMs, true);
+  }
+
+  /**
+   * The answer from an entry (`fresh`: just read from Redis). A use is recorded as a waiting touch,
+   * or written through first; a cached session that looks frozen is asked of Redis.
+   */
+  private answer(type: string, hash: string, key: string, entry: CacheEntry, now: number, idleMs: number | null, fresh: boolean): StoredSession | Promise<StoredSession | null> {
+    const { value } = entry;
+    if (value.state !== 'active') {
+      if (!fresh) this.d.metrics.sessionCacheLookup('hit');
+      return { state: value.state };
+    }
+    const last = Math.max(entry.knownLastActive, entry.localLastActive);
+    if (idleMs !== null) {
+      const frozen = now - last > idleMs;
+      if ((frozen && !fresh) || (!frozen && mustWriteThrough(now, entry.knownLastActive, idleMs))) {
+        if (!fresh) this.d.metrics.sessionCacheLookup('miss');
+        return this.readThrough(type, hash, key, now, idleMs);
+      }
+      if (!frozen && now > last) {
+        entry.localLastActive = now;
+        this.touches.record(key, { loginType: type, tokenHash: hash, at: now, idleMs, knownLastActive: entry.knownLastActive });
+      }
+    }
+    if (!fresh) this.d.metrics.sessionCacheLookup('hit');
+    return { state: 'active', record: value.record, lastActiveAt: last };
+  }
+
+  /** The Redis store's own read (and touch), after the session's waiting touch (same connection, so in that order). */
+  private async readThrough(type: string, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
+    const waiting = this.touches.take(key);
+    const flushed = waiting === undefined ? null : this.writeTouch(key, waiting);
+    const [result] = await Promise.all([this.d.inner.getSession(type, hash, now, idleMs), flushed]);
+    this.learn(key, result, now, idleMs);
+    return result;
+  }
+
+  /** Writes one waiting touch (the Redis store's touch at its time); puts it back if that fails and it still matters. */
+  private async writeTouch(key: string, touch: PendingTouch): Promise<void> {
+    try {
+      const result = await this.d.inner.getSession(touch.loginType, touch.tokenHash, touch.at, touch.idleMs);
+      this.learn(key, result, touch.at, touch.idleMs);
+    } catch {
+      if (this.d.clock.now() - touch.at <= touch.idleMs) this.touches.restore(key, touch);
+    }
+  }
+
+  /** What a read or touch in Redis taught about a cached session: its stored last-active, or that the entry is out of date. */
+  private learn(key: string, result: StoredSession | null, at: number, idleMs: number | null): void {
+    const entry = this.entries.peek(key);
+    if (entry === undefined) return;
+    if (result === null || result.state !== 'active' || entry.value.state !== 'active') {
+      this.entries.invalidate(key);
+      return;
+    }
+    const stored = idleMs === null ? result.lastActiveAt : storedAfterTouch(at, result.lastActiveAt, idleMs);
+    if (stored > entry.knownLastActive) entry.knownLastActive = stored;
+  }
+
+  /** Sessions removed or tombstoned by this instance: their entries and waiting touches go. */
+  private forget(type: string, hashes: readonly string[]): void {
+    for (const hash of hashes) {
+      const key = this.d.keys.session(type, hash);
+      this.entries.invalidate(key);
+      this.touches.drop(key);
+    }
+  }
+
+  /** Listings show this instance's uses not yet written. */
+  private withLocalUses(type: string, listed: ListedSession[]): ListedSession[] {
+    if (this.touches.size === 0) return listed;
+    return listed.map((s) => {
+      const waiting = this.touches.peek(this.d.keys.session(type, s.tokenHash));
+      return waiting !== undefined && waiting.at > s.lastActiveAt ? { ...s, lastActiveAt: waiting.at } : s;
+    });
+  }
+
+  /** Resolves after the current event-loop turn's I/O callbacks (shared by every hit of the turn). */
+  private turn(): Promise<void> {
+    this.turnDone ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.turnDone = null;
+        resolve();
+      }),
+    );
+    return this.turnDone;
+  }
+}

