@@ -1,9 +1,8 @@
 /**
  * The store contracts on Redis Cluster: a real 3-master / 3-replica cluster started by the test
  * support, the stores on the production client in cluster mode (ioredis' Cluster routes each key
- * to its slot's master). The StoreHealth contract and the health details run now; the other store
- * contracts wait for the cluster-safe key layout (their multi-key scripts still build keys of
- * several slots). Without redis-server / redis-cli the suite is skipped loudly (fails under CI=true).
+ * to its slot's master) with the tagged key layout the client needs; then the health details and
+ * readiness DOWN. Without redis-server / redis-cli the suite is skipped loudly (fails under CI=true).
  */
 import type { Cluster } from 'ioredis';
 import assert from 'node:assert/strict';
@@ -11,11 +10,8 @@ import type { ClusterNodeView } from '../../src/adapters/redis/cluster-probe';
 import { readyWithin } from '../../src/adapters/redis/ready-wait';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
-import { FakeClock } from '../support/fake-clock';
 import { RedisCluster, requireRedisCluster } from '../support/redis-cluster';
-import { sleep } from './fixture';
 import { describeRedisStoreContracts } from './redis-contracts';
-import { describeStoreHealthContract } from './store-health.contract';
 
 const PASSWORD = 'cluster-contract-pw';
 
@@ -52,28 +48,7 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
     return { client: own, store: new RedisStoreHealth(own, { mode: 'cluster', ...opts }) };
   }
 
-  // Once the store contracts below run, they register this contract too: drop this one then.
-  describeStoreHealthContract('RedisStoreHealth on Cluster', async () => {
-    const { client: own, store } = await ownHealth();
-    return {
-      store,
-      clock: new FakeClock(Date.now()),
-      elapse: sleep,
-      cleanup: async () => {
-        if (own.status !== 'end') own.disconnect();
-      },
-    };
-  });
-
-  // Enabled when the cluster-safe key layout lands: today the session and key-value scripts
-  // build keys of several slots (CROSSSLOT on a cluster).
-  describe.skip('the store contracts on Cluster', () => {
-    describeRedisStoreContracts({
-      label: ' on Cluster',
-      client: () => client,
-      health: () => ownHealth(),
-    });
-  });
+  describeRedisStoreContracts({ label: ' on Cluster', client: () => client, health: () => ownHealth() });
 
   describe('health details', () => {
     it('report the mode, cluster_state:ok and every node: address, role, reachable, a master\'s slots', async () => {
