@@ -1,8 +1,7 @@
 /**
  * The service's infrastructure in svc.redis.mode=cluster on a real 3-master / 3-replica cluster,
  * everything behind the CLUSTER GATE (cross-checks.ts, which still refuses cluster mode at load):
- * the stores on the cluster client, called at once after the start. Only single-key operations
- * run here: the multi-key session and key-value scripts wait for the cluster-safe key layout.
+ * the stores on the cluster client, called at once after the start; health; replica WAIT.
  * Skipped loudly without redis-server / redis-cli (fails under CI=true).
  */
 import assert from 'node:assert/strict';

@@ -54,10 +54,10 @@ describe('configuration: Redis topology', () => {
 
   const CLUSTER = { SVC_STORE: 'redis', SVC_REDIS_MODE: 'cluster', SVC_REDIS_NODES: '10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002', SVC_REDIS_PASSWORD: 'cp' };
 
-  it('refuses an otherwise valid cluster configuration only at the CLUSTER GATE, naming svc.redis.mode and the missing cluster-safe key layout', () => {
+  it('refuses an otherwise valid cluster configuration only at the CLUSTER GATE, naming svc.redis.mode', () => {
     const problems = problemsOf(CLUSTER);
     assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0] ?? '', /^svc\.redis\.mode \(SVC_REDIS_MODE\): .*cluster-safe key layout.*not built yet/);
+    assert.match(problems[0] ?? '', /^svc\.redis\.mode \(SVC_REDIS_MODE\): "cluster" is not enabled yet/);
   });
 
   it('builds the cluster settings: seed nodes, the data password from svc.redis.password or the URL', () => {

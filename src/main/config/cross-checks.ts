@@ -60,12 +60,12 @@ function valueChecks(c: AppConfig): string[] {
 
 /**
  * CLUSTER GATE: the one place Redis Cluster is refused. Everything behind it is in place (the
- * cluster client, svc.redis.nodes, health, replica WAIT on every master); delete this function
- * and its call in redisChecks once the cluster-safe key layout has landed.
+ * cluster client, svc.redis.nodes, the tagged key layout, health, replica WAIT on every master);
+ * delete this function and its call in redisChecks to start on a cluster.
  */
 function clusterGate(r: RedisSettings): string[] {
   if (r.mode !== 'cluster') return [];
-  return ['svc.redis.mode (SVC_REDIS_MODE): "cluster" is not supported yet: Redis Cluster needs the cluster-safe key layout (every multi-key script on one hash slot), which is not built yet; use standalone or sentinel'];
+  return ['svc.redis.mode (SVC_REDIS_MODE): "cluster" is not enabled yet: the service\'s flows on Redis Cluster are still being verified end to end; use standalone or sentinel'];
 }
 
 /** Cluster mode: seed nodes, a prefix without hash-tag braces, database 0; svc.redis.nodes in no other mode. */
