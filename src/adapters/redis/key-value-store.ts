@@ -3,7 +3,8 @@
  * trip and atomic. Keys: see key-layout.ts. The multi-key scripts (setMany,
  * deleteIfEqualsAndSet) take every key in KEYS. On a cluster (tagged layout) keys about one
  * subject share a slot, so a call over one subject stays one atomic script; a call over several
- * subjects runs one script per slot, in the order the keys were given (the port's contract).
+ * subjects runs one script per run of adjacent same-slot keys, in the order the keys were given
+ * (the port's contract).
  */
 import type { KeyLayoutKind } from './key-layout';
 import type { RedisClient } from './redis-client';
@@ -48,18 +49,22 @@ export class RedisKeyValueStore extends ScriptedRedisStore<keyof typeof SCRIPTS>
     }
   }
 
-  /** The entries in one group (plain layout), or grouped by slot in order of first appearance. */
+  /**
+   * The entries in one group (plain layout), or in runs of adjacent entries of one slot, in the
+   * given order (never merging across an entry of another slot: that would reorder the writes).
+   */
   private bySlot(entries: readonly KeyValueEntry[]): KeyValueEntry[][] {
     if (entries.length === 0) return [];
     if (this.keys.kind === 'plain') return [[...entries]];
-    const groups = new Map<number, KeyValueEntry[]>();
+    const runs: KeyValueEntry[][] = [];
+    let last = -1;
     for (const e of entries) {
       const slot = calculateSlot(this.keys.keyValue(e.key));
-      const group = groups.get(slot);
-      if (group === undefined) groups.set(slot, [e]);
-      else group.push(e);
+      if (slot === last) runs[runs.length - 1]?.push(e);
+      else runs.push([e]);
+      last = slot;
     }
-    return [...groups.values()];
+    return runs;
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {

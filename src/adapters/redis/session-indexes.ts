@@ -20,6 +20,16 @@ export function activeRecord(value: string | null | undefined): SessionRecord | 
   return parseRecord(value);
 }
 
+/**
+ * How long an index entry whose session record is missing may be a login still being written
+ * (indexed, record not yet there) rather than dead. Missing records younger than this are
+ * skipped by listings but never pruned: pruning them would leave that login live and unlisted.
+ */
+export const PENDING_GRACE_MS = 60_000;
+
+/** One index entry as read back: its listed session, or why not. */
+type Found = { readonly kind: 'active'; readonly session: ListedSession } | { readonly kind: 'missing' } | { readonly kind: 'dead' };
+
 /** Orders two online-index entries as one sorted set would: score, then member. */
 const byScoreThenMember = (a: IndexEntry, b: IndexEntry): number => a.score - b.score || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0);
 
@@ -28,10 +38,15 @@ interface IndexEntry {
   readonly score: number;
 }
 
-/** One bucket of the online index, read a page at a time. */
+/**
+ * One bucket of the online index, read a page at a time from just after the last entry taken, by
+ * (score, member): logouts or logins between pages neither skip nor repeat an entry.
+ */
 class BucketCursor {
   private page: IndexEntry[] = [];
-  private pos = 0;
+  private last: IndexEntry | null = null;
+  /** Entries taken at the last score (a page must reach past them). */
+  private atLastScore = 0;
   private done = false;
 
   constructor(
@@ -41,17 +56,28 @@ class BucketCursor {
 
   /** The next entry without taking it (null once the bucket is exhausted). */
   async peek(): Promise<IndexEntry | null> {
-    if (this.page.length === 0 && !this.done) {
-      const flat = await this.client.zrange(this.key, this.pos, this.pos + 99, 'WITHSCORES');
-      this.pos += flat.length / 2;
-      if (flat.length < 200) this.done = true;
-      for (let i = 0; i + 1 < flat.length; i += 2) this.page.push({ hash: flat[i] as string, score: Number(flat[i + 1]) });
-    }
+    while (this.page.length === 0 && !this.done) await this.fill();
     return this.page[0] ?? null;
   }
 
+  private async fill(): Promise<void> {
+    const last = this.last;
+    const count = 100 + this.atLastScore;
+    const min = last === null ? '-inf' : String(last.score);
+    const flat = await this.client.zrange(this.key, min, '+inf', 'BYSCORE', 'LIMIT', 0, count, 'WITHSCORES');
+    if (flat.length < 2 * count) this.done = true;
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const e = { hash: flat[i] as string, score: Number(flat[i + 1]) };
+      if (last === null || byScoreThenMember(e, last) > 0) this.page.push(e);
+    }
+    if (this.page.length === 0 && !this.done) this.atLastScore += 100;
+  }
+
   take(): void {
-    this.page.shift();
+    const e = this.page.shift();
+    if (e === undefined) return;
+    this.atLastScore = this.last !== null && this.last.score === e.score ? this.atLastScore + 1 : 1;
+    this.last = e;
   }
 }
 
@@ -109,45 +135,64 @@ export class SessionIndexes {
     await Promise.all([this.client.zrem(userKey, ...dead), ...dead.map((h) => this.client.zrem(this.keys.all(type, h), h))]);
   }
 
-  /** The listed form of each hash's session (null where not active), one MGET per session slot. */
-  async read(type: string, hashes: readonly string[]): Promise<Array<ListedSession | null>> {
+  /** Each hash's session as found: active (listed), missing, or dead (tombstone, corrupt); one MGET per session slot. */
+  private async find(type: string, hashes: readonly string[]): Promise<Found[]> {
     const k = this.keys;
     const replies = await Promise.all(hashes.map((h) => this.client.mget(k.session(type, h), k.lastActive(type, h))));
-    return replies.map(([value, last], i) => {
+    return replies.map(([value, last], i): Found => {
+      if (value === null || value === undefined) return { kind: 'missing' };
       const record = activeRecord(value);
-      return record === null ? null : { tokenHash: hashes[i] as string, record, lastActiveAt: parseLastActive(last, record) };
+      if (record === null) return { kind: 'dead' };
+      return { kind: 'active', session: { tokenHash: hashes[i] as string, record, lastActiveAt: parseLastActive(last, record) } };
     });
   }
 
-  /** The user's current sessions; prunes index entries whose session is gone. */
+  /**
+   * The user's current sessions. Prunes entries whose session is a tombstone or corrupt, or
+   * missing past its retention deadline (the score): a missing record before that may be a login
+   * still being written.
+   */
   async listUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
     const userKey = this.keys.user(type, userId);
-    const hashes = await this.client.zrange(userKey, 0, -1);
-    const listed = await this.read(type, hashes);
-    const dead = hashes.filter((_, i) => listed[i] === null);
-    if (dead.length > 0) await this.client.zrem(userKey, ...dead);
-    return listed.filter((s): s is ListedSession => s !== null && current(s.record, now));
+    const entries = pairs(await this.client.zrange(userKey, 0, -1, 'WITHSCORES'));
+    const found = await this.find(type, entries.map((e) => e.hash));
+    const dead = entries.filter((e, i) => isDead(found[i] as Found, e.score < now));
+    if (dead.length > 0) await this.client.zrem(userKey, ...dead.map((e) => e.hash));
+    return found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
   }
 
   /**
    * Current sessions of a login type, oldest first (createdAt, then hash), at most `limit`: the
-   * buckets merged in order, read page by page; entries whose session is gone are pruned.
+   * buckets merged in order, read page by page; dead entries are pruned batch by batch (a
+   * missing record only once its createdAt is PENDING_GRACE_MS old).
    */
   async listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
     const cursors = Array.from({ length: this.keys.buckets }, (_, n) => new BucketCursor(this.client, this.keys.allBucket(type, n)));
     const out: ListedSession[] = [];
-    const dead: IndexEntry[] = [];
     while (out.length < limit) {
       const batch = await this.nextInOrder(cursors, limit - out.length);
       if (batch.length === 0) break;
-      const listed = await this.read(type, batch.map((e) => e.hash));
-      listed.forEach((s, i) => {
-        if (s === null) dead.push(batch[i] as IndexEntry);
-        else if (current(s.record, now) && out.length < limit) out.push(s);
+      const found = await this.find(type, batch.map((e) => e.hash));
+      const dead: IndexEntry[] = [];
+      found.forEach((f, i) => {
+        const e = batch[i] as IndexEntry;
+        if (f.kind === 'active') {
+          if (current(f.session.record, now) && out.length < limit) out.push(f.session);
+        } else if (isDead(f, e.score < now - PENDING_GRACE_MS)) dead.push(e);
       });
+      await this.pruneBuckets(type, dead.map((e) => e.hash));
     }
-    if (dead.length > 0) await Promise.all(dead.map((e) => this.client.zrem(this.keys.all(type, e.hash), e.hash)));
     return out;
+  }
+
+  /** Removes hashes from their online buckets (one ZREM per bucket). */
+  private async pruneBuckets(type: string, hashes: readonly string[]): Promise<void> {
+    const byBucket = new Map<string, string[]>();
+    for (const h of hashes) {
+      const key = this.keys.all(type, h);
+      byBucket.set(key, [...(byBucket.get(key) ?? []), h]);
+    }
+    await Promise.all([...byBucket].map(([key, members]) => this.client.zrem(key, ...members)));
   }
 
   /** Up to `n` entries taken from the cursors in (score, member) order. */
@@ -167,17 +212,26 @@ export class SessionIndexes {
   }
 
   /** A bounded random sample of the session's online bucket: entries whose session is gone are dropped. */
-  async sampleBucket(type: string, hash: string): Promise<void> {
+  async sampleBucket(type: string, hash: string, now: number): Promise<void> {
     const bucket = this.keys.all(type, hash);
-    const sample = ((await this.client.zrandmember(bucket, 3)) as string[]).filter((h) => h !== hash);
+    const sample = pairs((await this.client.zrandmember(bucket, 3, 'WITHSCORES')) as string[]).filter((e) => e.hash !== hash);
     if (sample.length === 0) return;
-    const values = await Promise.all(sample.map((h) => this.client.get(this.keys.session(type, h))));
-    const dead = sample.filter((_, i) => {
-      const v = values[i];
-      return v === null || v === undefined || TOMBSTONES.has(v);
-    });
-    if (dead.length > 0) await this.client.zrem(bucket, ...dead);
+    const found = await this.find(type, sample.map((e) => e.hash));
+    const dead = sample.filter((e, i) => isDead(found[i] as Found, e.score < now - PENDING_GRACE_MS));
+    if (dead.length > 0) await this.client.zrem(bucket, ...dead.map((e) => e.hash));
   }
+}
+
+/** [member, score, ...] as entries. */
+function pairs(flat: readonly string[]): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ hash: flat[i] as string, score: Number(flat[i + 1]) });
+  return out;
+}
+
+/** A tombstone or corrupt record is dead; a missing one only once it can no longer be a login being written. */
+function isDead(f: Found, missingIsOld: boolean): boolean {
+  return f.kind === 'dead' || (f.kind === 'missing' && missingIsOld);
 }
 
 /** Not past expiresAt at `now` (a record without expiresAt never expires). */

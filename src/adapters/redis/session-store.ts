@@ -9,8 +9,10 @@
  *            the others (marker first, see mark), then write the record only if nothing holds its
  *            key: a live session is always in the indexes logout-all and kickout read. Two
  *            concurrent is-concurrent=false logins: the u step orders them; the later one marks the
- *            earlier one, and a record not yet written gets its 'replaced' tombstone first, so it
- *            never becomes live (PENDING_TOMBSTONE_MS);
+ *            earlier one, and a record not yet written gets its 'replaced' tombstone first (kept
+ *            as long as the replacing session's retention), so it never becomes live. Listings
+ *            skip an index entry whose record is missing but prune it only once it cannot be a
+ *            login still being written (past its deadline / PENDING_GRACE_MS old);
  *   mark     per session: the tombstone (one script), then its index entries;
  *   delete   the record (one script), then its index entries;
  *   update   the record (one script, only if active), then the entries of the new record, then
@@ -43,9 +45,6 @@ const SCRIPTS = {
 
 const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
 
-/** How long a tombstone written ahead of a record still being created is kept (ms). */
-const PENDING_TOMBSTONE_MS = 60_000;
-
 /** Retention as the scripts take it: whole ms, or '' for none. */
 function retentionArg(retentionMs: number | null): string {
   return retentionMs === null ? '' : String(normTtl(retentionMs));
@@ -63,10 +62,12 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const { loginType: type, tokenHash: hash, record, now } = input;
     const ret = retentionArg(input.retentionMs);
     const others = await this.indexes.add(type, hash, record, ret, now, input.replaceOthers);
-    const replaced = others.length === 0 ? 0 : await this.tombstone(type, others, 'replaced', { now, userId: record.principal.userId });
+    const replaced = others.length === 0 ? 0 : await this.tombstone(type, others, 'replaced', { now, userId: record.principal.userId, ret });
     const k = this.keys;
+    // 0: a newer login of the user replaced this one before its record was written; its token
+    // reads as 'replaced', exactly as if the replacement had come a moment later.
     await this.run('agSessionWrite', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), String(now), ret);
-    await this.indexes.sampleBucket(type, hash);
+    await this.indexes.sampleBucket(type, hash, now);
     return { replaced };
   }
 
@@ -135,16 +136,17 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
 
   /**
    * Tombstones each session (the marker first), then removes its index entries. With `now` (a
-   * replacement at login) only sessions not past expiresAt change, and a record still being
-   * written gets the tombstone ahead of it. Returns how many active sessions changed.
+   * replacement at login, with the new session's retention `ret`) only sessions not past
+   * expiresAt change, and a record still being written gets the tombstone ahead of it, kept for
+   * `ret` (the retention that record would have had: same login type, same settings). Returns how many active sessions changed.
    */
-  private async tombstone(type: string, hashes: readonly string[], state: TombstoneState, opts: { now?: number; userId?: string }): Promise<number> {
+  private async tombstone(type: string, hashes: readonly string[], state: TombstoneState, opts: { now?: number; userId?: string; ret?: string }): Promise<number> {
     const k = this.keys;
     const nowArg = opts.now === undefined ? '' : String(opts.now);
-    const pending = opts.now === undefined ? '' : String(PENDING_TOMBSTONE_MS);
+    const pending = opts.ret === undefined ? '0' : '1';
     const changed = await Promise.all(
       hashes.map(async (h) => {
-        const [outcome, previous] = (await this.run('agSessionTombstone', k.session(type, h), k.lastActive(type, h), state, nowArg, pending)) as [string, string?];
+        const [outcome, previous] = (await this.run('agSessionTombstone', k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? '')) as [string, string?];
         if (outcome === 'kept') return 0;
         await this.indexes.remove(type, h, previous === undefined ? null : parseRecord(previous), opts.userId);
         return outcome === 'changed' ? 1 : 0;

@@ -23,10 +23,15 @@ export class EndSession {
   async execute(input: { loginType: string; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
     const manager = this.managers.get(input.loginType);
     let hash: string | null;
+    let recorded: string | undefined;
     if (input.ownerId === undefined) hash = await manager.findByTokenId(input.tokenId);
-    else hash = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId)?.tokenHash ?? null;
+    else {
+      const own = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId);
+      [hash, recorded] = [own?.tokenHash ?? null, own?.record.attrs.rtFamily];
+    }
     if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');
-    const family = await this.registry.familyOfAccess(input.loginType, hash);
+    // The family the session records (as LogoutAll reads it), else the access index.
+    const family = recorded ?? (await this.registry.familyOfAccess(input.loginType, hash));
     // Revoked (marker first), not just deleted: a refresh racing this call cannot keep a session.
     // The ended token itself is left to the kick / logout below.
     if (family !== null) await this.registry.revokeFamily(input.loginType, family, hash);

@@ -3,13 +3,13 @@
 -- revocation interrupted half way has already revoked.
 -- KEYS s, a
 -- ARGV state, now ('' = any active session; else only one not past expiresAt at now),
---      pendingTtl ('' = none; else a missing session gets the tombstone with this PX, so a login
---      still being written when a newer one replaces it can never become live)
+--      pending ('1': a missing session gets the tombstone, so a login still being written when a
+--      newer one replaces it can never become live), ret (its PX; '' = none)
 -- Returns {'changed', previous json}, {'dead'} (missing, tombstone or corrupt: the caller drops
 -- its index entries) or {'kept'} (active but past expiresAt: it still reads as expired).
 local v = redis.call('GET', KEYS[1])
 if not v then
-  if ARGV[3] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3]) end
+  if ARGV[3] == '1' then setWithTtl(KEYS[1], ARGV[1], ARGV[4]) end
   return {'dead'}
 end
 local rec = active(v)
