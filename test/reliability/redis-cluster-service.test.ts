@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { isDomainError } from '../../src/domain/errors';
 import type { ConfigKey } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
@@ -81,6 +82,23 @@ describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUST
     assert.equal(stats.set, 20);
     assert.equal(stats.wait, 60, 'one WAIT per master per write');
     assert.equal(replicated, 20);
+  });
+
+  it('session writes are not fenced on a cluster: a login, a logout and a kickout send no PING', async () => {
+    assert.ok(cluster);
+    const { infra, config } = infraOn();
+    const sessions = buildBoth(config, infra).admin.container.get(SessionManagers).get('admin');
+    const principal = { userId: 'fence-1', username: 'fence', roles: ['viewer'], permissions: [] };
+    const warm = await sessions.login(principal);
+    await cluster.resetCommandStats();
+    const a = await sessions.login(principal);
+    await sessions.login(principal);
+    assert.equal(await sessions.logout(a.token), true);
+    assert.equal(await sessions.kickoutUser('fence-1'), 2);
+    assert.equal((await sessions.resolveToken(warm.token)).ok, false);
+    const stats = await cluster.commandStats('all');
+    assert.ok(Object.keys(stats).some((c) => c.startsWith('eval')), JSON.stringify(stats));
+    assert.equal(stats.ping ?? 0, 0, `no write fence: ${JSON.stringify(stats)}`);
   });
 
   it('more replicas asked for than a master has: the acknowledged write fails closed (store-unavailable), reads still work', async () => {
