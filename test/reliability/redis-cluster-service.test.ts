@@ -1,7 +1,7 @@
 /**
- * The service's infrastructure in svc.redis.mode=cluster on a real 3-master / 3-replica cluster,
- * everything behind the CLUSTER GATE (cross-checks.ts, which still refuses cluster mode at load):
- * the stores on the cluster client, called at once after the start; health; replica WAIT.
+ * The service's infrastructure in svc.redis.mode=cluster (configured from SVC_REDIS_MODE /
+ * SVC_REDIS_NODES) on a real 3-master / 3-replica cluster: the stores on the cluster client,
+ * called at once after the start; health; replica WAIT; no write fence.
  * Skipped loudly without redis-server / redis-cli (fails under CI=true).
  */
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { testKeyPrefix } from '../support/services';
 
 const PASSWORD = 'cluster-service-pw';
 
-describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUSTER GATE)', function () {
+describe('the service\'s infrastructure on Redis Cluster (svc.redis.mode=cluster)', function () {
   this.timeout(60_000);
   let cluster: RedisCluster | undefined;
   const opened: Infrastructure[] = [];
