@@ -3,8 +3,9 @@
  * as an operator does it (SVC_REDIS_MODE=cluster, SVC_REDIS_NODES=...), driven over HTTP: admin
  * login, /auth/me, refresh rotation and reuse revocation, logout, kickout from /monitor/online;
  * web register, login, sessions, logout-all; a signed request and its replay; 50 concurrent
- * duplicates per idempotency mode; the login rate limit; the keys spread over every master.
- * Skipped loudly without redis-server / redis-cli (fails under CI=true).
+ * duplicates per idempotency mode; the login rate limit; the keys spread over every master. Then
+ * a live reshard of 1,200 slots with traffic running: no request fails (MOVED / ASK / TRYAGAIN
+ * are the client's business). Skipped loudly without redis-server / redis-cli (fails under CI=true).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ import { createInfrastructure, type Infrastructure } from '../../src/main/infras
 import { buildBoth, clusterTestConfig } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
 import { adminLogin, agent, bearer, signedHeaders, untilReady } from '../support/flows';
+import { ask } from '../support/redis-processes';
 import { RedisCluster, requireRedisCluster } from '../support/redis-cluster';
 import { testKeyPrefix } from '../support/services';
 
@@ -184,4 +186,59 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
     assert.equal(perMaster.size, 3);
     assert.ok([...perMaster.values()].every((n) => n > 0), `keys per master: ${JSON.stringify([...perMaster])}`);
   });
+
+  it('a live reshard of 1,200 slots with logins, authenticated requests (idle timeout on: each one writes) and signed requests running: 0 errors', async () => {
+    assert.ok(cluster);
+    const touched = start({ 'session.active-timeout': 1800 });
+    const managers = touched.admin.container.get(SessionManagers).get('admin');
+    const tokens: string[] = [];
+    for (let i = 0; i < 400; i++) tokens.push((await managers.login({ userId: `r${i}`, username: `r${i}`, roles: ['viewer'], permissions: [] })).token);
+    const [from, to] = await cluster.masters();
+    assert.ok(from && to);
+    const errors: string[] = [];
+    const counts = { me: 0, signed: 0, login: 0 };
+    let stop = false;
+    const check = (what: keyof typeof counts, r: request.Response) => {
+      counts[what]++;
+      if (r.status !== 200) errors.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+    };
+    const worker = async (n: number) => {
+      for (let i = n; !stop; i++) {
+        check('me', await agent(touched.admin.app).get('/auth/me').set(bearer(tokens[(i * 7) % tokens.length] as string)));
+        if (i % 5 === 0) {
+          const body = JSON.stringify({ i });
+          check('signed', await agent(touched.web.app).post('/open/echo').set(signedHeaders(SIGN_APP, SIGN_SECRET, body)).set('Content-Type', 'application/json').send(body));
+        }
+        if (n === 0 && i % 40 === 0) check('login', await adminLogin(touched.admin.app)('viewer', 'viewer123', nextIp()));
+      }
+    };
+    const traffic = Promise.all([0, 1, 2, 3, 4, 5].map(worker));
+    await new Promise((r) => setTimeout(r, 200));
+    try {
+      await cluster.reshard(from, to, 1200);
+    } finally {
+      stop = true;
+      await traffic;
+    }
+    const after = await cluster.masters();
+    const left = new Set(slotList(after.find((m) => m.id === from.id)?.slots ?? []));
+    const moved = slotList(from.slots).filter((slot) => !left.has(slot));
+    assert.equal(moved.length, 1200, 'redis-cli moved the slots');
+    const now = new Set(slotList(after.find((m) => m.id === to.id)?.slots ?? []));
+    assert.ok(moved.every((slot) => now.has(slot)), 'to the master named');
+    const keysMoved = (await keysInSlots(cluster, to.port, moved)).filter((k) => k.startsWith(prefix)).length;
+    console.log(`      reshard: 1200 slots holding ${keysMoved} of the service's keys moved; ${JSON.stringify(counts)} requests meanwhile, ${errors.length} errors`);
+    assert.ok(keysMoved > 0, 'the moved slots held some of the service\'s keys');
+    assert.ok(counts.me > 100, `traffic ran during the reshard: ${JSON.stringify(counts)}`);
+    assert.deepEqual(errors, []);
+    for (const t of tokens) await agent(touched.admin.app).get('/auth/me').set(bearer(t)).expect(200);
+  });
 });
+
+/** Every slot of some ranges. */
+const slotList = (ranges: ReadonlyArray<readonly [number, number]>): number[] => ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
+
+/** The keys a master holds in these slots (CLUSTER GETKEYSINSLOT each; a test cluster holds few). */
+function keysInSlots(cluster: RedisCluster, port: number, slots: readonly number[]): Promise<string[]> {
+  return ask(port, cluster.password, async (r) => (await Promise.all(slots.map((s) => r.call('CLUSTER', 'GETKEYSINSLOT', s, 1000) as Promise<string[]>))).flat());
+}
