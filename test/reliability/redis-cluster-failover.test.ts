@@ -154,6 +154,12 @@ describe('Redis Cluster: a master killed under traffic (svc.redis.wait-replicas=
         streak = ok ? streak + 1 : 0;
         if (!ok) await sleep(50);
       }
+      // While the new master has no replica, acknowledged writes fail at once: no WAIT is sent to
+      // block its connection (and the reads of its slots behind it) for the WAIT timeout.
+      await cluster.resetNodeCommandStats(promoted.port);
+      for (let i = 0; i < 3; i++) assert.equal(misfit('admin', await login()), null, 'a login without a replica: 503 in the envelope');
+      const alone = await cluster.nodeCommandStats(promoted.port);
+      assert.equal(alone.wait ?? 0, 0, `no WAIT on a master without a replica: ${JSON.stringify(alone)}`);
       // The killed node comes back as the new master's replica: acknowledged writes succeed again.
       const restartedAt = Date.now();
       await cluster.restart(killed.port);

@@ -247,16 +247,24 @@ export class RedisCluster {
   async commandStats(over: 'masters' | 'all' = 'masters'): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
     const ports = over === 'all' ? this.running : (await this.masters()).map((m) => m.port);
-    for (const port of ports) {
-      const text = await ask(port, this.password, (r) => r.info('commandstats'));
-      for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) total[m[1] as string] = (total[m[1] as string] ?? 0) + Number(m[2]);
-    }
+    for (const port of ports) for (const [cmd, calls] of Object.entries(await this.nodeCommandStats(port))) total[cmd] = (total[cmd] ?? 0) + calls;
     return total;
+  }
+
+  /** `INFO commandstats` of one node: calls per command. */
+  async nodeCommandStats(port: number): Promise<Record<string, number>> {
+    const text = await ask(port, this.password, (r) => r.info('commandstats'));
+    return Object.fromEntries([...text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1] as string, Number(m[2])]));
+  }
+
+  /** CONFIG RESETSTAT on one node. */
+  async resetNodeCommandStats(port: number): Promise<void> {
+    await ask(port, this.password, (r) => r.config('RESETSTAT'));
   }
 
   /** CONFIG RESETSTAT on every running node (zeroes commandStats()). */
   async resetCommandStats(): Promise<void> {
-    for (const port of this.running) await ask(port, this.password, (r) => r.config('RESETSTAT'));
+    for (const port of this.running) await this.resetNodeCommandStats(port);
   }
 
   /** Keys under `prefix` on each master (or each replica) (SCAN MATCH, never KEYS), by node address. */
