@@ -165,8 +165,10 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     return c;
   };
   const cache = sc.enabled ? createSessionCache({ inner: stores.sessions, connect: connectServer, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc }) : null;
-  // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off.
-  const sessions = new FencedSessionStore(cache?.store ?? stores.sessions, () => client.ping());
+  // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off; not on
+  // a cluster: no instance there has a cache to fence against (the configuration refuses it), and a
+  // PING through the cluster client goes to a random node, not the master that took the write.
+  const sessions = isCluster(client) ? stores.sessions : new FencedSessionStore(cache?.store ?? stores.sessions, () => client.ping());
   // On a cluster client a call first waits (at most the command timeout) while the client is not
   // ready, as a single connection's offline queue does (ready-wait.ts).
   const ready = <T extends object>(target: T, methods: readonly (keyof T)[]): T => (isCluster(client) ? withReadyWait(target, methods, client, r.commandTimeoutMs) : target);

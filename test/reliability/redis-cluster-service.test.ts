@@ -1,11 +1,12 @@
 /**
- * The service's infrastructure in svc.redis.mode=cluster on a real 3-master / 3-replica cluster,
- * everything behind the CLUSTER GATE (cross-checks.ts, which still refuses cluster mode at load):
- * the stores on the cluster client, called at once after the start; health; replica WAIT.
+ * The service's infrastructure in svc.redis.mode=cluster (configured from SVC_REDIS_MODE /
+ * SVC_REDIS_NODES) on a real 3-master / 3-replica cluster: the stores on the cluster client,
+ * called at once after the start; health; replica WAIT; no write fence.
  * Skipped loudly without redis-server / redis-cli (fails under CI=true).
  */
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { SessionManagers } from '../../src/application/session/session-manager';
 import { isDomainError } from '../../src/domain/errors';
 import type { ConfigKey } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
@@ -16,7 +17,7 @@ import { testKeyPrefix } from '../support/services';
 
 const PASSWORD = 'cluster-service-pw';
 
-describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUSTER GATE)', function () {
+describe('the service\'s infrastructure on Redis Cluster (svc.redis.mode=cluster)', function () {
   this.timeout(60_000);
   let cluster: RedisCluster | undefined;
   const opened: Infrastructure[] = [];
@@ -81,6 +82,23 @@ describe('the service on Redis Cluster (svc.redis.mode=cluster, behind the CLUST
     assert.equal(stats.set, 20);
     assert.equal(stats.wait, 60, 'one WAIT per master per write');
     assert.equal(replicated, 20);
+  });
+
+  it('session writes are not fenced on a cluster: a login, a logout and a kickout send no PING', async () => {
+    assert.ok(cluster);
+    const { infra, config } = infraOn();
+    const sessions = buildBoth(config, infra).admin.container.get(SessionManagers).get('admin');
+    const principal = { userId: 'fence-1', username: 'fence', roles: ['viewer'], permissions: [] };
+    const warm = await sessions.login(principal);
+    await cluster.resetCommandStats();
+    const a = await sessions.login(principal);
+    await sessions.login(principal);
+    assert.equal(await sessions.logout(a.token), true);
+    assert.equal(await sessions.kickoutUser('fence-1'), 2);
+    assert.equal((await sessions.resolveToken(warm.token)).ok, false);
+    const stats = await cluster.commandStats('all');
+    assert.ok(Object.keys(stats).some((c) => c.startsWith('eval')), JSON.stringify(stats));
+    assert.equal(stats.ping ?? 0, 0, `no write fence: ${JSON.stringify(stats)}`);
   });
 
   it('more replicas asked for than a master has: the acknowledged write fails closed (store-unavailable), reads still work', async () => {

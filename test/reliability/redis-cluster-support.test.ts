@@ -1,8 +1,8 @@
 /**
  * The test support's Redis Cluster (test/support/redis-cluster.ts) does what the cluster suites
  * rely on: 3 masters + 3 replicas covering every slot, per-node statistics and key counts, a
- * reshard that moves slots, a killed master replaced by its replica, and nothing left behind by
- * stop(). Skipped loudly without redis-server / redis-cli (fails under CI=true).
+ * reshard that moves slots, a killed master replaced by its replica (and back as its replica once
+ * restarted), and nothing left behind by stop(). Skipped loudly without redis-server / redis-cli (fails under CI=true).
  */
 import { Cluster } from 'ioredis';
 import assert from 'node:assert/strict';
@@ -86,7 +86,7 @@ describe('test support: a Redis Cluster master killed, then the cluster stopped'
     await requireRedisCluster(this);
   });
 
-  it('promotes the killed master\'s replica (its slots, cluster_state:ok); stop() leaves no process and no files', async () => {
+  it('promotes the killed master\'s replica (its slots, cluster_state:ok); the node restarted rejoins as its replica; stop() leaves no process and no files', async () => {
     const before = liveProcesses();
     const cluster = await RedisCluster.start();
     try {
@@ -97,6 +97,10 @@ describe('test support: a Redis Cluster master killed, then the cluster stopped'
       assert.deepEqual(promoted.slots, master.slots);
       assert.equal((await cluster.masters()).length, 3);
       assert.ok(await refused(killed.port));
+      await cluster.restart(killed.port);
+      await cluster.waitUntilHealthy();
+      const back = (await cluster.replicas()).find((r) => r.port === killed.port);
+      assert.equal(back?.masterId, promoted.id, 'the restarted node is the new master\'s replica');
     } finally {
       await cluster.stop();
     }

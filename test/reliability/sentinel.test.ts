@@ -6,12 +6,12 @@
  * logout (svc.redis.wait-replicas=1). Without redis-server it is skipped loudly (fails under CI=true).
  */
 import assert from 'node:assert/strict';
-import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import type { AppConfig, ConfigKey } from '../../src/main/config';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import { buildBoth, testConfig } from '../support/apps';
+import { adminLogin, bearer, signedHeaders, untilReady } from '../support/flows';
 import { requireRedisServer } from '../support/redis-server';
 import { SentinelTopology } from '../support/redis-sentinel';
 import { testKeyPrefix } from '../support/services';
@@ -20,11 +20,7 @@ const PASSWORD = 'sentinel-http-pw';
 const SIGN_APP = 'partner';
 const SIGN_SECRET = 'sentinel-test-secret-0123456789';
 
-function signed(body: string): Record<string, string> {
-  const ts = String(Date.now());
-  const nonce = randomBytes(12).toString('hex');
-  return { 'X-App-Key': SIGN_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': createHmac('sha256', SIGN_SECRET).update(SIGN_APP + ts + nonce + body).digest('hex') };
-}
+const signed = (body: string) => signedHeaders(SIGN_APP, SIGN_SECRET, body);
 
 describe('Redis Sentinel: the service end to end, and a master failover', function () {
   this.timeout(60_000);
@@ -64,20 +60,16 @@ describe('Redis Sentinel: the service end to end, and a master failover', functi
     const apps = buildBoth(config, infra);
     const admin = () => request(apps.admin.app.callback());
     let ip = 0;
-    const login = async () => {
-      const pem = (await admin().get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-      const password = publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
-      return admin().post('/auth/login').set('X-Forwarded-For', `10.7.${Math.floor(++ip / 250)}.${ip % 250}`).send({ username: 'admin', password });
-    };
+    const loginAs = adminLogin(apps.admin.app);
+    const login = () => loginAs('admin', 'admin123', `10.7.${Math.floor(++ip / 250)}.${ip % 250}`);
     return { config, infra, apps, admin, login };
   }
-  const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
   it('admin login -> /auth/me -> refresh -> logout, and a signed request then its replay, on the master the Sentinels name', async () => {
     // A cold client first asks the sentinels for the master: wait until the service reports ready,
     // as a deployment does before it sends traffic (the suite's short 500 ms timeout is for the failover test).
     const { admin, login, apps } = sentinelApps({ 'svc.redis.wait-replicas': 1, 'svc.redis.command-timeout-ms': 2000 });
-    for (let i = 0; i < 50 && (await admin().get('/actuator/health/readiness')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    await untilReady(apps.admin.app, 5000);
     const res = await login();
     assert.equal(res.status, 200, res.text);
     const d = res.body.data;

@@ -19,13 +19,13 @@ export function testConfig(overrides: Partial<Record<ConfigKey, unknown>> = {}, 
 }
 
 /**
- * A test configuration on a Redis Cluster (seed nodes and password of `cluster`), built past the
- * CLUSTER GATE (src/main/config/cross-checks.ts), which still refuses svc.redis.mode=cluster at
- * load; with the gate gone this is testConfig({ 'svc.redis.mode': 'cluster', 'svc.redis.nodes': ... }, 'redis').
+ * A test configuration on a Redis Cluster, loaded from the variables an operator sets:
+ * SVC_STORE=redis SVC_REDIS_MODE=cluster SVC_REDIS_NODES=<every node of `cluster`> SVC_REDIS_PASSWORD.
  */
-export function clusterTestConfig(cluster: { readonly seeds: ReadonlyArray<{ host: string; port: number }>; readonly password: string | undefined }, overrides: Partial<Record<ConfigKey, unknown>> = {}): AppConfig {
-  const base = testConfig(overrides, 'redis');
-  return { ...base, redis: { ...base.redis, mode: 'cluster', url: '', nodes: cluster.seeds, password: cluster.password ?? '' } };
+export function clusterTestConfig(cluster: { readonly seedList: string; readonly password: string | undefined }, overrides: Partial<Record<ConfigKey, unknown>> = {}): AppConfig {
+  const env: Record<string, string> = { APP_PROFILE: 'test', SVC_STORE: 'redis', SVC_REDIS_MODE: 'cluster', SVC_REDIS_NODES: cluster.seedList };
+  if (cluster.password !== undefined) env.SVC_REDIS_PASSWORD = cluster.password;
+  return loadConfig({ env, overrides });
 }
 
 export interface TestInfra extends Infrastructure {

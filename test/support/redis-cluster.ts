@@ -63,6 +63,8 @@ function runCli(args: string[], running: Set<ChildProcess>): Promise<string> {
 
 export class RedisCluster {
   private readonly procs = new Map<number, ChildProcess>();
+  /** The cluster-bus port and the full-coverage setting each node was started with (restart() reuses them). */
+  private readonly started = new Map<number, { busPort: number; fullCoverage: boolean }>();
   /** redis-cli runs not finished yet (a reshard). */
   private readonly clis = new Set<ChildProcess>();
 
@@ -105,6 +107,7 @@ export class RedisCluster {
       ...['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', '--loglevel', 'warning', '--dir', this.dir, ...auth],
     ];
     this.procs.set(port, spawnTracked('redis-server', args));
+    this.started.set(port, { busPort, fullCoverage });
   }
 
   /** Seed nodes as ioredis' Cluster takes them (every node: any of them is enough to discover the rest). */
@@ -198,6 +201,19 @@ export class RedisCluster {
   }
 
   /**
+   * Starts a killed node again on its ports, from its nodes-<port>.conf and with no data (no
+   * persistence): it rejoins the cluster, and a master whose slots its replica took over meanwhile
+   * comes back as a replica of that new master. Resolves once it answers PING (waitUntilHealthy()
+   * then waits for its replication link).
+   */
+  async restart(port: number): Promise<void> {
+    const was = this.started.get(port);
+    if (was === undefined || this.procs.has(port)) throw new Error(`no killed node on port ${port}`);
+    this.startNode(port, was.busPort, was.fullCoverage);
+    await until(`node ${port} up`, 5000, () => ask(port, this.password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined)));
+  }
+
+  /**
    * SIGKILLs master `i` (masters() order), waits until its replica is promoted and every running
    * node reports cluster_state:ok again; returns the killed master and the promoted replica.
    */
@@ -231,16 +247,24 @@ export class RedisCluster {
   async commandStats(over: 'masters' | 'all' = 'masters'): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
     const ports = over === 'all' ? this.running : (await this.masters()).map((m) => m.port);
-    for (const port of ports) {
-      const text = await ask(port, this.password, (r) => r.info('commandstats'));
-      for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) total[m[1] as string] = (total[m[1] as string] ?? 0) + Number(m[2]);
-    }
+    for (const port of ports) for (const [cmd, calls] of Object.entries(await this.nodeCommandStats(port))) total[cmd] = (total[cmd] ?? 0) + calls;
     return total;
+  }
+
+  /** `INFO commandstats` of one node: calls per command. */
+  async nodeCommandStats(port: number): Promise<Record<string, number>> {
+    const text = await ask(port, this.password, (r) => r.info('commandstats'));
+    return Object.fromEntries([...text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1] as string, Number(m[2])]));
+  }
+
+  /** CONFIG RESETSTAT on one node. */
+  async resetNodeCommandStats(port: number): Promise<void> {
+    await ask(port, this.password, (r) => r.config('RESETSTAT'));
   }
 
   /** CONFIG RESETSTAT on every running node (zeroes commandStats()). */
   async resetCommandStats(): Promise<void> {
-    for (const port of this.running) await ask(port, this.password, (r) => r.config('RESETSTAT'));
+    for (const port of this.running) await this.resetNodeCommandStats(port);
   }
 
   /** Keys under `prefix` on each master (or each replica) (SCAN MATCH, never KEYS), by node address. */
@@ -270,6 +294,7 @@ export class RedisCluster {
     const exited = procs.map((p) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r()))));
     procs.forEach(killGroup);
     this.procs.clear();
+    this.started.clear();
     this.clis.clear();
     removeDir(this.dir);
     return Promise.all(exited).then(() => undefined);

@@ -3,8 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/main/config';
-import { build } from '../../src/main/config/build';
-import { KEYS } from '../../src/main/config/keys';
 import { prodEnv } from '../support/prod-env';
 
 const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-redis-'));
@@ -54,24 +52,17 @@ describe('configuration: Redis topology', () => {
 
   const CLUSTER = { SVC_STORE: 'redis', SVC_REDIS_MODE: 'cluster', SVC_REDIS_NODES: '10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002', SVC_REDIS_PASSWORD: 'cp' };
 
-  it('refuses an otherwise valid cluster configuration only at the CLUSTER GATE, naming svc.redis.mode', () => {
-    const problems = problemsOf(CLUSTER);
-    assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0] ?? '', /^svc\.redis\.mode \(SVC_REDIS_MODE\): "cluster" is not enabled yet/);
-  });
-
-  it('builds the cluster settings: seed nodes, the data password from svc.redis.password or the URL', () => {
-    // Built from validated values directly, since loadConfig refuses cluster mode at the gate.
-    const raw = loadConfig({ env: {}, configDir: emptyDir() }).raw;
-    const nodes = KEYS['svc.redis.nodes'].schema.parse(CLUSTER.SVC_REDIS_NODES);
-    const built = build('test', { ...raw, 'svc.redis.mode': 'cluster', 'svc.redis.nodes': nodes, 'svc.redis.url': 'redis://app:p%40ss@ignored:1' }, emptyDir());
-    assert.equal(built.redis.mode, 'cluster');
-    assert.deepEqual(built.redis.nodes, [
+  it('reads cluster mode from the environment: seed nodes, the data password from svc.redis.password or the URL', () => {
+    const c = loadConfig({ env: CLUSTER, configDir: emptyDir() });
+    assert.equal(c.redis.mode, 'cluster');
+    assert.deepEqual(c.redis.nodes, [
       { host: '10.0.0.1', port: 7000 },
       { host: '10.0.0.2', port: 7001 },
       { host: '::1', port: 7002 },
     ]);
-    assert.equal(built.redis.password, 'p@ss');
+    assert.equal(c.redis.password, 'cp');
+    const fromUrl = loadConfig({ env: { ...CLUSTER, SVC_REDIS_PASSWORD: '', SVC_REDIS_URL: 'redis://app:p%40ss@ignored:1' }, configDir: emptyDir() });
+    assert.equal(fromUrl.redis.password, 'p@ss');
   });
 
   const bad: Array<[string, Record<string, string>, RegExp]> = [
@@ -123,7 +114,12 @@ describe('configuration: Redis topology', () => {
     it('cluster mode without any data password is refused, naming svc.redis.password', () => {
       const problems = problemsOf(prodEnv({ ...CLUSTER, SVC_REDIS_URL: '', SVC_REDIS_PASSWORD: '' }));
       assert.ok(problems.some((p) => /^svc\.redis\.password \(SVC_REDIS_PASSWORD\): required in prod in every mode \(svc\.redis\.mode is cluster\)/.test(p)), problems.join('\n'));
-      assert.ok(!problemsOf(prodEnv({ ...CLUSTER, SVC_REDIS_URL: '' })).some((p) => p.startsWith('svc.redis.password')), 'a password is enough');
+      assert.equal(problems.length, 1, problems.join('\n'));
+    });
+
+    it('cluster mode starts with svc.redis.password, or with the URL\'s credentials', () => {
+      assert.equal(loadConfig({ env: prodEnv({ ...CLUSTER, SVC_REDIS_URL: '' }), configDir: emptyDir() }).redis.password, 'cp');
+      assert.equal(loadConfig({ env: prodEnv({ ...CLUSTER, SVC_REDIS_URL: 'redis://:pw2@ignored:1', SVC_REDIS_PASSWORD: '' }), configDir: emptyDir() }).redis.password, 'pw2');
     });
 
     it('standalone mode accepts svc.redis.password beside a URL without one', () => {

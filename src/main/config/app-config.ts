@@ -13,7 +13,6 @@ export class ConfigError extends Error {
 
 /** How the service reaches Redis: one server, the master a set of Sentinels names, or a Redis Cluster. */
 export interface RedisSettings {
-  /** `cluster` is still refused at start, by the CLUSTER GATE in cross-checks.ts. */
   readonly mode: 'standalone' | 'sentinel' | 'cluster';
   /** Standalone: the server. Sentinel: only its credentials and database are used; cluster: only its credentials ('' = none). */
   readonly url: string;

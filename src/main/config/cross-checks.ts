@@ -58,16 +58,6 @@ function valueChecks(c: AppConfig): string[] {
   return p;
 }
 
-/**
- * CLUSTER GATE: the one place Redis Cluster is refused. Everything behind it is in place (the
- * cluster client, svc.redis.nodes, the tagged key layout, health, replica WAIT on every master);
- * delete this function and its call in redisChecks to start on a cluster.
- */
-function clusterGate(r: RedisSettings): string[] {
-  if (r.mode !== 'cluster') return [];
-  return ['svc.redis.mode (SVC_REDIS_MODE): "cluster" is not enabled yet: the service\'s flows on Redis Cluster are still being verified end to end; use standalone or sentinel'];
-}
-
 /** Cluster mode: seed nodes, a prefix without hash-tag braces, database 0; svc.redis.nodes in no other mode. */
 function clusterChecks(r: RedisSettings): string[] {
   if (r.mode !== 'cluster') {
@@ -95,7 +85,6 @@ function urlDatabase(url: string): number {
 function redisChecks(c: AppConfig): string[] {
   const p: string[] = [];
   const r = c.redis;
-  p.push(...clusterGate(r));
   if (r.mode === 'cluster' && c.store === 'redis' && c.sessionCache.enabled) {
     p.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED): the local session cache is not supported with svc.redis.mode=cluster (it would need one tracking connection per master); set it to false');
   }

@@ -6,10 +6,12 @@
  * followed by one round trip (PING) on the same connection before its caller is told "done":
  * Redis answers it only after it has written the write's invalidations to every tracking client.
  *
- * Applied on every Redis deployment, cache on or off, so an instance without the cache (a rolling
+ * Applied on standalone and Sentinel, cache on or off, so an instance without the cache (a rolling
  * change of session.local-cache.enabled, the command-line tool) does not outrun the caches of the
  * others. A failed fence is ignored: the write is done, and a Redis that cannot answer a PING
- * closes the caches' tracking links too.
+ * closes the caches' tracking links too. Not on a Redis Cluster (infrastructure.ts): the cache is
+ * refused there, so no instance has tracking clients to fence against, and a keyless PING through
+ * the cluster client reaches a random node, not the master that took the write.
  */
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
