@@ -27,8 +27,11 @@ import { SentinelTopology } from '../support/redis-sentinel';
 
 const PASSWORD = 'commands-pw';
 const REQUESTS = 100;
-/** Connection set-up, health and test bookkeeping: not the requests' commands. */
-const ADMIN = /^(auth|hello|info|config|cluster|client|command|select|monitor|role|readonly|readwrite|ping)(\||$)/;
+/**
+ * Connection set-up, health, test bookkeeping and the Sentinels' own hello messages (PUBLISH on
+ * the master every 2 s; the service publishes nothing): not the requests' commands.
+ */
+const ADMIN = /^(auth|hello|info|config|cluster|client|command|select|monitor|role|readonly|readwrite|ping|publish)(\||$)/;
 
 /** A deployment under test: its configuration and the ports of its masters now. */
 interface Deployment {
