@@ -24,14 +24,14 @@ export function describeListStoreContract(name: string, makeFixture: MakeFixture
 
     it('expires ttl after the last append', async () => {
       const { store, elapse } = fx();
-      // A 300 ms TTL: past the first append's expiry, 100 ms of slack before the second's (a
-      // 60 ms TTL left 20 ms, which a loaded machine's timers overran).
-      await store.append('l', 'x', 10, 300);
-      await elapse(150);
-      await store.append('l', 'y', 10, 300);
-      await elapse(200);
+      // A 600 ms TTL: past the first append's expiry, 250 ms of slack before the second's (shorter
+      // TTLs left too little slack for a loaded machine's timers).
+      await store.append('l', 'x', 10, 600);
+      await elapse(350);
+      await store.append('l', 'y', 10, 600);
+      await elapse(350);
       assert.deepEqual(await store.list('l'), ['x', 'y'], 'the second append refreshed the TTL');
-      await elapse(300);
+      await elapse(600);
       assert.deepEqual(await store.list('l'), []);
     });
 
