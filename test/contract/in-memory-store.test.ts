@@ -122,4 +122,19 @@ describe('InMemorySessionStore.getSession timing', () => {
     assert.equal(lastActive(second), now + 10);
     await store.close();
   });
+
+  it('resolves the answers of one turn together, so their continuations interleave step by step', async () => {
+    const clock = new FakeClock();
+    const store = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
+    const order: string[] = [];
+    const reader = async (name: string) => {
+      await store.sessions.getSession('admin', newHash(), clock.now(), null);
+      order.push(`${name}1`);
+      await null;
+      order.push(`${name}2`);
+    };
+    await Promise.all([reader('a'), reader('b')]);
+    assert.deepEqual(order, ['a1', 'b1', 'a2', 'b2']);
+    await store.close();
+  });
 });

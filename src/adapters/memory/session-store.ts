@@ -3,11 +3,11 @@
  * synchronously inside, so it is atomic on the event loop; retention is measured on the store
  * clock, logical times (`now`: idle, expiresAt) come from the caller; records are kept as JSON.
  *
- * `getSession` (one per authenticated request) does its work at once but answers on a later turn
- * of the event loop, as a network store does. Answered at once, each request ran from its socket
- * read to its response write before the next socket was read, and everything on that path
- * (parser, Koa, the edge, the socket write) cost ~15 % more CPU than the same code run in phases
- * over all the requests of one turn, more than the whole Redis round trip saves (docs/performance.md).
+ * `getSession` (one per authenticated request) does its work at once but answers in the check
+ * phase of the loop turn, together with every other answer of that turn, as a network store's
+ * replies arrive together. Answered at once, each request ran from its socket read to its
+ * response write before the next one started, and everything on that path (parser, Koa, the
+ * edge, the socket write) cost more CPU than the whole Redis round trip (docs/performance.md).
  */
 import type { Clock } from '../../application/ports/clock';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
@@ -15,6 +15,7 @@ import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/
 import { bySessionAge } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
 import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
+import { TurnBatch } from './turn-batch';
 
 /** Joins the parts of a composite map key; NUL cannot appear in login types, ids or hashes. */
 const SEP = '\u0000';
@@ -29,6 +30,8 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   private readonly byType = new Map<string, Set<string>>();
   /** loginType + tokenId -> tokenHash. */
   private readonly byTokenId = new Map<string, string>();
+
+  private readonly answers = new TurnBatch();
 
   constructor(private readonly clock: Clock) {}
 
@@ -59,7 +62,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   }
 
   getSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
-    return onNextTurn(this.readSession(loginType, tokenHash, now, idleLimitMs));
+    return this.answers.answer(this.readSession(loginType, tokenHash, now, idleLimitMs));
   }
 
   private readSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): StoredSession | null {
@@ -186,11 +189,6 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     const tokenKey = key2(loginType, entry.tokenId);
     if (this.byTokenId.get(tokenKey) === tokenHash) this.byTokenId.delete(tokenKey);
   }
-}
-
-/** Resolves with `value` in the check phase of this turn of the event loop (after the I/O it polled). */
-function onNextTurn<T>(value: T): Promise<T> {
-  return new Promise((resolve) => setImmediate(resolve, value));
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, member: string): void {
