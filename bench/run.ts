@@ -254,6 +254,11 @@ async function measureRounds(planned: readonly Planned[]): Promise<Map<string, S
  * of one against round i of the other), which cancels the machine's drift between rounds.
  */
 function pairedRatio(a: readonly Sample[], b: readonly Sample[], metric: 'rps' | 'cpuUs'): number | null {
+  const ratios = perRoundRatios(a, b, metric);
+  return ratios === null ? null : median(ratios);
+}
+
+function perRoundRatios(a: readonly Sample[], b: readonly Sample[], metric: 'rps' | 'cpuUs'): number[] | null {
   const ratios: number[] = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const x = (a[i] as Sample)[metric];
@@ -261,7 +266,14 @@ function pairedRatio(a: readonly Sample[], b: readonly Sample[], metric: 'rps' |
     if (x === null || y === null || y === 0) return null;
     ratios.push(x / y);
   }
-  return ratios.length === 0 ? null : median(ratios);
+  return ratios.length === 0 ? null : ratios;
+}
+
+/** The middle half of the per-round ratios ("0.91–0.97"): how far one run's ratio can be trusted. */
+function quartiles(ratios: readonly number[]): string {
+  const s = [...ratios].sort((x, y) => x - y);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))] as number;
+  return `${at(0.25).toFixed(3)}–${at(0.75).toFixed(3)}`;
 }
 
 function rowsOf(planned: readonly Planned[], samples: Map<string, Sample[]>): Row[] {
@@ -334,8 +346,10 @@ function contextLines(planned: readonly Planned[], samples: Map<string, Sample[]
     const x = samples.get(a);
     const y = samples.get(b);
     if (!x || !y) return;
-    const cpu = pairedRatio(x, y, 'cpuUs');
-    lines.push(`${label}: req/s ${(pairedRatio(x, y, 'rps') ?? 0).toFixed(3)}×${cpu === null ? '' : `, CPU/req ${cpu.toFixed(3)}×`}`);
+    const rps = perRoundRatios(x, y, 'rps') ?? [];
+    const cpu = perRoundRatios(x, y, 'cpuUs');
+    const cpuText = cpu === null ? '' : `, CPU/req ${median(cpu).toFixed(3)}× (middle half of rounds ${quartiles(cpu)})`;
+    lines.push(`${label}: req/s ${median(rps).toFixed(3)}× (${quartiles(rps)})${cpuText}`);
   };
   pair('admin-memory', 'thin-memory', 'admin-memory vs the thin in-memory floor');
   pair('admin-redis', 'thin-redis', 'admin-redis vs the thin Redis floor');
