@@ -15,7 +15,7 @@ import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/
 import { bySessionAge } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
 import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
-import { TurnBatch } from './turn-batch';
+import { TurnBatch } from '../turn-batch';
 
 /** Joins the parts of a composite map key; NUL cannot appear in login types, ids or hashes. */
 const SEP = '\u0000';
