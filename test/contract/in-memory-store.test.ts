@@ -1,7 +1,6 @@
 /** InMemoryBackend housekeeping (memory only): expired entries are evicted without being read. */
 import assert from 'node:assert/strict';
 import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
-import type { StoredSession } from '../../src/domain/session';
 import { FakeClock } from '../support/fake-clock';
 import { sleep } from './fixture';
 import { makeRecord, newHash } from './session-store.contract';
@@ -99,42 +98,6 @@ describe('InMemoryBackend housekeeping', () => {
       peak = Math.max(peak, store.size());
     }
     assert.equal(peak, 0);
-    await store.close();
-  });
-});
-
-describe('InMemorySessionStore.getSession timing', () => {
-  it('reads and touches the session at call time, and answers on a later turn of the event loop', async () => {
-    const clock = new FakeClock();
-    const store = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
-    const hash = newHash();
-    const now = clock.now();
-    await store.sessions.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ createdAt: now }), retentionMs: 60_000, replaceOthers: false, now });
-
-    const order: string[] = [];
-    setImmediate(() => order.push('immediate queued before the read'));
-    const first = store.sessions.getSession('admin', hash, now + 10, 1_000).then((s) => (order.push('answer'), s));
-    // Not awaited: the first read's touch is already done, so a second read sees it.
-    const second = await store.sessions.getSession('admin', hash, now + 20, 1_000);
-    assert.deepEqual(order, ['immediate queued before the read', 'answer'], 'the answer comes after the I/O and immediates already queued');
-    const lastActive = (s: StoredSession | null): number | null => (s?.state === 'active' ? s.lastActiveAt : null);
-    assert.equal(lastActive(await first), now);
-    assert.equal(lastActive(second), now + 10);
-    await store.close();
-  });
-
-  it('resolves the answers of one turn together, so their continuations interleave step by step', async () => {
-    const clock = new FakeClock();
-    const store = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
-    const order: string[] = [];
-    const reader = async (name: string) => {
-      await store.sessions.getSession('admin', newHash(), clock.now(), null);
-      order.push(`${name}1`);
-      await null;
-      order.push(`${name}2`);
-    };
-    await Promise.all([reader('a'), reader('b')]);
-    assert.deepEqual(order, ['a1', 'b1', 'a2', 'b2']);
     await store.close();
   });
 });

@@ -2,12 +2,8 @@
  * SessionStore in memory. Behaves like the Redis one (same contract suite): every method runs
  * synchronously inside, so it is atomic on the event loop; retention is measured on the store
  * clock, logical times (`now`: idle, expiresAt) come from the caller; records are kept as JSON.
- *
- * `getSession` (one per authenticated request) does its work at once but answers in the check
- * phase of the loop turn, together with every other answer of that turn, as a network store's
- * replies arrive together. Answered at once, each request ran from its socket read to its
- * response write before the next one started, and everything on that path (parser, Koa, the
- * edge, the socket write) cost more CPU than the whole Redis round trip (docs/performance.md).
+ * It answers at once: the edge, not the store, makes the requests of one loop turn advance
+ * together (requestContext, docs/performance.md).
  */
 import type { Clock } from '../../application/ports/clock';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
@@ -15,7 +11,6 @@ import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/
 import { bySessionAge } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
 import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
-import { TurnBatch } from '../turn-batch';
 
 /** Joins the parts of a composite map key; NUL cannot appear in login types, ids or hashes. */
 const SEP = '\u0000';
@@ -30,8 +25,6 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   private readonly byType = new Map<string, Set<string>>();
   /** loginType + tokenId -> tokenHash. */
   private readonly byTokenId = new Map<string, string>();
-
-  private readonly answers = new TurnBatch();
 
   constructor(private readonly clock: Clock) {}
 
@@ -61,11 +54,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return { replaced };
   }
 
-  getSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
-    return this.answers.answer(this.readSession(loginType, tokenHash, now, idleLimitMs));
-  }
-
-  private readSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): StoredSession | null {
+  async getSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
     const entry = this.liveSession(loginType, tokenHash);
     if (entry === undefined) return null;
     if (entry.kind !== 'active') return { state: entry.kind };
