@@ -11,7 +11,7 @@
  * against round i of the other, which cancels the machine's drift between rounds.
  *
  * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5),
- * BENCH_CONNECTIONS (default 50), REDIS_URL (default redis://127.0.0.1:6379), BENCH_ONLY (comma-separated
+ * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
  * scenario names, `logins` and `login-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
  * BENCH_AUTH_PATH (default /system/user/list),
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
 import { buildRef, compiledScript, compileServers } from './build';
+import { benchRedis } from './redis';
 import { describeTiming, measureLoginTiming } from './login-timing';
 import { AUTH_PATH, BASELINE, SCENARIOS, type Ready, type Scenario, type Target } from './scenarios';
 
@@ -35,7 +36,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** The login phase is measured once (not in alternating rounds): longer windows keep it steady. */
 const LOGIN_SECONDS = Number(process.env.BENCH_LOGIN_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Set by main() before any server starts (bench/redis.ts). */
+let REDIS_URL = '';
 
 /** A scenario as this run starts it: from this tree, or (A/B) from another commit's. */
 interface Planned {
@@ -110,6 +112,9 @@ async function drive(s: Scenario, ready: Ready, pid: number | undefined, redis: 
     duration: SECONDS,
   });
   const cpuAfter = cpuSeconds(pid);
+  // The requests still in flight when autocannon stops finish now: their Redis commands count
+  // here, not in the next scenario's round.
+  if (redis) await new Promise((r) => setTimeout(r, 150));
   const after = redis ? await redisCalls(redis) : 0;
   const requests = result.requests.total;
   return {
@@ -361,6 +366,17 @@ function contextLines(planned: readonly Planned[], samples: Map<string, Sample[]
 async function main(): Promise<void> {
   const { planned, only } = plan();
   compileServers(ROOT);
+  const redis = await benchRedis();
+  REDIS_URL = redis.url;
+  console.log(`Redis: ${redis.description}`);
+  try {
+    await measureAndReport(planned, only);
+  } finally {
+    redis.stop();
+  }
+}
+
+async function measureAndReport(planned: readonly Planned[], only: string[] | undefined): Promise<void> {
   const samples = await measureRounds(planned);
   const rows = rowsOf(planned, samples);
   console.log(`\n${tableOf(rows)}\n`);
