@@ -1,22 +1,34 @@
 /**
- * npm run bench: starts each server as its own process, drives it with autocannon in alternating
- * rounds (A B C ... A B C ...), and prints medians and ratios against the bare-Koa baseline of the
- * same run. Writes bench/results/latest.json. Never asserts absolute times: these machines are noisy.
+ * npm run bench: starts each server of bench/scenarios.ts as its own process, drives it with
+ * autocannon in alternating rounds (A B C ... A B C ...), and prints, per scenario, the median
+ * req/s and the median server CPU time per request, each with its ratio to the bare-Koa baseline
+ * of the same run. Writes bench/results/latest.json. Never asserts absolute times: these machines are noisy.
  *
- * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
- * REDIS_URL (default redis://127.0.0.1:6379), BENCH_ONLY (comma-separated scenario names; `login-timing`
- * is the timing scenario of bench/login-timing.ts, run last), BENCH_TIMING_SAMPLES (default 60).
+ * CPU per request: user + system time of the server process (/proc/<pid>/stat, all its threads)
+ * over the round, divided by the requests autocannon completed in it. Unlike req/s it does not
+ * depend on how the load generator and the server share the cores as much.
+ * Ratios ("× bare Koa", targets, A/B) are medians of per-round ratios: round i of one scenario
+ * against round i of the other, which cancels the machine's drift between rounds.
+ *
+ * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5),
+ * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
+ * scenario names, `logins` and `login-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
+ * BENCH_AUTH_PATH (default /system/user/list),
+ * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
+ * that commit's tree, as `<name>@<ref>`, in the same rounds).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
+import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
-import { BENCH_APP } from './servers/authguard';
+import { buildRef, compiledScript, compileServers } from './build';
+import { benchRedis } from './redis';
 import { describeTiming, measureLoginTiming } from './login-timing';
+import { AUTH_PATH, BASELINE, SCENARIOS, type Ready, type Scenario, type Target } from './scenarios';
 
 const ROOT = path.join(__dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -24,119 +36,46 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** The login phase is measured once (not in alternating rounds): longer windows keep it steady. */
 const LOGIN_SECONDS = Number(process.env.BENCH_LOGIN_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/system/user/list'; // login + permission system:user:list
+/** Set by main() before any server starts (bench/redis.ts). */
+let REDIS_URL = '';
 
-interface Ready {
-  port: number;
-  token?: string;
-  cookie?: string;
-}
-
-interface RequestSpec {
-  path: string;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  /** Rewrites each request before it is sent (fresh nonce and signature, client address, ...). */
-  setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => { headers?: Record<string, string>; body?: string };
-}
-
-interface Scenario {
+/** A scenario as this run starts it: from this tree, or (A/B) from another commit's. */
+interface Planned {
   readonly name: string;
-  readonly description: string;
-  readonly script: string;
-  readonly args?: string[];
-  readonly usesRedis: boolean;
-  request(ready: Ready): RequestSpec;
+  readonly scenario: Scenario;
+  readonly root: string;
 }
 
-/** A 1 KiB JSON body, signed afresh for every request (the nonce is single use). */
-const SIGNED_BODY = JSON.stringify({ payload: 'x'.repeat(1024 - 16) });
-function signedRequest(): RequestSpec {
-  return {
-    path: '/open/echo',
-    method: 'POST',
-    setupRequest: (req) => {
-      const ts = String(Date.now());
-      const nonce = randomBytes(12).toString('hex');
-      const sign = createHmac('sha256', BENCH_APP.secret).update(BENCH_APP.key + ts + nonce + SIGNED_BODY).digest('hex');
-      return {
-        ...req,
-        body: SIGNED_BODY,
-        headers: { ...req.headers, 'content-type': 'application/json', 'x-app-key': BENCH_APP.key, 'x-timestamp': ts, 'x-nonce': nonce, 'x-sign': sign },
-      };
-    },
-  };
-}
-
-const SCENARIOS: Scenario[] = [
-  { name: 'baseline', description: 'bare Koa, one JSON route', script: 'bench/servers/bare-koa.ts', usesRedis: false, request: () => ({ path: '/hello' }) },
-  {
-    name: 'thin-memory', description: 'reference floor: Koa + router + token Map + permission set, nothing else', script: 'bench/servers/thin-koa.ts', args: ['memory'], usesRedis: false,
-    request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
-  },
-  {
-    name: 'thin-redis', description: 'reference floor on Redis: the same with one ioredis GET (auto-pipelined)', script: 'bench/servers/thin-koa.ts', args: ['redis'], usesRedis: true,
-    request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
-  },
-  {
-    name: 'admin-memory', description: `admin ${AUTH_PATH}, full stack, in-memory store`, script: 'bench/servers/authguard.ts', args: ['memory'], usesRedis: false,
-    request: (r) => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } }),
-  },
-  {
-    name: 'admin-redis', description: `admin ${AUTH_PATH}, full stack, Redis store`, script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
-    request: (r) => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } }),
-  },
-  {
-    name: 'public-redis', description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
-    request: () => ({ path: '/auth/getConfig' }),
-  },
-  {
-    name: 'signed-post-redis', description: 'signed POST /open/echo, 1 KiB body, Redis nonce store', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
-    request: () => signedRequest(),
-  },
-  {
-    name: 'express-passport', description: 'Express + Passport + express-session + connect-redis, same check', script: 'bench/peers/express-passport.ts', usesRedis: true,
-    request: (r) => ({ path: '/system/user/list', headers: { cookie: r.cookie ?? '' } }),
-  },
-];
-
-/**
- * The servers run as compiled JavaScript, as in production (`npm start` runs `dist/`): under tsx the
- * same code is ~20 % slower (esbuild's keepNames wraps every closure it creates in __name()).
- * Compiled with tsc into bench/.build (gitignored), the crypto worker copied beside its pool and
- * the Redis stores' Lua scripts beside the stores.
- */
-function compileServers(): void {
-  const tsc = require.resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'bench/tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('bench: compiling the servers failed');
-  const worker = 'src/adapters/crypto/crypto-worker.js';
-  fs.copyFileSync(path.join(ROOT, worker), path.join(ROOT, 'bench/.build', worker));
-  const scripts = 'src/adapters/redis/scripts';
-  fs.cpSync(path.join(ROOT, scripts), path.join(ROOT, 'bench/.build', scripts), { recursive: true });
-}
-
-function compiledScript(script: string): string {
-  return path.join(ROOT, 'bench/.build', script.replace(/\.ts$/, '.js'));
-}
-
-function start(s: Scenario): Promise<{ child: ChildProcess; ready: Ready }> {
+function start(p: Planned): Promise<{ child: ChildProcess; ready: Ready }> {
   return new Promise((resolve, reject) => {
-    const child = fork(compiledScript(s.script), s.args ?? [], {
-      cwd: ROOT,
+    const child = fork(compiledScript(p.root, p.scenario.script), [...(p.scenario.args ?? [])], {
+      cwd: p.root,
       execArgv: [],
-      env: { ...process.env, REDIS_URL, NODE_ENV: 'production' },
+      env: { ...process.env, ...p.scenario.env, REDIS_URL, NODE_ENV: 'production' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    const timer = setTimeout(() => reject(new Error(`${s.name} did not start`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${p.name} did not start`)), 30_000);
     child.once('message', (m) => {
       clearTimeout(timer);
       resolve({ child, ready: m as Ready });
     });
-    child.once('exit', (code) => reject(new Error(`${s.name} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${p.name} exited with ${code}`)));
   });
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** User + system CPU seconds of a process (all its threads) so far; null where /proc is not available. */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after "(comm) ": state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
 }
 
 async function redisCalls(redis: Redis): Promise<number> {
@@ -149,9 +88,20 @@ async function redisCalls(redis: Redis): Promise<number> {
   return total;
 }
 
-async function drive(s: Scenario, ready: Ready, redis: Redis | null): Promise<{ rps: number; p99: number; requests: number; non2xx: number; redisPerRequest: number | null }> {
+interface Sample {
+  rps: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  /** Server CPU µs per request served, null without /proc. */
+  cpuUs: number | null;
+  redisPerRequest: number | null;
+}
+
+async function drive(s: Scenario, ready: Ready, pid: number | undefined, redis: Redis | null): Promise<Sample> {
   const req = s.request(ready);
   const before = redis ? await redisCalls(redis) : 0;
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${ready.port}${req.path}`,
     method: req.method ?? 'GET',
@@ -161,6 +111,10 @@ async function drive(s: Scenario, ready: Ready, redis: Redis | null): Promise<{ 
     connections: CONNECTIONS,
     duration: SECONDS,
   });
+  const cpuAfter = cpuSeconds(pid);
+  // The requests still in flight when autocannon stops finish now: their Redis commands count
+  // here, not in the next scenario's round.
+  if (redis) await new Promise((r) => setTimeout(r, 150));
   const after = redis ? await redisCalls(redis) : 0;
   const requests = result.requests.total;
   return {
@@ -168,7 +122,8 @@ async function drive(s: Scenario, ready: Ready, redis: Redis | null): Promise<{ 
     p99: result.latency.p99,
     requests,
     non2xx: result.non2xx + result.errors,
-    redisPerRequest: redis && requests > 0 ? (after - before - 1) / requests : null,
+    cpuUs: cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : null,
+    redisPerRequest: redis && requests > 0 ? (after - before) / requests : null,
   };
 }
 
@@ -190,7 +145,7 @@ interface LoginFigures {
  * Logins: throughput against the single-thread bcryptjs rate measured in this process, and the
  * p99 of authenticated requests with and without a concurrent login storm.
  */
-async function loginPhase(scenario: Scenario): Promise<LoginFigures> {
+async function loginPhase(planned: Planned): Promise<LoginFigures> {
   const hash = bcrypt.hashSync('admin123', 10);
   let n = 0;
   const t0 = performance.now();
@@ -199,7 +154,7 @@ async function loginPhase(scenario: Scenario): Promise<LoginFigures> {
     n++;
   }
   const singleThread = n / ((performance.now() - t0) / 1000);
-  const { child, ready } = await start(scenario);
+  const { child, ready } = await start(planned);
   try {
     const base = `http://127.0.0.1:${ready.port}`;
     const cfg = (await (await fetch(`${base}/auth/getConfig`)).json()) as { data: { publicKey: string } };
@@ -249,63 +204,189 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
 
-async function main(): Promise<void> {
-  const only = process.env.BENCH_ONLY?.split(',');
-  const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name) || s.name === 'baseline');
-  compileServers();
+interface Row {
+  scenario: string;
+  description: string;
+  medianRps: number;
+  ratioToBaseline: number;
+  cpuUsPerRequest: number | null;
+  cpuRatioToBaseline: number | null;
+  p99Ms: number;
+  redisCommandsPerRequest: number | null;
+}
+
+/** This run's scenarios: BENCH_ONLY's (the baseline always), each followed by its A/B variant if any. */
+function plan(): { planned: Planned[]; only: string[] | undefined } {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  const chosen = SCENARIOS.filter((s) => !only || only.includes(s.name) || s.name === BASELINE);
+  const abRef = process.env.BENCH_AB;
+  const abNames = (process.env.BENCH_AB_SCENARIOS ?? 'admin-memory').split(',').map((s) => s.trim());
+  const abRoot = abRef ? buildRef(ROOT, abRef) : null;
+  const planned: Planned[] = [];
+  for (const s of chosen) {
+    planned.push({ name: s.name, scenario: s, root: ROOT });
+    if (abRoot !== null && abNames.includes(s.name)) planned.push({ name: `${s.name}@${abRef}`, scenario: s, root: abRoot });
+  }
+  return { planned, only };
+}
+
+async function measureRounds(planned: readonly Planned[]): Promise<Map<string, Sample[]>> {
   const redis = new Redis(REDIS_URL, { lazyConnect: true });
   await redis.connect();
   const running = new Map<string, { child: ChildProcess; ready: Ready }>();
-  for (const s of scenarios) running.set(s.name, await start(s));
-  const samples = new Map<string, Array<Awaited<ReturnType<typeof drive>>>>();
+  const samples = new Map<string, Sample[]>();
   try {
+    for (const p of planned) running.set(p.name, await start(p));
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const s of scenarios) {
-        const r = running.get(s.name) as { ready: Ready };
-        const sample = await drive(s, r.ready, s.usesRedis ? redis : null);
-        if (sample.non2xx > 0) throw new Error(`${s.name}: ${sample.non2xx} non-2xx responses or errors`);
-        samples.set(s.name, [...(samples.get(s.name) ?? []), sample]);
-        process.stderr.write(`round ${round} ${s.name}: ${sample.rps.toFixed(0)} req/s p99 ${sample.p99} ms\n`);
+      for (const p of planned) {
+        const r = running.get(p.name) as { child: ChildProcess; ready: Ready };
+        const sample = await drive(p.scenario, r.ready, r.child.pid, p.scenario.usesRedis ? redis : null);
+        if (sample.non2xx > 0) throw new Error(`${p.name}: ${sample.non2xx} non-2xx responses or errors`);
+        samples.set(p.name, [...(samples.get(p.name) ?? []), sample]);
+        const cpu = sample.cpuUs === null ? '' : `, ${sample.cpuUs.toFixed(1)} µs CPU/req`;
+        process.stderr.write(`round ${round} ${p.name}: ${sample.rps.toFixed(0)} req/s${cpu}, p99 ${sample.p99} ms\n`);
       }
     }
   } finally {
     for (const { child } of running.values()) child.kill();
     redis.disconnect();
   }
-  const base = median((samples.get('baseline') ?? []).map((x) => x.rps));
-  const rows = scenarios.map((s) => {
-    const xs = samples.get(s.name) ?? [];
-    const rps = median(xs.map((x) => x.rps));
-    const rpr = xs[0]?.redisPerRequest === null ? null : median(xs.map((x) => x.redisPerRequest ?? 0));
-    return { scenario: s.name, description: s.description, medianRps: Math.round(rps), ratioToBaseline: +(rps / base).toFixed(3), p99Ms: median(xs.map((x) => x.p99)), redisCommandsPerRequest: rpr === null ? null : +rpr.toFixed(3) };
+  return samples;
+}
+
+/**
+ * A ratio between two scenarios of this run: the median over rounds of the per-round ratio (round i
+ * of one against round i of the other), which cancels the machine's drift between rounds.
+ */
+function pairedRatio(a: readonly Sample[], b: readonly Sample[], metric: 'rps' | 'cpuUs'): number | null {
+  const ratios = perRoundRatios(a, b, metric);
+  return ratios === null ? null : median(ratios);
+}
+
+function perRoundRatios(a: readonly Sample[], b: readonly Sample[], metric: 'rps' | 'cpuUs'): number[] | null {
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = (a[i] as Sample)[metric];
+    const y = (b[i] as Sample)[metric];
+    if (x === null || y === null || y === 0) return null;
+    ratios.push(x / y);
+  }
+  return ratios.length === 0 ? null : ratios;
+}
+
+/** The middle half of the per-round ratios ("0.91–0.97"): how far one run's ratio can be trusted. */
+function quartiles(ratios: readonly number[]): string {
+  const s = [...ratios].sort((x, y) => x - y);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))] as number;
+  return `${at(0.25).toFixed(3)}–${at(0.75).toFixed(3)}`;
+}
+
+function rowsOf(planned: readonly Planned[], samples: Map<string, Sample[]>): Row[] {
+  const base = samples.get(BASELINE) ?? [];
+  return planned.map((p) => {
+    const xs = samples.get(p.name) ?? [];
+    const cpu = xs.every((x) => x.cpuUs !== null) ? median(xs.map((x) => x.cpuUs as number)) : null;
+    const cpuRatio = pairedRatio(xs, base, 'cpuUs');
+    const rpr = p.scenario.usesRedis ? median(xs.map((x) => x.redisPerRequest ?? 0)) : null;
+    return {
+      scenario: p.name,
+      description: p.scenario.description,
+      medianRps: Math.round(median(xs.map((x) => x.rps))),
+      ratioToBaseline: +(pairedRatio(xs, base, 'rps') ?? 0).toFixed(3),
+      cpuUsPerRequest: cpu === null ? null : +cpu.toFixed(1),
+      cpuRatioToBaseline: cpuRatio === null ? null : +cpuRatio.toFixed(3),
+      p99Ms: median(xs.map((x) => x.p99)),
+      redisCommandsPerRequest: rpr === null ? null : +rpr.toFixed(3),
+    };
   });
-  const peer = rows.find((r) => r.scenario === 'express-passport');
-  const table = [
-    '| scenario | median req/s | × baseline | p99 ms | Redis cmds/req |',
-    '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.medianRps} | ${r.ratioToBaseline.toFixed(2)} | ${r.p99Ms} | ${r.redisCommandsPerRequest ?? '-'} |`),
+}
+
+function tableOf(rows: readonly Row[]): string {
+  const dash = (v: number | null, digits: number) => (v === null ? '-' : v.toFixed(digits));
+  return [
+    '| scenario | req/s | × bare Koa | CPU µs/req | × bare Koa CPU | p99 ms | Redis cmds/req |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.scenario} | ${r.medianRps} | ${r.ratioToBaseline.toFixed(2)} | ${dash(r.cpuUsPerRequest, 1)} | ${dash(r.cpuRatioToBaseline, 2)} | ${r.p99Ms} | ${dash(r.redisCommandsPerRequest, 3)} |`),
   ].join('\n');
-  console.log(`\n${table}\n`);
-  const targets: string[] = [];
-  const mem = rows.find((r) => r.scenario === 'admin-memory');
-  const red = rows.find((r) => r.scenario === 'admin-redis');
-  if (mem) targets.push(`authenticated GET, in-memory: ${mem.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.60)`);
-  if (red) targets.push(`authenticated GET, Redis: ${red.ratioToBaseline.toFixed(2)}× baseline (target ≥ 0.40)`);
-  if (red && peer) targets.push(`Redis stack vs Express/Passport peer: ${(red.medianRps / peer.medianRps).toFixed(1)}× (target ≥ 5)`);
-  const thinMem = rows.find((r) => r.scenario === 'thin-memory');
-  const thinRed = rows.find((r) => r.scenario === 'thin-redis');
-  if (mem && thinMem) targets.push(`full stack vs the thin reference floor, in-memory: ${(mem.medianRps / thinMem.medianRps).toFixed(2)}× (floor ${thinMem.ratioToBaseline.toFixed(2)}× baseline)`);
-  if (red && thinRed) targets.push(`full stack vs the thin reference floor, Redis: ${(red.medianRps / thinRed.medianRps).toFixed(2)}× (floor ${thinRed.ratioToBaseline.toFixed(2)}× baseline)`);
-  if (red) targets.push(`Redis commands per authenticated request: ${red.redisCommandsPerRequest} (target 1)`);
-  const pub = rows.find((r) => r.scenario === 'public-redis');
-  if (pub) targets.push(`Redis commands per public request (getConfig): ${pub.redisCommandsPerRequest} (target 0)`);
-  const signed = rows.find((r) => r.scenario === 'signed-post-redis');
-  if (signed) targets.push(`Redis commands per signed request: ${signed.redisCommandsPerRequest} (target 1, the nonce)`);
+}
+
+/** One line per target of each scenario that ran (and whose comparison scenario ran). */
+function targetLines(planned: readonly Planned[], rows: readonly Row[], samples: Map<string, Sample[]>): string[] {
+  const byName = new Map(rows.map((r) => [r.scenario, r]));
+  const lines: string[] = [];
+  const describe = (row: Row, t: Target): string | null => {
+    const vs = byName.get(t.vs ?? BASELINE);
+    let value: number | null;
+    let what: string;
+    if (t.metric === 'redis') {
+      value = row.redisCommandsPerRequest;
+      what = 'Redis commands per request';
+    } else if (vs === undefined) {
+      return null;
+    } else {
+      value = pairedRatio(samples.get(row.scenario) ?? [], samples.get(vs.scenario) ?? [], t.metric === 'rps' ? 'rps' : 'cpuUs');
+      what = t.metric === 'rps' ? `req/s vs ${vs.scenario}` : `CPU per request vs ${vs.scenario}`;
+    }
+    if (value === null) return null;
+    const met = (t.min === undefined || value >= t.min) && (t.max === undefined || value <= t.max);
+    const bound = [t.min !== undefined ? `≥ ${t.min}` : '', t.max !== undefined ? `≤ ${t.max}` : ''].filter(Boolean).join(', ');
+    const shown = t.metric === 'redis' ? value.toFixed(3) : `${value.toFixed(2)}×`;
+    return `${row.scenario} ${what}: ${shown} (target ${bound}) ${met ? 'met' : 'NOT MET'}`;
+  };
+  for (const p of planned) {
+    const row = byName.get(p.name);
+    if (row === undefined || p.name !== p.scenario.name) continue; // A/B variants are compared, not judged
+    for (const t of p.scenario.targets ?? []) {
+      const line = describe(row, t);
+      if (line !== null) lines.push(line);
+    }
+  }
+  return lines;
+}
+
+/** For scale: the full stack against the thin floors and the peer, and each A/B variant against its original. */
+function contextLines(planned: readonly Planned[], samples: Map<string, Sample[]>): string[] {
+  const lines: string[] = [];
+  const pair = (a: string, b: string, label: string) => {
+    const x = samples.get(a);
+    const y = samples.get(b);
+    if (!x || !y) return;
+    const rps = perRoundRatios(x, y, 'rps') ?? [];
+    const cpu = perRoundRatios(x, y, 'cpuUs');
+    const cpuText = cpu === null ? '' : `, CPU/req ${median(cpu).toFixed(3)}× (middle half of rounds ${quartiles(cpu)})`;
+    lines.push(`${label}: req/s ${median(rps).toFixed(3)}× (${quartiles(rps)})${cpuText}`);
+  };
+  pair('admin-memory', 'thin-memory', 'admin-memory vs the thin in-memory floor');
+  pair('admin-redis', 'thin-redis', 'admin-redis vs the thin Redis floor');
+  pair('admin-redis', 'express-passport', 'admin-redis vs the Express/Passport peer');
+  for (const p of planned) if (p.name !== p.scenario.name) pair(p.scenario.name, p.name, `A/B ${p.scenario.name} (this tree) vs ${p.name}`);
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const { planned, only } = plan();
+  compileServers(ROOT);
+  const redis = await benchRedis();
+  REDIS_URL = redis.url;
+  console.log(`Redis: ${redis.description}`);
+  try {
+    await measureAndReport(planned, only);
+  } finally {
+    redis.stop();
+  }
+}
+
+async function measureAndReport(planned: readonly Planned[], only: string[] | undefined): Promise<void> {
+  const samples = await measureRounds(planned);
+  const rows = rowsOf(planned, samples);
+  console.log(`\n${tableOf(rows)}\n`);
+  const targets = [...targetLines(planned, rows, samples), ...contextLines(planned, samples)];
   let logins: LoginFigures | null = null;
   if (!only || only.includes('logins')) {
-    logins = await loginPhase(SCENARIOS.find((x) => x.name === 'admin-memory') as Scenario);
-    console.log(`\nlogins: ${logins.loginsPerSecond}/s vs ${logins.singleThreadComparesPerSecond} single-thread bcryptjs compares/s (cost 10)`);
-    console.log(`authenticated p99: ${logins.authP99QuietMs} ms alone, ${logins.authP99DuringStormMs} ms during a login storm`);
+    const memory = SCENARIOS.find((x) => x.name === 'admin-memory') as Scenario;
+    logins = await loginPhase({ name: memory.name, scenario: memory, root: ROOT });
+    console.log(`logins: ${logins.loginsPerSecond}/s vs ${logins.singleThreadComparesPerSecond} single-thread bcryptjs compares/s (cost 10)`);
+    console.log(`authenticated p99: ${logins.authP99QuietMs} ms alone, ${logins.authP99DuringStormMs} ms during a login storm\n`);
     targets.push(`logins: ${logins.loginRatioToSingleThread}× the single-thread bcryptjs rate (target ≥ 1.8)`);
     targets.push(`authenticated p99 during a login storm: ${logins.p99Ratio}× its p99 without (target ≤ 2)`);
   }
@@ -316,7 +397,7 @@ async function main(): Promise<void> {
   if (timing) console.log(`- ${describeTiming(timing)}`);
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
-    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, rows, logins, targets, loginTiming: timing }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, abRef: process.env.BENCH_AB ?? null, rows, logins, targets, loginTiming: timing }, null, 2),
   );
 }
 

@@ -10,6 +10,17 @@ describe('route matching memo', () => {
   const routes: RouteDef[] = [
     { method: 'get', path: '/items/:id', summary: 'get', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { get: ctx.params.id }; } },
     { method: 'post', path: '/items/:id', summary: 'post', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { post: ctx.params.id }; } },
+    {
+      method: 'get',
+      path: '/mutate/:id',
+      summary: 'mutate',
+      raw: { content: { 'application/json': z.record(z.unknown()) } },
+      handler: async (ctx) => {
+        const seen = { ...ctx.params };
+        (ctx.params as Record<string, string>).leak = 'x'; // must not reach the next request
+        ctx.body = seen;
+      },
+    },
     { method: 'get', path: '/static', summary: 'static', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute }; } },
   ];
   const router = buildRouter(routes);
@@ -31,6 +42,13 @@ describe('route matching memo', () => {
     for (let i = 0; i < 1100; i++) router.match(`/items/${i}`, 'GET');
     assert.deepEqual((await request(server).get('/items/last')).body, { get: 'last' });
     assert.equal((await request(server).delete('/static')).status, 405);
+  });
+
+  it('reuses the composed chain of a remembered match, with fresh params and matched layers per request', async () => {
+    for (let round = 0; round < 3; round++) {
+      assert.deepEqual((await request(server).get('/mutate/1')).body, { id: '1' });
+      assert.deepEqual((await request(server).get('/mutate/2')).body, { id: '2' });
+    }
   });
 
   it('hands out fresh arrays: what a request does to ctx.matched does not reach the next one', () => {

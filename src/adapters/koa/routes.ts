@@ -2,10 +2,11 @@
  * Route table: each route declares its method, path, guards (in order) and body schema in one
  * visible place. The same declarations build the router (and later the API description).
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { z } from 'zod';
 import { DomainError, type FieldError, type Reason } from '../../domain/errors';
 import type { Guard } from './guards';
+import { MemoRouter } from './memo-router';
 import type { AppContext, AppMiddleware, AppState } from './state';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -90,34 +91,6 @@ function respond(def: RouteDef): AppMiddleware {
     ctx.state.responder.success(ctx, data, def.successStatus ?? 200);
   };
 }
-
-/**
- * @koa/router matches a request by testing every route's regular expression in turn, and calls its
- * (disabled) debug logger with fresh arguments for each, so every request allocates in proportion to
- * the size of the route table. Matches that found a route are remembered per method and path
- * (bounded: the whole memo is dropped when full, and paths that match no route are never kept, so a
- * scan of random paths cannot grow it; nor are paths over 256 characters). Each hit hands out fresh
- * arrays, since the router stores them on the context.
- */
-class MemoRouter extends Router<AppState> {
-  private readonly memo = new Map<string, Router.RoutesMatch>();
-
-  override match(path: string, method: string): Router.RoutesMatch {
-    const key = `${method} ${path}`;
-    const hit = this.memo.get(key);
-    if (hit !== undefined) return { path: hit.path.slice(), pathAndMethod: hit.pathAndMethod.slice(), route: hit.route };
-    const found = super.match(path, method);
-    if (found.route && path.length <= MATCH_MEMO_MAX_PATH) {
-      if (this.memo.size >= MATCH_MEMO_MAX) this.memo.clear();
-      this.memo.set(key, { path: found.path.slice(), pathAndMethod: found.pathAndMethod.slice(), route: true });
-    }
-    return found;
-  }
-}
-
-const MATCH_MEMO_MAX = 1024;
-/** Longer paths are matched afresh each time: the memo stays small (≤ 1024 × 256 chars) under any traffic. */
-const MATCH_MEMO_MAX_PATH = 256;
 
 export function buildRouter(defs: readonly RouteDef[]): Router<AppState> {
   const router = new MemoRouter();

@@ -2,6 +2,8 @@
  * SessionStore in memory. Behaves like the Redis one (same contract suite): every method runs
  * synchronously inside, so it is atomic on the event loop; retention is measured on the store
  * clock, logical times (`now`: idle, expiresAt) come from the caller; records are kept as JSON.
+ * It answers at once: the edge, not the store, makes the requests of one loop turn advance
+ * together (requestContext, docs/performance.md).
  */
 import type { Clock } from '../../application/ports/clock';
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';

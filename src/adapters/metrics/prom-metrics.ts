@@ -3,8 +3,9 @@
  * clash, and each is labelled with its name); Node process metrics live in one process-wide
  * registry, collected once, and are appended to every app's exposition.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Metrics } from '../../application/ports/metrics';
+import { FastHistogram, type HistogramSeries } from './fast-histogram';
 
 let processMetrics: Registry | undefined;
 
@@ -19,12 +20,12 @@ export function processRegistry(): Registry {
 
 export class PromMetrics implements Metrics {
   readonly registry = new Registry();
-  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly httpDuration: FastHistogram<'method' | 'route' | 'status'>;
   private readonly logins: Counter<'login_type' | 'outcome'>;
   private readonly rateLimited: Counter<'limiter'>;
   private readonly signFailures: Counter<'reason'>;
   private readonly idempotency: Counter<'mode' | 'reason'>;
-  private readonly storeDuration: Histogram<'store' | 'operation' | 'outcome'>;
+  private readonly storeDuration: FastHistogram<'store' | 'operation' | 'outcome'>;
   private readonly cacheLookups: Counter<'result'>;
   private readonly cacheInvalidations: Counter;
   private readonly cacheFlushes: Counter<'reason'>;
@@ -33,7 +34,7 @@ export class PromMetrics implements Metrics {
   constructor(opts: { app: string }) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ app: opts.app });
-    this.httpDuration = new Histogram({
+    this.httpDuration = new FastHistogram({
       name: 'http_server_request_duration_seconds',
       help: 'HTTP request duration by route template and status',
       labelNames: ['method', 'route', 'status'],
@@ -44,7 +45,7 @@ export class PromMetrics implements Metrics {
     this.rateLimited = new Counter({ name: 'authguard_rate_limit_rejections_total', help: 'Requests refused by a rate limiter', labelNames: ['limiter'], registers });
     this.signFailures = new Counter({ name: 'authguard_signature_failures_total', help: 'Signed requests that failed the check, by reason', labelNames: ['reason'], registers });
     this.idempotency = new Counter({ name: 'authguard_idempotency_conflicts_total', help: 'Duplicate submissions and idempotency conflicts', labelNames: ['mode', 'reason'], registers });
-    this.storeDuration = new Histogram({
+    this.storeDuration = new FastHistogram({
       name: 'authguard_store_call_duration_seconds',
       help: 'Latency of store calls by store port, operation and outcome',
       labelNames: ['store', 'operation', 'outcome'],
@@ -58,22 +59,23 @@ export class PromMetrics implements Metrics {
   }
 
   /**
-   * Labelled children are looked up once per label combination and kept: prom-client otherwise
-   * hashes the label object on every observation (the hot path of every request and store call).
-   * The label sets are bounded (route templates, store operations), so the caches are too.
+   * The series of each label combination, made once and kept, found through nested maps keyed by
+   * the (interned) label strings and the status number: no key string is built per observation.
+   * The label sets are bounded (methods, route templates, statuses, store operations), so the maps are too.
    */
-  private readonly httpChildren = new Map<string, { observe(v: number): void }>();
-  private readonly storeChildren = new Map<string, { observe(v: number): void }>();
+  private readonly httpSeries = new Map<string, Map<string, Map<number, HistogramSeries>>>();
+  private readonly storeSeries = new Map<string, Map<string, { ok: HistogramSeries; error: HistogramSeries }>>();
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${route} ${status}`;
-    let child = this.httpChildren.get(key);
-    if (child === undefined) {
-      child = this.httpDuration.labels({ method, route, status: String(status) });
-      this.httpChildren.set(key, child);
+    const byStatus = inner(inner(this.httpSeries, method, () => new Map()), route, () => new Map<number, HistogramSeries>());
+    let series = byStatus.get(status);
+    if (series === undefined) {
+      series = this.httpDuration.seriesOf({ method, route, status: String(status) });
+      byStatus.set(status, series);
     }
-    child.observe(seconds);
+    series.observe(seconds);
   }
+
   loginAttempt(loginType: string, outcome: string): void {
     this.logins.inc({ login_type: loginType, outcome });
   }
@@ -87,14 +89,13 @@ export class PromMetrics implements Metrics {
     this.idempotency.inc({ mode, reason });
   }
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void {
-    const outcome = ok ? 'ok' : 'error';
-    const key = `${store} ${operation} ${outcome}`;
-    let child = this.storeChildren.get(key);
-    if (child === undefined) {
-      child = this.storeDuration.labels({ store, operation, outcome });
-      this.storeChildren.set(key, child);
+    const byOperation = inner(this.storeSeries, store, () => new Map<string, { ok: HistogramSeries; error: HistogramSeries }>());
+    let pair = byOperation.get(operation);
+    if (pair === undefined) {
+      pair = { ok: this.storeDuration.seriesOf({ store, operation, outcome: 'ok' }), error: this.storeDuration.seriesOf({ store, operation, outcome: 'error' }) };
+      byOperation.set(operation, pair);
     }
-    child.observe(seconds);
+    (ok ? pair.ok : pair.error).observe(seconds);
   }
 
   private readonly lookupChildren = new Map<string, { inc(): void }>();
@@ -122,4 +123,14 @@ export class PromMetrics implements Metrics {
     const [own, proc] = await Promise.all([this.registry.metrics(), processRegistry().metrics()]);
     return { contentType: this.registry.contentType, body: `${own.trimEnd()}\n${proc}` };
   }
+}
+
+/** The value under `key`, made by `make` the first time. */
+function inner<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
 }

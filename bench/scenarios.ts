@@ -1,0 +1,118 @@
+/**
+ * The bench's server scenarios, one entry each: which server to start (a script under bench/,
+ * compiled), with which arguments and environment, what request to drive it with, and the ratios
+ * it must meet. `npm run bench` runs every entry in alternating rounds against the bare-Koa
+ * baseline (the first entry). To add a scenario, append an entry; nothing else changes.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { BENCH_APP } from './servers/authguard';
+
+/** What a server reports over IPC once it listens. */
+export interface Ready {
+  port: number;
+  token?: string;
+  cookie?: string;
+}
+
+export interface RequestSpec {
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Rewrites each request before it is sent (fresh nonce and signature, client address, ...). */
+  setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => { headers?: Record<string, string>; body?: string };
+}
+
+/**
+ * A ratio a scenario must meet, printed as a target line. `rps` and `cpu` are divided by the same
+ * figure of `vs` (default: the baseline) in the same run; `redis` is Redis commands per request, absolute.
+ */
+export interface Target {
+  readonly metric: 'rps' | 'cpu' | 'redis';
+  readonly vs?: string;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  /** The server, a .ts file under bench/ (run compiled, from bench/.build). */
+  readonly script: string;
+  readonly args?: readonly string[];
+  /** Extra environment of the server process: configuration keys by their environment names. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Redis commands per request are counted (INFO commandstats deltas around each round). */
+  readonly usesRedis: boolean;
+  request(ready: Ready): RequestSpec;
+  readonly targets?: readonly Target[];
+}
+
+/** The authenticated, permission-checked GET (login + permission system:user:list). */
+export const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/system/user/list';
+
+const bearer = (r: Ready): RequestSpec => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } });
+
+/** A 1 KiB JSON body, signed afresh for every request (the nonce is single use). */
+const SIGNED_BODY = JSON.stringify({ payload: 'x'.repeat(1024 - 16) });
+function signedRequest(): RequestSpec {
+  return {
+    path: '/open/echo',
+    method: 'POST',
+    setupRequest: (req) => {
+      const ts = String(Date.now());
+      const nonce = randomBytes(12).toString('hex');
+      const sign = createHmac('sha256', BENCH_APP.secret).update(BENCH_APP.key + ts + nonce + SIGNED_BODY).digest('hex');
+      return {
+        ...req,
+        body: SIGNED_BODY,
+        headers: { ...req.headers, 'content-type': 'application/json', 'x-app-key': BENCH_APP.key, 'x-timestamp': ts, 'x-nonce': nonce, 'x-sign': sign },
+      };
+    },
+  };
+}
+
+export const BASELINE = 'baseline';
+
+export const SCENARIOS: readonly Scenario[] = [
+  { name: BASELINE, description: 'bare Koa, one JSON route', script: 'bench/servers/bare-koa.ts', usesRedis: false, request: () => ({ path: '/hello' }) },
+  {
+    name: 'thin-memory', description: 'reference floor: Koa + router + token Map + permission set, nothing else', script: 'bench/servers/thin-koa.ts', args: ['memory'], usesRedis: false,
+    request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
+    name: 'thin-redis', description: 'reference floor on Redis: the same with one ioredis GET (auto-pipelined)', script: 'bench/servers/thin-koa.ts', args: ['redis'], usesRedis: true,
+    request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
+  },
+  {
+    name: 'admin-memory', description: `admin ${AUTH_PATH}, full stack, in-memory store`, script: 'bench/servers/authguard.ts', args: ['memory'], usesRedis: false,
+    request: bearer,
+    targets: [
+      { metric: 'rps', min: 0.5 },
+      { metric: 'cpu', max: 2 },
+      { metric: 'cpu', vs: 'admin-redis', max: 1 },
+    ],
+  },
+  {
+    name: 'admin-redis', description: `admin ${AUTH_PATH}, full stack, Redis store`, script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    request: bearer,
+    targets: [
+      { metric: 'rps', min: 0.45 },
+      { metric: 'redis', min: 0.99, max: 1.01 },
+    ],
+  },
+  {
+    name: 'public-redis', description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    request: () => ({ path: '/auth/getConfig' }),
+    targets: [{ metric: 'redis', max: 0.01 }],
+  },
+  {
+    name: 'signed-post-redis', description: 'signed POST /open/echo, 1 KiB body, Redis nonce store', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    request: () => signedRequest(),
+    targets: [{ metric: 'redis', min: 0.99, max: 1.01 }],
+  },
+  {
+    name: 'express-passport', description: 'Express + Passport + express-session + connect-redis, same check', script: 'bench/peers/express-passport.ts', usesRedis: true,
+    request: (r) => ({ path: '/system/user/list', headers: { cookie: r.cookie ?? '' } }),
+  },
+];
