@@ -102,6 +102,17 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'admin-redis-cache', description: `admin ${AUTH_PATH}, full stack, Redis store, local session cache on`,
+    script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    env: { SESSION_LOCAL_CACHE_ENABLED: 'true' },
+    request: bearer,
+    targets: [
+      { metric: 'rps', vs: 'admin-memory', min: 0.9 },
+      { metric: 'rps', vs: 'express-passport', min: 5 },
+      { metric: 'redis', max: 0.05 },
+    ],
+  },
+  {
     name: 'public-redis', description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
     request: () => ({ path: '/auth/getConfig' }),
     targets: [{ metric: 'redis', max: 0.01 }],
