@@ -4,7 +4,8 @@
  * details are asked for, CLUSTER NODES from one node that answers, with each node it lists
  * (reachable or not, role, slots). Never throws.
  */
-import Redis, { type Cluster } from 'ioredis';
+import type { Cluster, default as Redis } from 'ioredis';
+import { withProbeConnection } from './probe-connection';
 
 /** One node as CLUSTER NODES describes it. */
 export interface ClusterNodeEntry {
@@ -99,26 +100,16 @@ async function stateOf(node: Redis, timeoutMs: number): Promise<string | null> {
 async function answers(address: string, client: Cluster, timeoutMs: number): Promise<boolean> {
   const i = address.lastIndexOf(':');
   const { username, password } = client.options.redisOptions ?? {};
-  const conn = new Redis({
+  const target = {
     host: address.slice(0, i).replace(/^\[|\]$/g, ''),
     port: Number(address.slice(i + 1)),
     ...(username ? { username } : {}),
     ...(password ? { password } : {}),
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    enableOfflineQueue: false,
-  });
-  conn.on('error', () => undefined);
+  };
   try {
-    await conn.connect();
-    return (await conn.ping()) === 'PONG';
+    return await withProbeConnection(target, timeoutMs, async (conn) => (await conn.ping()) === 'PONG');
   } catch {
     return false;
-  } finally {
-    conn.disconnect();
   }
 }
 

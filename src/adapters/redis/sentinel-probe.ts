@@ -2,7 +2,7 @@
  * What each Sentinel says about the master, for the health details: one short-lived connection
  * per Sentinel, no retries, bounded by a timeout. Never throws.
  */
-import Redis from 'ioredis';
+import { withProbeConnection } from './probe-connection';
 
 export interface SentinelView {
   readonly address: string;
@@ -23,26 +23,13 @@ const addressOf = (host: string, port: number): string => (host.includes(':') ? 
 
 async function askOne(host: string, port: number, t: SentinelProbeTarget): Promise<SentinelView> {
   const address = addressOf(host, port);
-  const conn = new Redis({
-    host,
-    port,
-    ...(t.sentinelPassword ? { password: t.sentinelPassword } : {}),
-    lazyConnect: true,
-    connectTimeout: t.timeoutMs,
-    commandTimeout: t.timeoutMs,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    enableOfflineQueue: false,
-  });
-  conn.on('error', () => undefined);
   try {
-    await conn.connect();
-    const reply = (await conn.call('SENTINEL', 'get-master-addr-by-name', t.masterName)) as [string, string] | null;
-    return { address, reachable: true, master: reply === null ? null : addressOf(reply[0], Number(reply[1])) };
+    return await withProbeConnection({ host, port, ...(t.sentinelPassword ? { password: t.sentinelPassword } : {}) }, t.timeoutMs, async (conn) => {
+      const reply = (await conn.call('SENTINEL', 'get-master-addr-by-name', t.masterName)) as [string, string] | null;
+      return { address, reachable: true, master: reply === null ? null : addressOf(reply[0], Number(reply[1])) };
+    });
   } catch (e) {
     return { address, reachable: false, master: null, error: e instanceof Error ? e.message : String(e) };
-  } finally {
-    conn.disconnect();
   }
 }
 
