@@ -1,6 +1,19 @@
 /** Reading session replies of the Redis scripts: anything corrupt or of the wrong shape reads as absent. */
 import type { ListedSession } from '../../application/ports/session-store';
-import type { SessionRecord } from '../../domain/session';
+import type { SessionRecord, TombstoneState } from '../../domain/session';
+
+const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
+
+/** What a session record key holds, decoded: an active record or a tombstone. */
+export type StoredValue = { readonly state: 'active'; readonly record: SessionRecord } | { readonly state: TombstoneState };
+
+/** A session record key's value as every reader takes it: absent, corrupt or of the wrong shape is null. */
+export function decodeStored(raw: string | null | undefined): StoredValue | null {
+  if (raw === null || raw === undefined) return null;
+  if (TOMBSTONES.includes(raw)) return { state: raw as TombstoneState };
+  const record = parseRecord(raw);
+  return record === null ? null : { state: 'active', record };
+}
 
 /** Parses a stored record; anything corrupt or of the wrong shape reads as absent. */
 export function parseRecord(json: string): SessionRecord | null {

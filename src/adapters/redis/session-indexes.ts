@@ -9,15 +9,13 @@ import type { ListedSession } from '../../application/ports/session-store';
 import type { SessionRecord } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
 import type { ScriptRunner } from './lua-scripts';
-import { parseLastActive, parseRecord } from './session-codec';
+import { decodeStored, parseLastActive } from './session-codec';
 import type { RedisClient } from './redis-client';
-
-const TOMBSTONES = new Set(['kicked-out', 'replaced']);
 
 /** The record of an active session, or null for a missing key, a tombstone or corrupt data. */
 export function activeRecord(value: string | null | undefined): SessionRecord | null {
-  if (value === null || value === undefined || TOMBSTONES.has(value)) return null;
-  return parseRecord(value);
+  const stored = decodeStored(value);
+  return stored?.state === 'active' ? stored.record : null;
 }
 
 /**

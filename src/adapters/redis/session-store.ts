@@ -30,7 +30,7 @@ import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import type { RedisClient } from './redis-client';
 import { ScriptedRedisStore } from './scripted-store';
-import { parseLastActive, parseRecord } from './session-codec';
+import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { activeRecord, SessionIndexes } from './session-indexes';
 
 const SCRIPTS = {
@@ -42,8 +42,6 @@ const SCRIPTS = {
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 1, sessionLib: true },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
 } satisfies Record<string, LuaScript>;
-
-const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
 
 /** Retention as the scripts take it: whole ms, or '' for none. */
 function retentionArg(retentionMs: number | null): string {
@@ -84,11 +82,9 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
       if (reply === null) return null;
       [value, lastRaw] = reply;
     }
-    if (value === null || value === undefined) return null;
-    if (TOMBSTONES.includes(value)) return { state: value as TombstoneState };
-    const record = parseRecord(value);
-    if (record === null) return null;
-    return { state: 'active', record, lastActiveAt: parseLastActive(lastRaw, record) };
+    const stored = decodeStored(value);
+    if (stored === null || stored.state !== 'active') return stored;
+    return { ...stored, lastActiveAt: parseLastActive(lastRaw, stored.record) };
   }
 
   async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {

@@ -1,20 +1,9 @@
 /** The cached sessions of one process: LRU-bounded, each with a deadline, filled only by guarded reads. */
-import type { SessionRecord, TombstoneState } from '../../../domain/session';
-import { parseRecord } from '../session-codec';
+import type { StoredValue } from '../session-codec';
 import { LruMap } from './lru';
 import { type GuardedRead, ReadGuard } from './read-guard';
 
-export type CachedValue = { readonly state: 'active'; readonly record: SessionRecord } | { readonly state: TombstoneState };
-
-const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
-
-/** A stored record key's value as the Redis store reads it: absent or unreadable is null. */
-export function decodeValue(raw: string | null): CachedValue | null {
-  if (raw === null) return null;
-  if (TOMBSTONES.includes(raw)) return { state: raw as TombstoneState };
-  const record = parseRecord(raw);
-  return record === null ? null : { state: 'active', record };
-}
+export type CachedValue = StoredValue;
 
 /** Until when an entry read at `now` is used: ttl-ms, and never past the key's own TTL (PTTL; -1 = none). */
 export function entryDeadline(now: number, ttlMs: number, pttl: number): number {

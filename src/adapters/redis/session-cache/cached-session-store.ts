@@ -20,7 +20,8 @@ import type { CreateSessionInput, ListedSession, SessionStore } from '../../../a
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
 import type { RedisKeys } from '../key-layout';
 import { parseLastActive } from '../session-codec';
-import { type CacheEntry, CacheEntries, decodeValue, entryDeadline } from './cache-entries';
+import { decodeStored } from '../session-codec';
+import { type CacheEntry, CacheEntries, entryDeadline } from './cache-entries';
 import { mustWriteThrough, type PendingTouch, PendingTouches, storedAfterTouch, SWEEP_MS } from './idle-touches';
 import type { SessionTracking } from './tracking-link';
 
@@ -176,7 +177,7 @@ export class CachedSessionStore implements SessionStore {
     }
     this.d.metrics.sessionCacheLookup('miss');
     const [raw, lastRaw, pttl] = read.value;
-    const value = decodeValue(raw);
+    const value = decodeStored(raw);
     if (value === null) return null;
     const entry: CacheEntry = {
       value,
