@@ -35,7 +35,7 @@ async function reachable(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`bench: redis-server on port ${port} did not start`);
 }
 
-export async function benchRedis(): Promise<{ url: string; description: string; stop(): void }> {
+export async function benchRedis(): Promise<{ url: string; description: string; pid?: number; stop(): void }> {
   const named = process.env.BENCH_REDIS_URL;
   if (named) return { url: named, description: `${named} (BENCH_REDIS_URL)`, stop: () => undefined };
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
@@ -65,5 +65,5 @@ export async function benchRedis(): Promise<{ url: string; description: string; 
     });
   }
   await reachable(port, 5000);
-  return { url: `redis://127.0.0.1:${port}`, description: `its own redis-server on port ${port}`, stop };
+  return { url: `redis://127.0.0.1:${port}`, description: `its own redis-server on port ${port}`, pid: proc.pid, stop };
 }

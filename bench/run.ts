@@ -1,11 +1,11 @@
 /**
  * npm run bench: starts each server of bench/scenarios.ts as its own process, drives it with
- * autocannon in alternating rounds (A B C ... A B C ...), and prints, per scenario, the median
+ * wrk (autocannon where wrk is not installed; placement of processes on CPUs: bench/load.ts) in alternating rounds (A B C ... A B C ...), and prints, per scenario, the median
  * req/s and the median server CPU time per request, each with its ratio to the bare-Koa baseline
  * of the same run. Writes bench/results/latest.json. Never asserts absolute times: these machines are noisy.
  *
  * CPU per request: user + system time of the server process (/proc/<pid>/stat, all its threads)
- * over the round, divided by the requests autocannon completed in it. Unlike req/s it does not
+ * over the round, divided by the requests the generator completed in it. Unlike req/s it does not
  * depend on how the load generator and the server share the cores as much.
  * Ratios ("× bare Koa", targets, A/B) are medians of per-round ratios: round i of one scenario
  * against round i of the other, which cancels the machine's drift between rounds.
@@ -14,6 +14,7 @@
  * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
  * scenario names, `logins` and `login-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
  * BENCH_AUTH_PATH (default /system/user/list),
+ * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave processes unpinned),
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
  * that commit's tree, as `<name>@<ref>`, in the same rounds).
  */
@@ -27,6 +28,7 @@ import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
 import { buildRef, compiledScript, compileServers } from './build';
 import { benchRedis } from './redis';
+import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { describeTiming, measureLoginTiming } from './login-timing';
 import { AUTH_PATH, BASELINE, SCENARIOS, type Ready, type Scenario, type Target } from './scenarios';
 
@@ -36,6 +38,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** The login phase is measured once (not in alternating rounds): longer windows keep it steady. */
 const LOGIN_SECONDS = Number(process.env.BENCH_LOGIN_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** The throughput rounds' load generator and CPU placement (bench/load.ts). */
+const GENERATOR = loadGenerator();
+const PIN = pinning();
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 /** Set by main() before any server starts (bench/redis.ts). */
 let REDIS_URL = '';
 
@@ -99,29 +105,20 @@ interface Sample {
 }
 
 async function drive(s: Scenario, ready: Ready, pid: number | undefined, redis: Redis | null): Promise<Sample> {
-  const req = s.request(ready);
   const before = redis ? await redisCalls(redis) : 0;
   const cpuBefore = cpuSeconds(pid);
-  const result = await autocannon({
-    url: `http://127.0.0.1:${ready.port}${req.path}`,
-    method: req.method ?? 'GET',
-    headers: req.headers,
-    body: req.body,
-    ...(req.setupRequest ? { requests: [{ method: req.method ?? 'GET', path: req.path, setupRequest: req.setupRequest as never }] } : {}),
-    connections: CONNECTIONS,
-    duration: SECONDS,
-  });
+  const result = await runLoad({ port: ready.port, request: s.request(ready), connections: CONNECTIONS, seconds: SECONDS, generator: GENERATOR, cpu: PIN ? 1 : null });
   const cpuAfter = cpuSeconds(pid);
-  // The requests still in flight when autocannon stops finish now: their Redis commands count
+  // The requests still in flight when the generator stops finish now: their Redis commands count
   // here, not in the next scenario's round.
   if (redis) await new Promise((r) => setTimeout(r, 150));
   const after = redis ? await redisCalls(redis) : 0;
-  const requests = result.requests.total;
+  const requests = result.requests;
   return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
+    rps: result.rps,
+    p99: result.p99Ms,
     requests,
-    non2xx: result.non2xx + result.errors,
+    non2xx: result.failures,
     cpuUs: cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : null,
     redisPerRequest: redis && requests > 0 ? (after - before) / requests : null,
   };
@@ -236,7 +233,16 @@ async function measureRounds(planned: readonly Planned[]): Promise<Map<string, S
   const running = new Map<string, { child: ChildProcess; ready: Ready }>();
   const samples = new Map<string, Sample[]>();
   try {
-    for (const p of planned) running.set(p.name, await start(p));
+    for (const p of planned) {
+      const r = await start(p);
+      if (PIN && r.child.pid !== undefined) pinProcess(r.child.pid, 0);
+      running.set(p.name, r);
+    }
+    // One unmeasured second per server first: the first round would otherwise include its JIT warm-up.
+    for (const p of planned) {
+      const r = running.get(p.name) as { child: ChildProcess; ready: Ready };
+      await runLoad({ port: r.ready.port, request: p.scenario.request(r.ready), connections: CONNECTIONS, seconds: WARMUP_SECONDS, generator: GENERATOR, cpu: PIN ? 1 : null });
+    }
     for (let round = 1; round <= ROUNDS; round++) {
       for (const p of planned) {
         const r = running.get(p.name) as { child: ChildProcess; ready: Ready };
@@ -295,7 +301,7 @@ function rowsOf(planned: readonly Planned[], samples: Map<string, Sample[]>): Ro
       ratioToBaseline: +(pairedRatio(xs, base, 'rps') ?? 0).toFixed(3),
       cpuUsPerRequest: cpu === null ? null : +cpu.toFixed(1),
       cpuRatioToBaseline: cpuRatio === null ? null : +cpuRatio.toFixed(3),
-      p99Ms: median(xs.map((x) => x.p99)),
+      p99Ms: +median(xs.map((x) => x.p99)).toFixed(1),
       redisCommandsPerRequest: rpr === null ? null : +rpr.toFixed(3),
     };
   });
@@ -368,7 +374,10 @@ async function main(): Promise<void> {
   compileServers(ROOT);
   const redis = await benchRedis();
   REDIS_URL = redis.url;
-  console.log(`Redis: ${redis.description}`);
+  // Redis is the servers' backing service, not the server under test: it shares the generator's CPU.
+  if (PIN && redis.pid !== undefined) pinProcess(redis.pid, 1);
+  console.log(`Redis: ${redis.description}${PIN && redis.pid !== undefined ? ', on CPU 1' : ''}`);
+  console.log(`Load: ${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s; ${PIN ? 'servers on CPU 0, the generator on CPU 1' : 'not pinned'}`);
   try {
     await measureAndReport(planned, only);
   } finally {
