@@ -164,7 +164,11 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     if (isCluster(c)) throw new Error('the local session cache needs one Redis server, not a cluster');
     return c;
   };
-  const cache = sc.enabled ? createSessionCache({ inner: stores.sessions, connect: connectServer, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc }) : null;
+  // hitOrdering 'caller': the cache's readers are the HTTP apps, whose edge starts every request
+  // after the I/O of the turn that read it (requestContext's TurnBatch, first middleware of both).
+  const cache = sc.enabled
+    ? createSessionCache({ inner: stores.sessions, connect: connectServer, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc, hitOrdering: 'caller' })
+    : null;
   // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off; not on
   // a cluster: no instance there has a cache to fence against (the configuration refuses it), and a
   // PING through the cluster client goes to a random node, not the master that took the write.

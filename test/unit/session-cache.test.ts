@@ -87,7 +87,7 @@ function recordingMetrics(): SessionCacheMetrics & { seen: Record<string, number
   };
 }
 
-function setUp(opts: { maxEntries?: number; ttlMs?: number } = {}) {
+function setUp(opts: { maxEntries?: number; ttlMs?: number; hitOrdering?: 'own-turn' | 'caller' } = {}) {
   const clock = new FakeClock();
   const backend = new InMemoryBackend(clock, { sweepIntervalMs: 0 });
   const inner = counted(backend.sessions);
@@ -101,6 +101,7 @@ function setUp(opts: { maxEntries?: number; ttlMs?: number } = {}) {
     metrics,
     options: { maxEntries: opts.maxEntries ?? 100, ttlMs: opts.ttlMs ?? 60_000 },
     sweepMs: 3_600_000,
+    ...(opts.hitOrdering ? { hitOrdering: opts.hitOrdering } : {}),
   }).start();
   async function login(userId = 'u1'): Promise<{ hash: string; key: string; record: SessionRecord }> {
     const hash = randomBytes(32).toString('hex');
@@ -163,6 +164,23 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
     const answer = t.get(s.hash); // a cached entry exists: the hit waits for the turn's I/O
     t.tracking.events.invalidate([s.key]);
     assert.equal(await answer, null);
+  });
+
+  it("with hitOrdering 'caller' a hit answers in the same turn (its caller already ran after the turn's I/O)", async () => {
+    for (const hitOrdering of ['own-turn', 'caller'] as const) {
+      const t = setUp({ hitOrdering });
+      const s = await t.login();
+      await t.get(s.hash);
+      const order: string[] = [];
+      setImmediate(() => order.push('end of turn'));
+      const hit = t.get(s.hash).then((got) => order.push(got?.state ?? 'null'));
+      await hit;
+      assert.deepEqual(order, hitOrdering === 'caller' ? ['active'] : ['end of turn', 'active'], hitOrdering);
+      assert.equal(t.tracking.reads, 1, 'the second read was a hit');
+      await t.backend.sessions.deleteSession('admin', s.hash);
+      t.tracking.events.invalidate([s.key]);
+      assert.equal(await t.get(s.hash), null, 'an applied invalidation is seen at once');
+    }
   });
 
   it('keeps at most max-entries sessions (LRU)', async () => {

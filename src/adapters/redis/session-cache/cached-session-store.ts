@@ -6,8 +6,10 @@
  *
  * - A miss reads the record and last-active keys (and the record's PTTL) on the tracking connection,
  *   so Redis tracks them; a reply that overlapped an invalidation of its key or a flush is not cached.
- * - A hit first lets the event loop finish its current I/O turn, so invalidations (and a closed
- *   link) that arrived with the request are processed before it is answered.
+ * - An invalidation that arrived with a request is applied before a hit answers that request: the
+ *   hit first lets the event loop finish its current I/O turn (hitOrdering 'own-turn'), or, with
+ *   'caller', relies on its caller running after that turn's I/O callbacks already (the HTTP edge
+ *   starts every request in the check phase; see CachedSessionStoreDeps.hitOrdering).
  * - While the link is down every read goes to the Redis store (bypass) and the cache stays empty.
  * - Idle timeout: see idle-touches.ts. A hit never declares a session frozen: one that looks
  *   frozen locally is read (and touched) in Redis, which knows every instance's uses.
@@ -44,6 +46,20 @@ export interface CachedSessionStoreDeps {
   readonly options: SessionCacheOptions;
   /** Ms between sweeps of the waiting last-active writes. Default SWEEP_MS. */
   readonly sweepMs?: number;
+  /**
+   * How a hit makes sure that the invalidations which arrived in the same I/O turn as its request
+   * were applied before it answers (a logout answered by another instance must be seen by the next
+   * request that instance's client sends here):
+   * - 'own-turn' (default): the hit waits for the end of the current event-loop turn (setImmediate,
+   *   shared by all hits of the turn), whoever calls it;
+   * - 'caller': every caller already runs after the I/O callbacks of the turn that read its
+   *   request, so the hit answers at once. True of the HTTP apps: requestContext, the first
+   *   middleware of every app (src/adapters/koa/http-app.ts), starts each request in that turn's
+   *   check phase (TurnBatch), after the tracking connection's data of the turn was handled
+   *   (test/unit/request-start.test.ts shows it on real sockets). Saves a loop turn per hit batch
+   *   (~7 % of a cached request's CPU, docs/performance.md).
+   */
+  readonly hitOrdering?: 'own-turn' | 'caller';
 }
 
 export class CachedSessionStore implements SessionStore {
@@ -123,7 +139,7 @@ export class CachedSessionStore implements SessionStore {
     }
     const entry = this.entries.lookup(key, this.d.clock.now());
     if (entry !== undefined) {
-      await this.turn();
+      if (this.d.hitOrdering !== 'caller') await this.turn();
       if (this.coherent && this.entries.peek(key) === entry) return this.answer(type, hash, key, entry, now, idleMs, false);
     }
     return this.miss(type, hash, key, now, idleMs);

@@ -5,7 +5,7 @@ import type { Clock } from '../../../application/ports/clock';
 import type { Logger } from '../../../application/ports/logger';
 import type { SessionStore } from '../../../application/ports/session-store';
 import { RedisKeys } from '../key-layout';
-import { CachedSessionStore, type SessionCacheOptions } from './cached-session-store';
+import { CachedSessionStore, type CachedSessionStoreDeps, type SessionCacheOptions } from './cached-session-store';
 import { SessionCacheMetricsFanout } from './metrics-fanout';
 import { TrackingLink, type TrackingLinkOptions } from './tracking-link';
 
@@ -18,6 +18,8 @@ export interface SessionCacheWiring {
   readonly clock: Clock;
   readonly log: Logger;
   readonly options: SessionCacheOptions;
+  /** See CachedSessionStoreDeps.hitOrdering (default 'own-turn'). */
+  readonly hitOrdering?: CachedSessionStoreDeps['hitOrdering'];
   /** Heartbeat and probe timeout of the tracking link (tests). */
   readonly link?: Pick<TrackingLinkOptions, 'heartbeatMs' | 'probeTimeoutMs'>;
 }
@@ -45,6 +47,6 @@ export function createSessionCache(w: SessionCacheWiring): SessionCache {
     name: linkName,
     log: w.log,
   });
-  const store = new CachedSessionStore({ inner: w.inner, keys, tracking, clock: w.clock, metrics, options: w.options });
+  const store = new CachedSessionStore({ inner: w.inner, keys, tracking, clock: w.clock, metrics, options: w.options, hitOrdering: w.hitOrdering ?? 'own-turn' });
   return { store: store.start(), metrics, linkName };
 }
