@@ -13,7 +13,7 @@
  * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5),
  * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
  * scenario names, `logins` and `login-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
- * BENCH_AUTH_PATH (default /system/user/list),
+ * BENCH_AUTH_PATH (default /auth/me; bench/scenarios.ts),
  * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave processes unpinned),
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
  * that commit's tree, as `<name>@<ref>`, in the same rounds).

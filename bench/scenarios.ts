@@ -48,8 +48,12 @@ export interface Scenario {
   readonly targets?: readonly Target[];
 }
 
-/** The authenticated, permission-checked GET (login + permission system:user:list). */
-export const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/system/user/list';
+/**
+ * The authenticated GET of the full-stack and peer scenarios: /auth/me (login required; the user
+ * as JSON), the same work in the peer. BENCH_AUTH_PATH=/system/user/list measures the
+ * permission-checked list instead (the peer's route of that name answers less: bench/peers).
+ */
+export const AUTH_PATH = process.env.BENCH_AUTH_PATH ?? '/auth/me';
 
 const bearer = (r: Ready): RequestSpec => ({ path: AUTH_PATH, headers: { authorization: `Bearer ${r.token}` } });
 
@@ -123,7 +127,7 @@ export const SCENARIOS: readonly Scenario[] = [
     targets: [{ metric: 'redis', min: 0.99, max: 1.01 }],
   },
   {
-    name: 'express-passport', description: 'Express + Passport + express-session + connect-redis, same check', script: 'bench/peers/express-passport.ts', usesRedis: true,
-    request: (r) => ({ path: '/system/user/list', headers: { cookie: r.cookie ?? '' } }),
+    name: 'express-passport', description: `Express + Passport + express-session + connect-redis, ${AUTH_PATH}`, script: 'bench/peers/express-passport.ts', usesRedis: true,
+    request: (r) => ({ path: AUTH_PATH, headers: { cookie: r.cookie ?? '' } }),
   },
 ];

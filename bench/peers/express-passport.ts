@@ -1,6 +1,10 @@
 /**
- * The peer: the same authenticated, permission-checked GET written the way many Node teams do it:
- * Express + Passport + express-session + connect-redis (node-redis client), on the same Redis.
+ * The peer: the same authenticated GETs written the way many Node teams do it: Express + Passport +
+ * express-session + connect-redis (node-redis client), on the same Redis.
+ * - GET /auth/me: login required, answers the user as the admin app's /auth/me does (same fields,
+ *   same envelope): the bench's default path, the same work on both sides.
+ * - GET /system/user/list: login + permission system:user:list, answers only the username (lighter
+ *   than the admin app's route of that name, which returns a page of users).
  */
 import express from 'express';
 import session from 'express-session';
@@ -13,9 +17,11 @@ import type { AddressInfo } from 'node:net';
 interface BenchUser {
   id: string;
   username: string;
+  roles: string[];
   permissions: string[];
 }
-const users: Record<string, BenchUser> = { 'bench-1': { id: 'bench-1', username: 'bench', permissions: ['system:user:list'] } };
+/** The same user as the bench's admin servers log in (bench/servers/authguard.ts). */
+const users: Record<string, BenchUser> = { 'bench-1': { id: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] } };
 
 async function main(): Promise<void> {
   const client = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
@@ -40,6 +46,11 @@ async function main(): Promise<void> {
     if (!u.permissions.includes(perm) && !u.permissions.includes('*:*:*')) return void res.status(403).json({ code: 403 });
     next();
   };
+  app.get('/auth/me', (req, res) => {
+    if (!req.isAuthenticated()) return void res.status(401).json({ code: 401 });
+    const u = req.user as BenchUser;
+    res.json({ code: 0, message: 'ok', data: { userId: u.id, username: u.username, nickname: u.username, roles: u.roles, permissions: u.permissions } });
+  });
   app.get('/system/user/list', requirePermission('system:user:list'), (req, res) => {
     res.json({ code: 0, message: 'ok', data: { user: (req.user as BenchUser).username } });
   });
