@@ -13,20 +13,23 @@
  *   servers. Its server is compiled with the others (it lives in bench/servers/).
  * - Alone: `npx tsx bench/cluster-scenario.ts` compiles the servers as run.ts does and runs
  *   admin-redis (a redis-server of its own) and admin-cluster on the same GET /auth/me in
- *   alternating rounds (autocannon, -c 50), printing median req/s, their ratio, and Redis commands
+ *   alternating rounds (bench/load.ts: wrk where installed, -c 50, servers pinned to CPU 0), printing median req/s, their ratio, and Redis commands
  *   per request. Env: BENCH_ROUNDS (5), BENCH_SECONDS (3), BENCH_CONNECTIONS (50).
  * Needs redis-server and redis-cli.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { RedisCluster } from '../test/support/redis-cluster';
+import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { ask } from '../test/support/redis-processes';
 import { DisposableRedis } from '../test/support/redis-server';
 
 const ROOT = path.join(__dirname, '..');
 const PATH = '/auth/me';
+/** As bench/run.ts: wrk where installed, the servers on CPU 0 and the generator on CPU 1 (the cluster's processes unpinned). */
+const GENERATOR = loadGenerator();
+const PIN = pinning();
 const PASSWORD = 'bench-cluster-pw';
 /** Connection set-up, slot-map refreshes, health and the counting itself: not the requests' commands. */
 const ADMIN = /^(auth|hello|info|config|cluster|client|command|select|readonly|readwrite|ping|replconf)(\||$)/;
@@ -118,18 +121,20 @@ interface Row {
 
 async function round(row: Row): Promise<void> {
   const before = await row.redisCalls();
-  const result = await autocannon({
-    url: `http://127.0.0.1:${row.server.ready.port}${PATH}`,
-    headers: { authorization: `Bearer ${row.server.ready.token}` },
+  const result = await runLoad({
+    port: row.server.ready.port,
+    request: { path: PATH, headers: { authorization: `Bearer ${row.server.ready.token}` } },
     connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-    duration: Number(process.env.BENCH_SECONDS ?? 3),
+    seconds: Number(process.env.BENCH_SECONDS ?? 3),
+    generator: GENERATOR,
+    cpu: PIN ? 1 : null,
   });
   await new Promise((r) => setTimeout(r, 150)); // the requests still in flight finish
   const after = await row.redisCalls();
-  if (result.non2xx + result.errors > 0) throw new Error(`${row.name}: ${result.non2xx + result.errors} non-2xx answers or errors`);
-  row.rps.push(result.requests.average);
-  row.perRequest.push((after - before) / result.requests.total);
-  process.stderr.write(`${row.name}: ${result.requests.average.toFixed(0)} req/s, ${((after - before) / result.requests.total).toFixed(3)} Redis commands/req\n`);
+  if (result.failures > 0) throw new Error(`${row.name}: ${result.failures} non-2xx answers or errors`);
+  row.rps.push(result.rps);
+  row.perRequest.push((after - before) / result.requests);
+  process.stderr.write(`${row.name}: ${result.rps.toFixed(0)} req/s, ${((after - before) / result.requests).toFixed(3)} Redis commands/req\n`);
 }
 
 async function main(): Promise<void> {
@@ -141,6 +146,7 @@ async function main(): Promise<void> {
     const redisServer = await start('bench/servers/authguard.ts', ['redis'], { REDIS_URL: standalone.url });
     const clusterServer = await start(clusterScenario.script, [], { ...cluster.env });
     servers.push(redisServer.child, clusterServer.child);
+    if (PIN) for (const c of servers) if (c.pid !== undefined) pinProcess(c.pid, 0);
     const rows: Row[] = [
       { name: 'admin-redis', server: redisServer, redisCalls: async () => dataCalls(await ask(standalone.port, undefined, (r) => r.info('commandstats'))), rps: [], perRequest: [] },
       { name: clusterScenario.name, server: clusterServer, redisCalls: () => cluster.redisCalls(), rps: [], perRequest: [] },

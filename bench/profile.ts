@@ -1,7 +1,7 @@
 /**
  * Where a scenario's server spends its CPU, by part of the stack (our middleware, Koa, Node's HTTP,
  * the kernel): starts the scenario's server (bench/scenarios.ts, compiled) with V8's perf map,
- * warms it up, records on-CPU samples of the server with Linux `perf` during one autocannon round
+ * warms it up, records on-CPU samples of the server with Linux `perf` during one round of load (bench/load.ts)
  * (kernel time included, time spent waiting for the CPU excluded, unlike V8's own profiler), and
  * attributes each sample to the innermost frame of ours on its stack.
  *
@@ -13,8 +13,8 @@
 import { execFileSync, fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { compiledScript, compileServers } from './build';
+import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { benchRedis } from './redis';
 import { SCENARIOS, type Ready } from './scenarios';
 
@@ -87,23 +87,18 @@ async function main(): Promise<void> {
   });
   try {
     const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
-    const req = scenario.request(ready);
-    const load = (duration: number) =>
-      autocannon({
-        url: `http://127.0.0.1:${ready.port}${req.path}`,
-        method: req.method ?? 'GET',
-        headers: req.headers,
-        ...(req.setupRequest ? { requests: [{ method: req.method ?? 'GET', path: req.path, setupRequest: req.setupRequest as never }] } : {}),
-        connections: 50,
-        duration,
-      });
+    const generator = loadGenerator();
+    const pin = pinning();
+    if (pin && child.pid !== undefined) pinProcess(child.pid, 0);
+    if (pin && redis.pid !== undefined) pinProcess(redis.pid, 1);
+    const load = (duration: number) => runLoad({ port: ready.port, request: scenario.request(ready), connections: 50, seconds: duration, generator, cpu: pin ? 1 : null });
     await load(3); // warm-up: JIT, caches
     const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-g', '-p', String(child.pid), '-o', out], { stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 300));
     const result = await load(seconds);
     perf.kill('SIGINT');
     await new Promise((r) => perf.once('exit', r));
-    report(out, result.requests.total, `${name}: ${Math.round(result.requests.average)} req/s`);
+    report(out, result.requests, `${name}: ${Math.round(result.rps)} req/s (${generator}${pin ? ', server on CPU 0' : ''})`);
   } finally {
     child.kill();
     redis.stop();

@@ -365,6 +365,7 @@ function contextLines(planned: readonly Planned[], samples: Map<string, Sample[]
   pair('admin-memory', 'thin-memory', 'admin-memory vs the thin in-memory floor');
   pair('admin-redis', 'thin-redis', 'admin-redis vs the thin Redis floor');
   pair('admin-redis', 'express-passport', 'admin-redis vs the Express/Passport peer');
+  pair('admin-redis-cache', 'express-passport', 'admin-redis-cache vs the Express/Passport peer');
   for (const p of planned) if (p.name !== p.scenario.name) pair(p.scenario.name, p.name, `A/B ${p.scenario.name} (this tree) vs ${p.name}`);
   return lines;
 }
