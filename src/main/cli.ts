@@ -75,7 +75,7 @@ class CliContext {
     if (c.store !== 'redis') {
       throw new CliFailure('sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)');
     }
-    this.infra ??= createInfrastructure(c, { log: this.log });
+    this.infra ??= createInfrastructure(c, { log: this.log, sessionReaders: 'tools' });
     return (this.built ??= createContainer(c, this.infra, 'cli', { directory: this.infra.directories.admins, rsa: new NoRsaDecryptor() }));
   }
 

@@ -87,6 +87,14 @@ export interface InfrastructureOptions {
   readonly keyPrefix?: string;
   /** The user directories to use instead of those svc.directory names (the CLI's writable file directory). */
   readonly directories?: Directories;
+  /**
+   * Who reads sessions through this infrastructure. 'http-apps' (default): only the HTTP apps, whose
+   * edge starts every request after the I/O of the turn that read it, so the local session cache
+   * (if configured) answers hits at once (hitOrdering 'caller'). 'tools' (the command-line tools):
+   * no local cache at all, whatever the configuration says; a tool is a short-lived process that
+   * would only open tracking connections for nothing.
+   */
+  readonly sessionReaders?: 'http-apps' | 'tools';
 }
 
 export function createInfrastructure(config: AppConfig, opts: InfrastructureOptions): Infrastructure {
@@ -164,9 +172,10 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
     if (isCluster(c)) throw new Error('the local session cache needs one Redis server, not a cluster');
     return c;
   };
-  // hitOrdering 'caller': the cache's readers are the HTTP apps, whose edge starts every request
-  // after the I/O of the turn that read it (requestContext's TurnBatch, first middleware of both).
-  const cache = sc.enabled
+  // hitOrdering 'caller': the cache's readers are the HTTP apps (InfrastructureOptions.sessionReaders),
+  // whose edge starts every request after the I/O of the turn that read it (requestContext's
+  // TurnBatch, first middleware of both); the tracking link ends itself in that turn's poll phase.
+  const cache = sc.enabled && opts.sessionReaders !== 'tools'
     ? createSessionCache({ inner: stores.sessions, connect: connectServer, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc, hitOrdering: 'caller' })
     : null;
   // Session writes wait for their invalidations to be sent (write-fence.ts), cache on or off; not on

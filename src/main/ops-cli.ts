@@ -92,7 +92,7 @@ export async function runOps(args: readonly string[], io: OpsIo): Promise<number
       io.err('svc.store=memory: sessions live inside the server process; resync needs the shared store (svc.store=redis)');
       return 2;
     }
-    const infra = createInfrastructure(config, { log: silentLogger });
+    const infra = createInfrastructure(config, { log: silentLogger, sessionReaders: 'tools' });
     try {
       const container = createContainer(config, infra, 'ops', { directory: infra.directories.admins, rsa: new NoRsaDecryptor() });
       if (!container.isBound(ResyncUserSessions)) {

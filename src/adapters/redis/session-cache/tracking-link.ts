@@ -99,8 +99,12 @@ export class TrackingLink implements SessionTracking {
     this.current = inc;
     for (const conn of [inc.reader, inc.sub]) {
       for (const event of ['close', 'end', 'reconnecting'] as const) conn.once(event, () => this.lost(inc, `connection ${event}`));
-      // ioredis reacts to the socket's 'close' only, which comes a loop phase after its 'end' (FIN read): end the link at once.
+      // ioredis reacts to the socket's 'close' only, which Node emits in the close-callbacks phase, after
+      // the check phase in which the apps answer cache hits (hitOrdering 'caller'). A FIN read ('end')
+      // and a reset or other socket error ('error', which ioredis passes on at once) come in the poll
+      // phase that read them: end the link there, before any request read in that turn is answered.
       conn.once('ready', () => conn.stream?.once('end', () => this.lost(inc, 'connection end')));
+      conn.on('error', (e: unknown) => this.lost(inc, `connection error: ${e instanceof Error ? e.message : String(e)}`));
     }
     this.setUp(inc).then(
       () => {
