@@ -15,8 +15,6 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type Redis from 'ioredis';
-import { createHttpApp } from '../../src/adapters/koa/http-app';
-import { EnvelopeResponder } from '../../src/adapters/koa/responders';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store';
@@ -24,6 +22,7 @@ import { createSessionCache, type SessionCache } from '../../src/adapters/redis/
 import { FencedSessionStore } from '../../src/adapters/redis/session-cache/write-fence';
 import { systemClock } from '../../src/main/infrastructure';
 import { makeRecord } from '../contract/session-store.contract';
+import { edgeApp } from '../support/edge-app';
 import { waitForTracking } from '../support/session-cache';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 
@@ -104,19 +103,9 @@ describe('local session cache: a tracking link that dies in the same turn as a r
     });
     // Another instance's store: its logout is fenced (answered after Redis sent any invalidation).
     writer = new FencedSessionStore(new RedisSessionStore(other, prefix), () => other.ping());
-    const app = createHttpApp({
-      realm: 'admin',
-      responder: new EnvelopeResponder(),
-      routes: [],
-      trustedProxies: { contains: () => false },
-      bodyLimitBytes: 1024,
-      log: silentLogger,
-      pre: [
-        async (ctx) => {
-          const got = await cache.store.getSession('admin', ctx.get('x-session'), Date.now(), null);
-          ctx.body = { state: got?.state ?? 'none' };
-        },
-      ],
+    const app = edgeApp(async (ctx) => {
+      const got = await cache.store.getSession('admin', ctx.get('x-session'), Date.now(), null);
+      ctx.body = { state: got?.state ?? 'none' };
     });
     server = http.createServer(app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -2,11 +2,10 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { createHttpApp } from '../../src/adapters/koa/http-app';
-import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { EnvelopeResponder } from '../../src/adapters/koa/responders';
 import { requestContext } from '../../src/adapters/koa/middleware';
 import type { AppContext } from '../../src/adapters/koa/state';
+import { edgeApp } from '../support/edge-app';
 
 function fakeContext(): AppContext {
   const headers: Record<string, string> = {};
@@ -46,19 +45,9 @@ describe('requestContext on real sockets: the chain runs after the I/O of the tu
     const side = net.createServer((sock) => sock.on('data', () => void (arrived = true)));
     const seenByChain: boolean[] = [];
     const seenAtRead: boolean[] = [];
-    const app = createHttpApp({
-      realm: 'admin',
-      responder: new EnvelopeResponder(),
-      routes: [],
-      trustedProxies: { contains: () => false },
-      bodyLimitBytes: 1024,
-      log: silentLogger,
-      pre: [
-        async (ctx) => {
-          seenByChain.push(arrived);
-          ctx.body = { ok: true };
-        },
-      ],
+    const app = edgeApp(async (ctx) => {
+      seenByChain.push(arrived);
+      ctx.body = { ok: true };
     });
     const koa = app.callback();
     const server = http.createServer((req, res) => {
