@@ -254,7 +254,8 @@ async function measureRounds(planned: readonly Planned[]): Promise<Map<string, S
       }
     }
   } finally {
-    for (const { child } of running.values()) child.kill();
+    // Wait for the servers to exit before the bench's Redis stops (no reconnect noise on stderr).
+    await Promise.all([...running.values()].map(({ child }) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill())))));
     redis.disconnect();
   }
   return samples;
