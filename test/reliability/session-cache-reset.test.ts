@@ -8,6 +8,8 @@
  * written. Node emits a socket's 'close' only after the check phase; the link must notice the reset
  * or FIN in the poll phase that read it, or the hit serves the logged-out session.
  * Found by an independent review: before the link listened for 'error', a reset gave 20 stale of 20.
+ * Also from the second review: a pair lost while its heartbeat probe waited held back the next
+ * pair's heartbeat until that probe timed out (the flag was the link's, not the pair's).
  * Skipped loudly without Redis (fails under CI=true).
  */
 import assert from 'node:assert/strict';
@@ -19,6 +21,7 @@ import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import { createSessionCache, type SessionCache } from '../../src/adapters/redis/session-cache/create-session-cache';
+import { TrackingLink } from '../../src/adapters/redis/session-cache/tracking-link';
 import { FencedSessionStore } from '../../src/adapters/redis/session-cache/write-fence';
 import { systemClock } from '../../src/main/infrastructure';
 import { makeRecord } from '../contract/session-store.contract';
@@ -163,4 +166,64 @@ describe('local session cache: a tracking link that dies in the same turn as a r
       assert.equal(stale, 0, `${stale} of ${TRIALS} requests were answered from a cache whose link had died in their turn`);
     });
   }
+});
+
+describe('tracking link: a lost pair of connections does not hold back the next pair’s heartbeat', function () {
+  this.timeout(30_000);
+  const proxy = new CuttableProxy();
+  let admin: Redis;
+
+  before(async function () {
+    await requireRedis(this);
+    admin = createRedisClient(REDIS_URL);
+  });
+
+  after(async () => {
+    proxy.close();
+    await admin?.quit();
+  });
+
+  it('the new pair probes within a few heartbeats of being ready, not after the old pair’s probe times out', async () => {
+    const redisPort = Number(new URL(REDIS_URL).port || 6379);
+    const proxied = REDIS_URL.replace(`:${redisPort}`, `:${await proxy.start(redisPort)}`);
+    const name = `cache-reset-hb-${process.pid}`;
+    let made = 0;
+    const link = new TrackingLink({
+      connect: () => createRedisClient(made++ % 2 === 0 ? REDIS_URL : proxied),
+      probeKey: `${testKeyPrefix('cache-reset-hb')}probe`,
+      name,
+      log: silentLogger,
+      heartbeatMs: 200,
+      probeTimeoutMs: 3000,
+    });
+    const probes: number[] = [];
+    const target = link as unknown as { probe(inc: unknown): Promise<void> };
+    const probe = target.probe.bind(link);
+    target.probe = (inc) => {
+      probes.push(Date.now());
+      return probe(inc);
+    };
+    const readyAt: number[] = [];
+    link.start({ ready: () => readyAt.push(Date.now()), down: () => undefined, invalidate: () => undefined, flushAll: () => undefined });
+    try {
+      while (readyAt.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 300));
+      proxy.frozen = true; // the next heartbeat's echo never arrives: its probe stays pending
+      await new Promise((r) => setTimeout(r, 300));
+      const reader = String(await admin.client('LIST'))
+        .split('\n')
+        .find((l) => l.includes(` name=${name}:reader `));
+      const id = /(?:^|\s)id=(\d+)/.exec(reader ?? '')?.[1];
+      assert.ok(id, 'the reader connection is listed');
+      proxy.frozen = false;
+      await admin.client('KILL', 'ID', id); // the pair is lost while its probe waits
+      while (readyAt.length < 2) await new Promise((r) => setTimeout(r, 10));
+      const second = readyAt[1] as number;
+      await new Promise((r) => setTimeout(r, 1000));
+      const next = probes.find((t) => t > second);
+      assert.ok(next !== undefined && next - second < 800, `the new pair's first heartbeat came ${next === undefined ? 'never' : `${next - second} ms`} after it was ready (heartbeat 200 ms)`);
+    } finally {
+      await link.close();
+    }
+  });
 });

@@ -59,6 +59,8 @@ interface Incarnation {
   readonly sub: Redis;
   dead: boolean;
   probe?: { resolve(): void };
+  /** A heartbeat probe of this pair is waiting for its echo (per pair: a lost pair's pending probe must not hold back the next pair's heartbeat). */
+  probing?: boolean;
 }
 
 const retryDelay = (attempt: number): number => Math.min(100 * attempt, 1000);
@@ -71,7 +73,6 @@ export class TrackingLink implements SessionTracking {
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  private probing = false;
 
   constructor(private readonly opts: TrackingLinkOptions) {}
 
@@ -153,12 +154,12 @@ export class TrackingLink implements SessionTracking {
   }
 
   private beat(inc: Incarnation): void {
-    if (inc.dead || this.probing) return;
-    this.probing = true;
+    if (inc.dead || inc.probing) return;
+    inc.probing = true;
     this.probe(inc).then(
-      () => (this.probing = false),
+      () => (inc.probing = false),
       (e: unknown) => {
-        this.probing = false;
+        inc.probing = false;
         this.lost(inc, `heartbeat failed: ${e instanceof Error ? e.message : String(e)}`);
       },
     );
