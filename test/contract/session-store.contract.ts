@@ -87,6 +87,22 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         assert.equal(await store.getSession('web', hash, clock.now(), null), null);
       });
 
+      it('reads of many sessions at once each answer their own session (live, tombstoned, deleted, unknown)', async () => {
+        const { store, clock } = fx();
+        const sessions = [];
+        for (let i = 0; i < 12; i++) sessions.push(await login({ userId: `m${i}` }));
+        await store.mark('admin', [(sessions[3] as { hash: string }).hash], 'kicked-out');
+        await store.deleteSession('admin', (sessions[7] as { hash: string }).hash);
+        const unknown = newHash();
+        const got = await Promise.all([...sessions.map((s) => store.getSession('admin', s.hash, clock.now(), null)), store.getSession('admin', unknown, clock.now(), null)]);
+        sessions.forEach((s, i) => {
+          if (i === 3) assert.deepEqual(got[i], { state: 'kicked-out' });
+          else if (i === 7) assert.equal(got[i], null);
+          else assert.deepEqual(got[i], { state: 'active', record: s.record, lastActiveAt: clock.now() }, `session ${i}`);
+        });
+        assert.equal(got[12], null);
+      });
+
       it('keeps a session without retention (no expiry)', async () => {
         const { store, clock } = fx();
         const { hash, record } = await login({ retentionMs: null, expiresAt: null });

@@ -1,10 +1,12 @@
 /**
- * One Redis command per authenticated request (GET /auth/me, idle timeout off and on), in every
- * Redis mode, each on a deployment of this test's own so nobody else's commands are counted: a
+ * At most one Redis command per authenticated request (GET /auth/me, idle timeout off and on), in
+ * every Redis mode, each on a deployment of this test's own so nobody else's commands are counted: a
  * standalone redis-server, a master + replica + 3 Sentinels, a 3-master / 3-replica Cluster.
  * Counted on every master, two ways:
  * - MONITOR: the commands the service sent (a script's own commands show as sent by "lua" and
- *   are not round trips): exactly one per request;
+ *   are not round trips): exactly one per request, except that on standalone and Sentinel the
+ *   MGETs of requests read in the same tick are one MGET (src/adapters/redis/mget-batch.ts), so
+ *   the ten requests sent together here may take fewer;
  * - INFO commandstats, summed over the masters: one MGET (idle timeout off) or one EVALSHA of the
  *   read-and-touch script (on) per request. commandstats also counts what a script runs inside,
  *   so its total is not the number of round trips; those two commands never run inside a script.
@@ -101,7 +103,7 @@ const DEPLOYMENTS: Array<[string, (ctx: Mocha.Context) => Promise<Deployment>]> 
 ];
 
 for (const [name, start] of DEPLOYMENTS) {
-  describe(`one Redis command per authenticated request: ${name}`, function () {
+  describe(`at most one Redis command per authenticated request: ${name}`, function () {
     this.timeout(60_000);
     let deployment: Deployment | undefined;
     const opened: Infrastructure[] = [];
@@ -141,8 +143,15 @@ for (const [name, start] of DEPLOYMENTS) {
         console.log(`      ${name}, ${label}: sent ${JSON.stringify(sent)}; executed ${JSON.stringify(executed)}`);
         // A stray background command (none seen so far) is allowed for; the request's own are exact.
         assert.ok(total(sent) <= REQUESTS + 2, `commands sent for ${REQUESTS} requests: ${JSON.stringify(sent)}`);
-        assert.equal(sent[command], REQUESTS);
-        assert.equal(executed[command], REQUESTS, `INFO commandstats: ${JSON.stringify(executed)}`);
+        if (command === 'mget' && !name.includes('Cluster')) {
+          // One MGET per tick's reads: at least one per ten requests sent together, at most one each.
+          const n = sent[command] ?? 0;
+          assert.ok(n >= REQUESTS / 10 && n <= REQUESTS, `MGETs sent for ${REQUESTS} requests: ${n}`);
+          assert.equal(executed[command], n, `INFO commandstats: ${JSON.stringify(executed)}`);
+        } else {
+          assert.equal(sent[command], REQUESTS);
+          assert.equal(executed[command], REQUESTS, `INFO commandstats: ${JSON.stringify(executed)}`);
+        }
       });
     }
   });

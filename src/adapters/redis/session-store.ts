@@ -3,7 +3,9 @@
  * builds no key name. A session's own keys (record s, last-active a) share a slot; the indexes
  * (user u, token id t, online bucket all) are slots of their own. So:
  *
- * - atomic, one round trip: getSession (read + touch, one script), and each single-slot step below;
+ * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one MGET,
+ *   shared with the other sessions read in the same tick on standalone and Sentinel), and each
+ *   single-slot step below;
  * - ordered steps, safe at every step:
  *   create   index first (u, t, all in parallel; u returns the others to replace), then replace
  *            the others (marker first, see mark), then write the record only if nothing holds its
@@ -28,7 +30,8 @@ import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/
 import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
-import type { RedisClient } from './redis-client';
+import { MgetBatch } from './mget-batch';
+import { isCluster, type RedisClient } from './redis-client';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { activeRecord, SessionIndexes } from './session-indexes';
@@ -51,9 +54,13 @@ function retentionArg(retentionMs: number | null): string {
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
   private readonly indexes: SessionIndexes;
 
+  /** The reads of one tick as one MGET (mget-batch.ts); null on a cluster and in the tagged layout, whose sessions span slots. */
+  private readonly batch: MgetBatch | null;
+
   constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
     super(client, keyPrefix, SCRIPTS, layout);
     this.indexes = new SessionIndexes(client, this.keys, this.run);
+    this.batch = isCluster(client) || this.keys.kind !== 'plain' ? null : new MgetBatch(client);
   }
 
   async create(input: CreateSessionInput): Promise<{ replaced: number }> {
@@ -75,8 +82,9 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     let value: string | null | undefined;
     let lastRaw: string | null | undefined;
     if (idleLimitMs === null) {
-      // A single read: MGET of the record and its last-active time (one slot).
-      [value, lastRaw] = await this.client.mget(sKey, aKey);
+      // A single read: MGET of the record and its last-active time (one slot), in one MGET with the
+      // other sessions read in this tick where they may share one (mget-batch.ts).
+      [value, lastRaw] = this.batch === null ? await this.client.mget(sKey, aKey) : await this.batch.read([sKey, aKey]);
     } else {
       const reply = (await this.run('agSessionTouch', sKey, aKey, String(now), String(idleLimitMs))) as Array<string | null> | null;
       if (reply === null) return null;
