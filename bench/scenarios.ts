@@ -102,7 +102,7 @@ export const SCENARIOS: readonly Scenario[] = [
     request: bearer,
     targets: [
       { metric: 'rps', min: 0.45 },
-      // At most one command per request: the reads of one tick share one MGET (src/adapters/redis/mget-batch.ts).
+      // At most one command per request: the reads of one tick share one MGET (src/adapters/redis/tick-batch.ts).
       { metric: 'redis', max: 1.01 },
     ],
   },

@@ -89,7 +89,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
 
       it('reads of many sessions at once each answer their own session (live, tombstoned, deleted, unknown)', async () => {
         const { store, clock } = fx();
-        const sessions = [];
+        const sessions: Array<{ hash: string; record: SessionRecord }> = [];
         for (let i = 0; i < 12; i++) sessions.push(await login({ userId: `m${i}` }));
         await store.mark('admin', [(sessions[3] as { hash: string }).hash], 'kicked-out');
         await store.deleteSession('admin', (sessions[7] as { hash: string }).hash);
@@ -154,6 +154,30 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         assert.equal(active(noTouch).lastActiveAt, t0, 'a null idle limit must not touch');
         const after = await store.getSession('admin', hash, t0 + 5_000, null);
         assert.equal(active(after).lastActiveAt, t0 + 5_000);
+      });
+
+      it('reads of many sessions at once each touch and answer their own session (fresh, frozen, tombstoned, deleted, unknown)', async () => {
+        const { store, clock } = fx();
+        const t0 = clock.now();
+        const sessions: Array<{ hash: string; record: SessionRecord }> = [];
+        for (let i = 0; i < 10; i++) sessions.push(await login({ userId: `t${i}` }));
+        const hashOf = (i: number) => (sessions[i] as { hash: string }).hash;
+        await store.mark('admin', [hashOf(2)], 'replaced');
+        await store.deleteSession('admin', hashOf(5));
+        // Session 8 is frozen at t0 + 6 s (limit 5 s) by its own read; the others are read at t0 + 1 s and t0 + 6 s.
+        const read = (at: number, limit: number) => Promise.all([...sessions.map((_, i) => store.getSession('admin', hashOf(i), i === 8 ? t0 + 6_000 : at, limit)), store.getSession('admin', newHash(), at, limit)]);
+        const first = (await read(t0 + 1_000, 5_000)) as Array<StoredSession | null>;
+        const second = (await read(t0 + 3_000, 5_000)) as Array<StoredSession | null>;
+        sessions.forEach((s, i) => {
+          if (i === 2) assert.deepEqual([first[i], second[i]], [{ state: 'replaced' }, { state: 'replaced' }]);
+          else if (i === 5) assert.deepEqual([first[i], second[i]], [null, null]);
+          else if (i === 8) assert.deepEqual([active(first[i] ?? null).lastActiveAt, active(second[i] ?? null).lastActiveAt], [t0, t0], 'frozen, not revived');
+          else {
+            assert.deepEqual(active(first[i] ?? null).record, s.record, `session ${i}`);
+            assert.deepEqual([active(first[i] ?? null).lastActiveAt, active(second[i] ?? null).lastActiveAt], [t0, t0 + 1_000], `session ${i} touched by its first read`);
+          }
+        });
+        assert.deepEqual([first[10], second[10]], [null, null]);
       });
 
       it('lists sessions with their current lastActiveAt', async () => {

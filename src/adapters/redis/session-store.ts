@@ -3,9 +3,9 @@
  * builds no key name. A session's own keys (record s, last-active a) share a slot; the indexes
  * (user u, token id t, online bucket all) are slots of their own. So:
  *
- * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one MGET,
- *   shared with the other sessions read in the same tick on standalone and Sentinel), and each
- *   single-slot step below;
+ * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one
+ *   MGET; on standalone and Sentinel the one command is shared with the other sessions read in the
+ *   same tick, tick-batch.ts), and each single-slot step below;
  * - ordered steps, safe at every step:
  *   create   index first (u, t, all in parallel; u returns the others to replace), then replace
  *            the others (marker first, see mark), then write the record only if nothing holds its
@@ -30,14 +30,15 @@ import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/
 import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
-import { MgetBatch } from './mget-batch';
 import { isCluster, type RedisClient } from './redis-client';
+import { TickBatch } from './tick-batch';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { activeRecord, SessionIndexes } from './session-indexes';
 
 const SCRIPTS = {
   agSessionTouch: { file: 'session-touch.lua', keys: 2, sessionLib: true },
+  agSessionTouchMany: { file: 'session-touch-many.lua', keys: 'counted', sessionLib: true },
   agSessionWrite: { file: 'session-write.lua', keys: 2, sessionLib: true },
   agSessionReplace: { file: 'session-replace.lua', keys: 2, sessionLib: true },
   agSessionRemove: { file: 'session-remove.lua', keys: 2, sessionLib: true },
@@ -45,6 +46,15 @@ const SCRIPTS = {
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 1, sessionLib: true },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
 } satisfies Record<string, LuaScript>;
+
+/** A session's record and last-active keys. */
+type SessionKeys = readonly [string, string];
+/** Their values. */
+type ReadReply = readonly [string | null, string | null];
+/** The read-and-touch script's arguments for one session: its keys, now, the idle limit. */
+type TouchArgs = readonly [string, string, string, string];
+/** What session-touch.lua answers for one session: nil, [tombstone or unreadable value] or [json, lastActive]. */
+type TouchReply = ReadonlyArray<string | null> | null;
 
 /** Retention as the scripts take it: whole ms, or '' for none. */
 function retentionArg(retentionMs: number | null): string {
@@ -54,13 +64,33 @@ function retentionArg(retentionMs: number | null): string {
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
   private readonly indexes: SessionIndexes;
 
-  /** The reads of one tick as one MGET (mget-batch.ts); null on a cluster and in the tagged layout, whose sessions span slots. */
-  private readonly batch: MgetBatch | null;
+  /**
+   * The reads of one tick as one command (tick-batch.ts): one MGET without an idle timeout, one
+   * read-and-touch script with it. Null on a cluster and in the tagged layout, whose sessions span slots.
+   */
+  private readonly batches: { readonly read: TickBatch<SessionKeys, ReadReply>; readonly touch: TickBatch<TouchArgs, TouchReply> } | null;
 
   constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
     super(client, keyPrefix, SCRIPTS, layout);
     this.indexes = new SessionIndexes(client, this.keys, this.run);
-    this.batch = isCluster(client) || this.keys.kind !== 'plain' ? null : new MgetBatch(client);
+    this.batches =
+      isCluster(client) || this.keys.kind !== 'plain'
+        ? null
+        : {
+            read: new TickBatch(async (items: readonly SessionKeys[]) => {
+              const values = await client.mget(items.flat());
+              return items.map((_, i): ReadReply => [values[2 * i] ?? null, values[2 * i + 1] ?? null]);
+            }),
+            touch: new TickBatch(async (items: readonly TouchArgs[]) => {
+              const keys: string[] = [];
+              const args: string[] = [];
+              for (const [s, a, now, idle] of items) {
+                keys.push(s, a);
+                args.push(now, idle);
+              }
+              return (await this.run('agSessionTouchMany', keys.length, ...keys, ...args)) as TouchReply[];
+            }),
+          };
   }
 
   async create(input: CreateSessionInput): Promise<{ replaced: number }> {
@@ -81,12 +111,14 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const aKey = this.keys.lastActive(type, hash);
     let value: string | null | undefined;
     let lastRaw: string | null | undefined;
+    const b = this.batches;
     if (idleLimitMs === null) {
       // A single read: MGET of the record and its last-active time (one slot), in one MGET with the
-      // other sessions read in this tick where they may share one (mget-batch.ts).
-      [value, lastRaw] = this.batch === null ? await this.client.mget(sKey, aKey) : await this.batch.read([sKey, aKey]);
+      // other sessions read in this tick where they may share one (tick-batch.ts).
+      [value, lastRaw] = b === null ? await this.client.mget(sKey, aKey) : await b.read.run([sKey, aKey]);
     } else {
-      const reply = (await this.run('agSessionTouch', sKey, aKey, String(now), String(idleLimitMs))) as Array<string | null> | null;
+      const args: TouchArgs = [sKey, aKey, String(now), String(idleLimitMs)];
+      const reply = b === null ? ((await this.run('agSessionTouch', ...args)) as TouchReply) : await b.touch.run(args);
       if (reply === null) return null;
       [value, lastRaw] = reply;
     }

@@ -25,3 +25,25 @@ end
 local function setWithTtl(key, value, ret)
   if ret == '' then redis.call('SET', key, value) else redis.call('SET', key, value, 'PX', ret) end
 end
+-- Reads a session and moves its last-active time to now, unless it is already frozen (see
+-- session-touch.lua). Returns false, {tombstone or unreadable value} or {json, lastActiveBeforeTouch}.
+local function touchSession(sKey, aKey, nowArg, idleArg)
+  local v = redis.call('GET', sKey)
+  if not v then return false end
+  if isTombstone(v) then return {v} end
+  local raw = redis.call('GET', aKey)
+  local last = tonumber(raw)
+  if last == nil then
+    local rec = active(v)
+    if rec == nil or type(rec.createdAt) ~= 'number' then return {v} end
+    last = rec.createdAt
+    raw = tostring(last)
+  end
+  local now, idle = tonumber(nowArg), tonumber(idleArg)
+  -- Touch only when not already frozen (idle longer than the limit).
+  if now > last and now - last <= idle then
+    local pttl = redis.call('PTTL', sKey)
+    if pttl > 0 then redis.call('SET', aKey, nowArg, 'PX', pttl) else redis.call('SET', aKey, nowArg) end
+  end
+  return {v, raw}
+end
