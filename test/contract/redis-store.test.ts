@@ -99,6 +99,26 @@ describe('Redis store specifics', function () {
     assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), null), null);
   });
 
+  it('a session key of the wrong type fails its own read only, also among reads of one tick (one batched command)', async () => {
+    const a = await login();
+    const b = await login();
+    const c = await login();
+    await redis().del(`${prefix}s:admin:${b.hash}`);
+    await redis().hset(`${prefix}s:admin:${b.hash}`, 'f', 'v'); // WRONGTYPE for GET
+    for (const idle of [null, 60_000]) {
+      const results = await Promise.allSettled([a, b, c].map((s) => stores.sessions.getSession('admin', s.hash, Date.now(), idle)));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        idle === null ? ['fulfilled', 'fulfilled', 'fulfilled'] : ['fulfilled', 'rejected', 'fulfilled'],
+        `idle limit ${idle}`,
+      );
+      assert.equal((results[0] as PromiseFulfilledResult<{ state: string } | null>).value?.state, 'active');
+      assert.equal((results[2] as PromiseFulfilledResult<{ state: string } | null>).value?.state, 'active');
+      // MGET reads a key of another type as nil: the session reads as absent.
+      if (idle === null) assert.equal((results[1] as PromiseFulfilledResult<unknown>).value, null);
+    }
+  });
+
   it('listByUser and listAll prune entries whose session expired by TTL', async () => {
     const a = await login('u1', 30);
     const b = await login('u1', HOUR);

@@ -89,16 +89,19 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
 
       it('reads of many sessions at once each answer their own session (live, tombstoned, deleted, unknown)', async () => {
         const { store, clock } = fx();
+        const t0 = clock.now();
         const sessions: Array<{ hash: string; record: SessionRecord }> = [];
         for (let i = 0; i < 12; i++) sessions.push(await login({ userId: `m${i}` }));
+        // A last-active time of each session's own (t0 + 10 i), so a read given another's shows.
+        for (let i = 0; i < 12; i++) await store.getSession('admin', (sessions[i] as { hash: string }).hash, t0 + 10 * i, 60_000);
         await store.mark('admin', [(sessions[3] as { hash: string }).hash], 'kicked-out');
         await store.deleteSession('admin', (sessions[7] as { hash: string }).hash);
         const unknown = newHash();
-        const got = await Promise.all([...sessions.map((s) => store.getSession('admin', s.hash, clock.now(), null)), store.getSession('admin', unknown, clock.now(), null)]);
+        const got = await Promise.all([...sessions.map((s) => store.getSession('admin', s.hash, t0 + 500, null)), store.getSession('admin', unknown, t0 + 500, null)]);
         sessions.forEach((s, i) => {
           if (i === 3) assert.deepEqual(got[i], { state: 'kicked-out' });
           else if (i === 7) assert.equal(got[i], null);
-          else assert.deepEqual(got[i], { state: 'active', record: s.record, lastActiveAt: clock.now() }, `session ${i}`);
+          else assert.deepEqual(got[i], { state: 'active', record: s.record, lastActiveAt: t0 + 10 * i }, `session ${i}`);
         });
         assert.equal(got[12], null);
       });
@@ -156,28 +159,34 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         assert.equal(active(after).lastActiveAt, t0 + 5_000);
       });
 
-      it('reads of many sessions at once each touch and answer their own session (fresh, frozen, tombstoned, deleted, unknown)', async () => {
+      it('reads of many sessions at once each touch and answer their own session (own last-active, own idle limit; tombstoned, deleted, unknown)', async () => {
         const { store, clock } = fx();
         const t0 = clock.now();
         const sessions: Array<{ hash: string; record: SessionRecord }> = [];
         for (let i = 0; i < 10; i++) sessions.push(await login({ userId: `t${i}` }));
         const hashOf = (i: number) => (sessions[i] as { hash: string }).hash;
+        // Each session last active at t0 + 100 i (its own read).
+        for (let i = 0; i < 10; i++) await store.getSession('admin', hashOf(i), t0 + 100 * i, 60_000);
         await store.mark('admin', [hashOf(2)], 'replaced');
         await store.deleteSession('admin', hashOf(5));
-        // Session 8 is frozen at t0 + 6 s (limit 5 s) by its own read; the others are read at t0 + 1 s and t0 + 6 s.
-        const read = (at: number, limit: number) => Promise.all([...sessions.map((_, i) => store.getSession('admin', hashOf(i), i === 8 ? t0 + 6_000 : at, limit)), store.getSession('admin', newHash(), at, limit)]);
-        const first = (await read(t0 + 1_000, 5_000)) as Array<StoredSession | null>;
-        const second = (await read(t0 + 3_000, 5_000)) as Array<StoredSession | null>;
+        // All at once at t0 + 5 s, each with a limit of its own: even sessions 60 s (fresh: touched),
+        // odd ones 4.5 s - 100 i... so that those idle longer than their own limit are frozen.
+        const at = t0 + 5_000;
+        const limitOf = (i: number) => (i % 2 === 0 ? 60_000 : 4_500);
+        const got = (await Promise.all([...sessions.map((_, i) => store.getSession('admin', hashOf(i), at, limitOf(i))), store.getSession('admin', newHash(), at, 60_000)])) as Array<StoredSession | null>;
+        const after = (await Promise.all(sessions.map((_, i) => store.getSession('admin', hashOf(i), at + 1, null)))) as Array<StoredSession | null>;
         sessions.forEach((s, i) => {
-          if (i === 2) assert.deepEqual([first[i], second[i]], [{ state: 'replaced' }, { state: 'replaced' }]);
-          else if (i === 5) assert.deepEqual([first[i], second[i]], [null, null]);
-          else if (i === 8) assert.deepEqual([active(first[i] ?? null).lastActiveAt, active(second[i] ?? null).lastActiveAt], [t0, t0], 'frozen, not revived');
+          if (i === 2) assert.deepEqual([got[i], after[i]], [{ state: 'replaced' }, { state: 'replaced' }]);
+          else if (i === 5) assert.deepEqual([got[i], after[i]], [null, null]);
           else {
-            assert.deepEqual(active(first[i] ?? null).record, s.record, `session ${i}`);
-            assert.deepEqual([active(first[i] ?? null).lastActiveAt, active(second[i] ?? null).lastActiveAt], [t0, t0 + 1_000], `session ${i} touched by its first read`);
+            assert.deepEqual(active(got[i] ?? null).record, s.record, `session ${i}`);
+            assert.equal(active(got[i] ?? null).lastActiveAt, t0 + 100 * i, `session ${i}: its own last-active before the touch`);
+            // Idle 5000 - 100 i: within 60 s always; within 4.5 s only from i = 5 on.
+            const touched = limitOf(i) === 60_000 || 5_000 - 100 * i <= 4_500;
+            assert.equal(active(after[i] ?? null).lastActiveAt, touched ? at : t0 + 100 * i, `session ${i}: ${touched ? 'touched' : 'frozen by its own limit'}`);
           }
         });
-        assert.deepEqual([first[10], second[10]], [null, null]);
+        assert.equal(got[10], null);
       });
 
       it('lists sessions with their current lastActiveAt', async () => {

@@ -52,6 +52,15 @@ describe('TickBatch: the session reads of one tick as one command', () => {
     assert.equal(failing.calls.length, 1);
   });
 
+  it('an Error in one item’s place fails that item only', async () => {
+    const batch = new TickBatch<string, string>(async (items) => items.map((i) => (i === 'b' ? (new Error('WRONGTYPE') as unknown as string) : `v:${i}`)));
+    const results = await Promise.allSettled([batch.run('a'), batch.run('b'), batch.run('c')]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : `rejected: ${(r.reason as Error).message}`)),
+      ['v:a', 'rejected: WRONGTYPE', 'v:c'],
+    );
+  });
+
   it('an answer with the wrong number of results rejects every item (no caller gets another’s answer)', async () => {
     const short = sender('short');
     const batch = new TickBatch(short.send);

@@ -9,7 +9,8 @@
  * Standalone and Sentinel only: on a cluster the keys of different sessions live in different slots
  * (one command may not span them), so the session store reads each session on its own there.
  * One MGET or script is atomic, so a batched read sees each session exactly as a read of its own.
- * A failed command rejects every read of its batch (each caller fails closed, as it would alone).
+ * A failed command rejects every read of its batch (each caller fails closed, as it would alone); an
+ * Error in one item's place of the answer (a script's per-session error reply) rejects that read only.
  */
 
 /** Items per command at most; a batch that is full is sent and a new one begun. */
@@ -24,7 +25,7 @@ export class TickBatch<I, O> {
   private items: I[] = [];
   private waiters: Waiter<O>[] = [];
 
-  /** `send` answers one output per item, in order. */
+  /** `send` answers one output per item, in order (an Error in an item's place fails that item). */
   constructor(
     private readonly send: (items: readonly I[]) => Promise<readonly O[]>,
     private readonly maxItems = MAX_BATCH_ITEMS,
@@ -54,12 +55,17 @@ export class TickBatch<I, O> {
     }
     sent.then(
       (out) => {
-        if (out.length !== waiters.length) {
-          const e = new Error(`a batched command answered ${out.length} results for ${waiters.length} items`);
+        if (!Array.isArray(out) || out.length !== waiters.length) {
+          const e = new Error(`a batched command answered ${Array.isArray(out) ? out.length : typeof out} results for ${waiters.length} items`);
           for (const w of waiters) w.reject(e);
           return;
         }
-        for (let i = 0; i < waiters.length; i++) (waiters[i] as Waiter<O>).resolve(out[i] as O);
+        for (let i = 0; i < waiters.length; i++) {
+          const o: unknown = out[i];
+          // An error in an item's place (a script's per-item error reply) fails that item only.
+          if (o instanceof Error) (waiters[i] as Waiter<O>).reject(o);
+          else (waiters[i] as Waiter<O>).resolve(o as O);
+        }
       },
       (e: unknown) => {
         for (const w of waiters) w.reject(e);
