@@ -1,12 +1,13 @@
 /**
- * Compiling the bench servers, for this tree and (A/B runs) for another commit's tree.
+ * Compiling the bench servers, for this tree and (A/B runs) for another commit's tree, and
+ * starting one (startServer); the median the runners report.
  *
  * The servers run as compiled JavaScript, as in production (`npm start` runs `dist/`): under tsx
  * the same code is ~20 % slower (esbuild's keepNames wraps every closure it creates in __name()).
  * tsc writes into <root>/bench/.build (gitignored); the crypto worker is copied beside its pool and
  * the Redis stores' Lua scripts beside the stores.
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,49 @@ export function compileServers(root: string): void {
 
 export function compiledScript(root: string, script: string): string {
   return path.join(root, 'bench/.build', script.replace(/\.ts$/, '.js'));
+}
+
+/** What a bench server reports over IPC once it listens. */
+export interface Ready {
+  port: number;
+  token?: string;
+  cookie?: string;
+}
+
+/**
+ * Starts a compiled bench server (`script` under bench/, as named in the scenario table) of the
+ * tree at `root`, in production mode, and resolves once it reports that it listens.
+ */
+export function startServer(o: {
+  readonly root: string;
+  readonly script: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly execArgv?: readonly string[];
+  /** How errors name it (default: the script). */
+  readonly name?: string;
+}): Promise<{ child: ChildProcess; ready: Ready }> {
+  const name = o.name ?? o.script;
+  return new Promise((resolve, reject) => {
+    const child = fork(compiledScript(o.root, o.script), [...(o.args ?? [])], {
+      cwd: o.root,
+      execArgv: [...(o.execArgv ?? [])],
+      env: { ...process.env, ...o.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 30_000);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve({ child, ready: m as Ready });
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 function git(root: string, args: string[]): string {

@@ -17,10 +17,10 @@
  *   per request. Env: BENCH_ROUNDS (5), BENCH_SECONDS (3), BENCH_CONNECTIONS (50).
  * Needs redis-server and redis-cli.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { RedisCluster } from '../test/support/redis-cluster';
+import { compileServers, median, startServer, type Ready } from './build';
 import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { ask } from '../test/support/redis-processes';
 import { DisposableRedis } from '../test/support/redis-server';
@@ -33,11 +33,6 @@ const PIN = pinning();
 const PASSWORD = 'bench-cluster-pw';
 /** Connection set-up, slot-map refreshes, health and the counting itself: not the requests' commands. */
 const ADMIN = /^(auth|hello|info|config|cluster|client|command|select|readonly|readwrite|ping|replconf)(\||$)/;
-
-interface Ready {
-  port: number;
-  token?: string;
-}
 
 /** A Redis of a scenario's own: the environment that points its server at it, and its command counter. */
 export interface ScenarioBackend {
@@ -79,38 +74,6 @@ export const clusterScenario = {
   targets: [{ metric: 'redis', min: 0.99, max: 1.01 }],
 } as const;
 
-function compileServers(): void {
-  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'bench/tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('compiling the servers failed');
-  const worker = 'src/adapters/crypto/crypto-worker.js';
-  fs.copyFileSync(path.join(ROOT, worker), path.join(ROOT, 'bench/.build', worker));
-  const scripts = 'src/adapters/redis/scripts';
-  fs.cpSync(path.join(ROOT, scripts), path.join(ROOT, 'bench/.build', scripts), { recursive: true });
-}
-
-function start(script: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; ready: Ready }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(ROOT, 'bench/.build', script.replace(/\.ts$/, '.js')), args, {
-      cwd: ROOT,
-      execArgv: [],
-      env: { ...process.env, ...env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 30_000);
-    child.once('message', (m) => {
-      clearTimeout(timer);
-      resolve({ child, ready: m as Ready });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-
 interface Row {
   readonly name: string;
   readonly server: { child: ChildProcess; ready: Ready };
@@ -138,13 +101,13 @@ async function round(row: Row): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  compileServers();
+  compileServers(ROOT);
   const standalone = await DisposableRedis.create();
   const cluster = await startBenchCluster();
   const servers: ChildProcess[] = [];
   try {
-    const redisServer = await start('bench/servers/authguard.ts', ['redis'], { REDIS_URL: standalone.url });
-    const clusterServer = await start(clusterScenario.script, [], { ...cluster.env });
+    const redisServer = await startServer({ root: ROOT, script: 'bench/servers/authguard.ts', args: ['redis'], env: { REDIS_URL: standalone.url } });
+    const clusterServer = await startServer({ root: ROOT, script: clusterScenario.script, args: [], env: { ...cluster.env } });
     servers.push(redisServer.child, clusterServer.child);
     if (PIN) for (const c of servers) if (c.pid !== undefined) pinProcess(c.pid, 0);
     const rows: Row[] = [

@@ -16,12 +16,7 @@ import { silentLogger } from '../src/adapters/logging/pino-logger';
 import { buildAdminApp } from '../src/main/admin';
 import { loadConfig } from '../src/main/config';
 import { createInfrastructure } from '../src/main/infrastructure';
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
+import { median } from './build';
 
 export interface LoginTiming {
   readonly samplesPerKind: number;

@@ -10,13 +10,13 @@
  * Needs `perf` (linux-perf) and permission to record (root, or kernel.perf_event_paranoid <= 1).
  * Prints a table of shares and µs per request; keeps the recording in bench/.build/profiles/.
  */
-import { execFileSync, fork, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compiledScript, compileServers } from './build';
+import { compileServers, startServer } from './build';
 import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { benchRedis } from './redis';
-import { SCENARIOS, type Ready } from './scenarios';
+import { SCENARIOS } from './scenarios';
 
 const ROOT = path.join(__dirname, '..');
 const FREQUENCY = 2999;
@@ -78,15 +78,15 @@ async function main(): Promise<void> {
   const redis = await benchRedis();
   const out = path.join(ROOT, 'bench/.build/profiles', `${name}-${Date.now()}.perf.data`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  const child = fork(compiledScript(ROOT, scenario.script), [...(scenario.args ?? [])], {
-    cwd: ROOT,
+  const { child, ready } = await startServer({
+    root: ROOT,
+    script: scenario.script,
+    args: scenario.args,
+    env: { ...scenario.env, REDIS_URL: redis.url },
     // No code-space compaction: moved code would leave stale addresses in the perf map.
     execArgv: ['--perf-basic-prof', '--interpreted-frames-native-stack', '--no-compact-code-space'],
-    env: { ...process.env, ...scenario.env, REDIS_URL: redis.url, NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   try {
-    const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
     const generator = loadGenerator();
     const pin = pinning();
     if (pin && child.pid !== undefined) pinProcess(child.pid, 0);

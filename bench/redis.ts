@@ -5,35 +5,7 @@
  * BENCH_REDIS_URL names another one; without redis-server it falls back to REDIS_URL or 127.0.0.1:6379.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function reachable(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`bench: redis-server on port ${port} did not start`);
-}
+import { freePort, waitForPort } from '../test/support/redis-server';
 
 export async function benchRedis(): Promise<{ url: string; description: string; pid?: number; stop(): void }> {
   const named = process.env.BENCH_REDIS_URL;
@@ -64,6 +36,6 @@ export async function benchRedis(): Promise<{ url: string; description: string; 
       process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
     });
   }
-  await reachable(port, 5000);
+  await waitForPort(port, true);
   return { url: `redis://127.0.0.1:${port}`, description: `its own redis-server on port ${port}`, pid: proc.pid, stop };
 }

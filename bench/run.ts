@@ -18,7 +18,7 @@
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
  * that commit's tree, as `<name>@<ref>`, in the same rounds).
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -26,7 +26,7 @@ import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
-import { buildRef, compiledScript, compileServers } from './build';
+import { buildRef, compileServers, median, startServer } from './build';
 import { benchRedis } from './redis';
 import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { describeTiming, measureLoginTiming } from './login-timing';
@@ -53,20 +53,7 @@ interface Planned {
 }
 
 function start(p: Planned): Promise<{ child: ChildProcess; ready: Ready }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(compiledScript(p.root, p.scenario.script), [...(p.scenario.args ?? [])], {
-      cwd: p.root,
-      execArgv: [],
-      env: { ...process.env, ...p.scenario.env, REDIS_URL, NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    const timer = setTimeout(() => reject(new Error(`${p.name} did not start`)), 30_000);
-    child.once('message', (m) => {
-      clearTimeout(timer);
-      resolve({ child, ready: m as Ready });
-    });
-    child.once('exit', (code) => reject(new Error(`${p.name} exited with ${code}`)));
-  });
+  return startServer({ root: p.root, script: p.scenario.script, args: p.scenario.args, env: { ...p.scenario.env, REDIS_URL }, name: p.name });
 }
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
@@ -194,12 +181,6 @@ async function loginPhase(planned: Planned): Promise<LoginFigures> {
     child.kill();
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 interface Row {
   scenario: string;

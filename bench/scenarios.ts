@@ -7,12 +7,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { BENCH_APP } from './servers/authguard';
 
-/** What a server reports over IPC once it listens. */
-export interface Ready {
-  port: number;
-  token?: string;
-  cookie?: string;
-}
+import type { Ready } from './build';
+
+export type { Ready };
 
 export interface RequestSpec {
   path: string;

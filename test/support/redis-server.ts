@@ -27,7 +27,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, up: boolean, timeoutMs = 5000): Promise<void> {
+/** Waits until a loopback port accepts connections (up) or refuses them (down). */
+export async function waitForPort(port: number, up: boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const open = await new Promise<boolean>((resolve) => {
