@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/main/config';
+import { loadConfig } from '../../src/main/config';
 import { prodEnv } from '../support/prod-env';
+import { emptyConfigDir, problemsOf } from '../support/config-problems';
 
-const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-redis-'));
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig({ env, configDir: emptyDir() });
-  } catch (e) {
-    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
-    return [...e.problems];
-  }
-  assert.fail('expected the configuration to be refused');
-}
 
 const SENTINEL = { SVC_STORE: 'redis', SVC_REDIS_MODE: 'sentinel', SVC_REDIS_SENTINELS: '10.0.0.1:26379, 10.0.0.2:26380,[::1]:26381' };
 
 describe('configuration: Redis topology', () => {
   it('defaults to standalone, master name mymaster, no replica wait', () => {
-    const c = loadConfig({ env: {}, configDir: emptyDir() });
+    const c = loadConfig({ env: {}, configDir: emptyConfigDir() });
     assert.equal(c.redis.mode, 'standalone');
     assert.equal(c.redis.masterName, 'mymaster');
     assert.equal(c.redis.waitReplicas, 0);
@@ -31,7 +18,7 @@ describe('configuration: Redis topology', () => {
   it('reads sentinel mode from the environment: addresses, master name, passwords, wait-replicas', () => {
     const c = loadConfig({
       env: { ...SENTINEL, SVC_REDIS_MASTER_NAME: 'auth', SVC_REDIS_SENTINEL_PASSWORD: 'sp', SVC_REDIS_PASSWORD: 'dp', SVC_REDIS_WAIT_REPLICAS: '1' },
-      configDir: emptyDir(),
+      configDir: emptyConfigDir(),
     });
     assert.equal(c.redis.mode, 'sentinel');
     assert.deepEqual(c.redis.sentinels, [
@@ -46,14 +33,14 @@ describe('configuration: Redis topology', () => {
   });
 
   it('takes the data password from the URL when svc.redis.password is not set', () => {
-    const c = loadConfig({ env: { SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:p%40ss@127.0.0.1:6379' }, configDir: emptyDir() });
+    const c = loadConfig({ env: { SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:p%40ss@127.0.0.1:6379' }, configDir: emptyConfigDir() });
     assert.equal(c.redis.password, 'p@ss');
   });
 
   const CLUSTER = { SVC_STORE: 'redis', SVC_REDIS_MODE: 'cluster', SVC_REDIS_NODES: '10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002', SVC_REDIS_PASSWORD: 'cp' };
 
   it('reads cluster mode from the environment: seed nodes, the data password from svc.redis.password or the URL', () => {
-    const c = loadConfig({ env: CLUSTER, configDir: emptyDir() });
+    const c = loadConfig({ env: CLUSTER, configDir: emptyConfigDir() });
     assert.equal(c.redis.mode, 'cluster');
     assert.deepEqual(c.redis.nodes, [
       { host: '10.0.0.1', port: 7000 },
@@ -61,7 +48,7 @@ describe('configuration: Redis topology', () => {
       { host: '::1', port: 7002 },
     ]);
     assert.equal(c.redis.password, 'cp');
-    const fromUrl = loadConfig({ env: { ...CLUSTER, SVC_REDIS_PASSWORD: '', SVC_REDIS_URL: 'redis://app:p%40ss@ignored:1' }, configDir: emptyDir() });
+    const fromUrl = loadConfig({ env: { ...CLUSTER, SVC_REDIS_PASSWORD: '', SVC_REDIS_URL: 'redis://app:p%40ss@ignored:1' }, configDir: emptyConfigDir() });
     assert.equal(fromUrl.redis.password, 'p@ss');
   });
 
@@ -96,7 +83,7 @@ describe('configuration: Redis topology', () => {
   }
 
   it('sentinel mode needs no URL outside prod', () => {
-    assert.equal(loadConfig({ env: SENTINEL, configDir: emptyDir() }).redis.url, '');
+    assert.equal(loadConfig({ env: SENTINEL, configDir: emptyConfigDir() }).redis.url, '');
   });
 
   describe('prod: a password in every mode', () => {
@@ -107,8 +94,8 @@ describe('configuration: Redis topology', () => {
     });
 
     it('sentinel mode starts with svc.redis.password, or with the URL\'s credentials', () => {
-      assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: '', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyDir() }).redis.password, 'pw');
-      assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: 'redis://:pw2@ignored:1' }), configDir: emptyDir() }).redis.password, 'pw2');
+      assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: '', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyConfigDir() }).redis.password, 'pw');
+      assert.equal(loadConfig({ env: prodEnv({ ...SENTINEL, SVC_REDIS_URL: 'redis://:pw2@ignored:1' }), configDir: emptyConfigDir() }).redis.password, 'pw2');
     });
 
     it('cluster mode without any data password is refused, naming svc.redis.password', () => {
@@ -118,12 +105,12 @@ describe('configuration: Redis topology', () => {
     });
 
     it('cluster mode starts with svc.redis.password, or with the URL\'s credentials', () => {
-      assert.equal(loadConfig({ env: prodEnv({ ...CLUSTER, SVC_REDIS_URL: '' }), configDir: emptyDir() }).redis.password, 'cp');
-      assert.equal(loadConfig({ env: prodEnv({ ...CLUSTER, SVC_REDIS_URL: 'redis://:pw2@ignored:1', SVC_REDIS_PASSWORD: '' }), configDir: emptyDir() }).redis.password, 'pw2');
+      assert.equal(loadConfig({ env: prodEnv({ ...CLUSTER, SVC_REDIS_URL: '' }), configDir: emptyConfigDir() }).redis.password, 'cp');
+      assert.equal(loadConfig({ env: prodEnv({ ...CLUSTER, SVC_REDIS_URL: 'redis://:pw2@ignored:1', SVC_REDIS_PASSWORD: '' }), configDir: emptyConfigDir() }).redis.password, 'pw2');
     });
 
     it('standalone mode accepts svc.redis.password beside a URL without one', () => {
-      const c = loadConfig({ env: prodEnv({ SVC_REDIS_URL: 'redis://127.0.0.1:6379', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyDir() });
+      const c = loadConfig({ env: prodEnv({ SVC_REDIS_URL: 'redis://127.0.0.1:6379', SVC_REDIS_PASSWORD: 'pw' }), configDir: emptyConfigDir() });
       assert.equal(c.redis.password, 'pw');
     });
   });

@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
-import { ConfigError, configWarnings, loadConfig } from '../../src/main/config';
+import { configWarnings, loadConfig } from '../../src/main/config';
 import { createInfrastructure } from '../../src/main/infrastructure';
+import { emptyConfigDir, problemsOf } from '../support/config-problems';
 
-const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-cache-'));
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig({ env, configDir: emptyDir() });
-  } catch (e) {
-    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
-    return [...e.problems];
-  }
-  assert.fail('expected the configuration to be refused');
-}
 
 describe('configuration: the local session cache (session.local-cache.*)', () => {
   it('is off by default: 10000 entries, 60 s', () => {
-    assert.deepEqual(loadConfig({ env: {}, configDir: emptyDir() }).sessionCache, { enabled: false, maxEntries: 10_000, ttlMs: 60_000 });
+    assert.deepEqual(loadConfig({ env: {}, configDir: emptyConfigDir() }).sessionCache, { enabled: false, maxEntries: 10_000, ttlMs: 60_000 });
   });
 
   it('reads SESSION_LOCAL_CACHE_ENABLED, _MAX_ENTRIES and _TTL_MS', () => {
     const c = loadConfig({
       env: { SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://127.0.0.1:6379', SESSION_LOCAL_CACHE_ENABLED: 'true', SESSION_LOCAL_CACHE_MAX_ENTRIES: '500', SESSION_LOCAL_CACHE_TTL_MS: '1000' },
-      configDir: emptyDir(),
+      configDir: emptyConfigDir(),
     });
     assert.deepEqual(c.sessionCache, { enabled: true, maxEntries: 500, ttlMs: 1000 });
     assert.deepEqual(configWarnings(c), []);
@@ -48,7 +35,7 @@ describe('configuration: the local session cache (session.local-cache.*)', () =>
   });
 
   it('is ignored with a warning on the in-memory store (no cache, no extra connection)', async () => {
-    const c = loadConfig({ env: { SESSION_LOCAL_CACHE_ENABLED: 'true' }, configDir: emptyDir() });
+    const c = loadConfig({ env: { SESSION_LOCAL_CACHE_ENABLED: 'true' }, configDir: emptyConfigDir() });
     assert.equal(c.store, 'memory');
     assert.deepEqual(configWarnings(c), ['session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with svc.store=memory: the in-memory store already lives in the process']);
     const warned: string[] = [];

@@ -1,22 +1,12 @@
 /** The signing scheme and public URL keys: environment mapping, defaults and the start-up refusals. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, envNameOf, loadConfig } from '../../src/main/config';
+import { envNameOf, loadConfig } from '../../src/main/config';
+import { emptyConfigDir, problemsOf } from '../support/config-problems';
 
-const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agcfg-sign-'));
+
 const APPS = '{"partner":"0123456789abcdef0123","legacy":"fedcba98765432100123"}';
-
-function problemsOf(env: Record<string, string>, configDir = emptyDir()): string[] {
-  try {
-    loadConfig({ env, configDir });
-  } catch (e) {
-    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
-    return [...e.problems];
-  }
-  assert.fail('expected the configuration to be refused');
-}
 
 describe('configuration: svc.security.sign.schemes and svc.security.sign.public-urls', () => {
   it('map to SVC_SECURITY_SIGN_SCHEMES and SVC_SECURITY_SIGN_PUBLIC_URLS (JSON objects, like the apps)', () => {
@@ -28,20 +18,20 @@ describe('configuration: svc.security.sign.schemes and svc.security.sign.public-
         SVC_SECURITY_SIGN_SCHEMES: '{"partner":"rfc9421","legacy":" v1 , rfc9421 "}',
         SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://API.example.com/gw/","admin":"http://admin.example.com:8080"}',
       },
-      configDir: emptyDir(),
+      configDir: emptyConfigDir(),
     });
     assert.deepEqual(c.sign.schemes, { partner: ['rfc9421'], legacy: ['v1', 'rfc9421'] });
     assert.deepEqual(c.sign.publicUrls, { web: 'https://api.example.com/gw', admin: 'http://admin.example.com:8080' });
   });
 
   it('default to {} (every app signs with v1; @target-uri from the Host header)', () => {
-    const c = loadConfig({ env: {}, configDir: emptyDir() });
+    const c = loadConfig({ env: {}, configDir: emptyConfigDir() });
     assert.deepEqual(c.sign.schemes, {});
     assert.deepEqual(c.sign.publicUrls, {});
   });
 
   it('are read from YAML too', () => {
-    const dir = emptyDir();
+    const dir = emptyConfigDir();
     writeFileSync(
       path.join(dir, 'application.yml'),
       'svc:\n  security:\n    sign:\n      apps: {partner: "0123456789abcdef0123"}\n      schemes: {partner: "v1,rfc9421"}\n      public-urls: {web: "https://api.example.com"}\n',
@@ -75,7 +65,7 @@ describe('configuration: svc.security.sign.schemes and svc.security.sign.public-
   it('an rfc9421 app key must be printable ASCII (it is the keyid, an RFC 8941 string)', () => {
     const problems = problemsOf({ SVC_SECURITY_SIGN_APPS: '{"partnér":"0123456789abcdef0123"}', SVC_SECURITY_SIGN_SCHEMES: '{"partnér":"rfc9421"}' });
     assert.match(problems[0] as string, /app "partnér" signs with rfc9421, so its key \(the keyid\) must be printable ASCII/);
-    loadConfig({ env: { SVC_SECURITY_SIGN_APPS: '{"partnér":"0123456789abcdef0123"}' }, configDir: emptyDir() }); // v1 takes any key
+    loadConfig({ env: { SVC_SECURITY_SIGN_APPS: '{"partnér":"0123456789abcdef0123"}' }, configDir: emptyConfigDir() }); // v1 takes any key
   });
 
   for (const [value, pattern] of [
