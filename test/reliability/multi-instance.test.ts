@@ -4,15 +4,14 @@
  * a load balancer spreads one client's requests over them.
  */
 import assert from 'node:assert/strict';
-import { constants, createHmac, generateKeyPairSync, publicEncrypt, randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
+import { constants, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { hashToken, tokenIdOf } from '../../src/application/session/session-token';
 import { SessionManager } from '../../src/application/session/session-manager';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import { testConfig } from '../support/apps';
-import { AppInstance } from '../support/instances';
-import { REDIS_URL, deleteByPrefix, redisAvailable, requireRedis, testKeyPrefix } from '../support/services';
+import { AppInstance, assertInstancesHealthy, sharedRedisEnv, stopInstances } from '../support/instances';
+import { requireRedis, testKeyPrefix } from '../support/services';
 
 interface Res {
   status: number;
@@ -61,17 +60,7 @@ describe('exactness across two instances on one Redis', function () {
 
   before(async function () {
     await requireRedis(this);
-    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const env = {
-      SVC_STORE: 'redis',
-      SVC_REDIS_URL: REDIS_URL,
-      SVC_REDIS_KEY_PREFIX: prefix,
-      SVC_RSA_PRIVATE_KEY: pem,
-      SVC_CAPTCHA_ENABLED: 'false',
-      SVC_TRUSTED_PROXIES: '127.0.0.1,::1',
-      SVC_SECURITY_SIGN_APPS: JSON.stringify({ [SIGN_APP]: SIGN_SECRET }),
-      SVC_CRYPTO_WORKER_THREADS: '1',
-    };
+    const env = sharedRedisEnv(prefix, { SVC_SECURITY_SIGN_APPS: JSON.stringify({ [SIGN_APP]: SIGN_SECRET }) });
     [a, b] = await Promise.all([AppInstance.start(env), AppInstance.start(env)]);
     const keys = await Promise.all(both().map((i) => call(i.url('admin'), 'GET', '/auth/getConfig')));
     publicKey = String(keys[0]?.body.data?.publicKey);
@@ -83,22 +72,10 @@ describe('exactness across two instances on one Redis', function () {
   });
 
   after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await local?.close();
-    if (await redisAvailable()) {
-      const c = new Redis(REDIS_URL);
-      await deleteByPrefix(c, prefix);
-      c.disconnect();
-    }
+    await stopInstances([a, b], local, prefix);
   });
 
-  afterEach(() => {
-    for (const i of [a, b]) {
-      if (!i) continue;
-      assert.deepEqual(i.fatals, [], 'no unhandled rejection or uncaught exception in an instance');
-      assert.ok(i.alive, 'the instance is still running');
-    }
-  });
+  afterEach(() => assertInstancesHealthy([a, b]));
 
   it('20 concurrent logins from one client IP spread over both: exactly 5 accepted, 15 rate-limited', async () => {
     const ip = freshIp();

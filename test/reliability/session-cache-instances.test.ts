@@ -6,7 +6,7 @@
  * the cache comes back (hits again). Skipped loudly without Redis (fails under CI=true).
  */
 import assert from 'node:assert/strict';
-import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
+import { constants, publicEncrypt } from 'node:crypto';
 import Redis from 'ioredis';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { LINK_NAME_PREFIX } from '../../src/adapters/redis/session-cache/create-session-cache';
@@ -15,10 +15,10 @@ import { SessionManager } from '../../src/application/session/session-manager';
 import type { Principal } from '../../src/domain/session';
 import { createInfrastructure, type Infrastructure } from '../../src/main/infrastructure';
 import { testConfig } from '../support/apps';
-import { AppInstance } from '../support/instances';
+import { AppInstance, assertInstancesHealthy, sharedRedisEnv, stopInstances } from '../support/instances';
 import { sample } from '../support/prometheus';
 import { RawHttpConnection, type RawResponse } from '../support/raw-http';
-import { REDIS_URL, deleteByPrefix, redisAvailable, requireRedis, testKeyPrefix } from '../support/services';
+import { REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 
 interface Res {
   status: number;
@@ -50,17 +50,7 @@ describe('local session cache: two instances on one Redis (acceptance)', functio
 
   before(async function () {
     await requireRedis(this);
-    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const env = {
-      SVC_STORE: 'redis',
-      SVC_REDIS_URL: REDIS_URL,
-      SVC_REDIS_KEY_PREFIX: prefix,
-      SVC_RSA_PRIVATE_KEY: pem,
-      SVC_CAPTCHA_ENABLED: 'false',
-      SVC_TRUSTED_PROXIES: '127.0.0.1,::1',
-      SVC_CRYPTO_WORKER_THREADS: '1',
-      SESSION_LOCAL_CACHE_ENABLED: 'true',
-    };
+    const env = sharedRedisEnv(prefix, { SESSION_LOCAL_CACHE_ENABLED: 'true' });
     [a, b] = await Promise.all([AppInstance.start(env), AppInstance.start(env)]);
     redis = new Redis(REDIS_URL);
     for (const i of [a, b]) await until(async () => (await metricsOf(i)).tracking === 1, `instance ${i.ready.pid} tracking`);
@@ -72,23 +62,11 @@ describe('local session cache: two instances on one Redis (acceptance)', functio
   });
 
   after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await local?.close();
     redis?.disconnect();
-    if (await redisAvailable()) {
-      const c = new Redis(REDIS_URL);
-      await deleteByPrefix(c, prefix);
-      c.disconnect();
-    }
+    await stopInstances([a, b], local, prefix);
   });
 
-  afterEach(() => {
-    for (const i of [a, b]) {
-      if (!i) continue;
-      assert.deepEqual(i.fatals, [], 'no unhandled rejection or uncaught exception in an instance');
-      assert.ok(i.alive, 'the instance is still running');
-    }
-  });
+  afterEach(() => assertInstancesHealthy([a, b]));
 
   async function until(probe: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
     const deadline = Date.now() + ms;

@@ -1,7 +1,11 @@
 /** Starts test/support/app-process.ts as a child process and talks to it (see that file). */
+import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
+import Redis from 'ioredis';
 import type { InstanceReady } from './app-process';
+import { deleteByPrefix, REDIS_URL, redisAvailable } from './services';
 
 const SCRIPT = path.join(__dirname, 'app-process.ts');
 
@@ -79,5 +83,43 @@ export class AppInstance {
     const force = setTimeout(() => this.child.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(force);
+  }
+}
+
+/**
+ * The environment of app instances that share the test Redis under `keyPrefix`, as instances of one
+ * deployment do (one RSA key for all, captcha off, loopback as the trusted proxy), plus `extra`.
+ */
+export function sharedRedisEnv(keyPrefix: string, extra: Record<string, string> = {}): Record<string, string> {
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return {
+    SVC_STORE: 'redis',
+    SVC_REDIS_URL: REDIS_URL,
+    SVC_REDIS_KEY_PREFIX: keyPrefix,
+    SVC_RSA_PRIVATE_KEY: pem,
+    SVC_CAPTCHA_ENABLED: 'false',
+    SVC_TRUSTED_PROXIES: '127.0.0.1,::1',
+    SVC_CRYPTO_WORKER_THREADS: '1',
+    ...extra,
+  };
+}
+
+/** After each test: no instance reported an unhandled rejection or uncaught exception, and each still runs. */
+export function assertInstancesHealthy(instances: ReadonlyArray<AppInstance | undefined>): void {
+  for (const i of instances) {
+    if (!i) continue;
+    assert.deepEqual(i.fatals, [], 'no unhandled rejection or uncaught exception in an instance');
+    assert.ok(i.alive, 'the instance is still running');
+  }
+}
+
+/** Stops the instances and the test's own infrastructure, then deletes the keys under `keyPrefix`. */
+export async function stopInstances(instances: ReadonlyArray<AppInstance | undefined>, local: { close(): Promise<void> } | undefined, keyPrefix: string): Promise<void> {
+  await Promise.all(instances.map((i) => i?.stop()));
+  await local?.close();
+  if (await redisAvailable()) {
+    const c = new Redis(REDIS_URL);
+    await deleteByPrefix(c, keyPrefix);
+    c.disconnect();
   }
 }
