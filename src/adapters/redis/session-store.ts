@@ -49,8 +49,8 @@ const SCRIPTS = {
 
 /** A session's record and last-active keys. */
 type SessionKeys = readonly [string, string];
-/** Their values. */
-type ReadReply = readonly [string | null, string | null];
+/** Their values, in order. */
+type ReadReply = ReadonlyArray<string | null>;
 /** The read-and-touch script's arguments for one session: its keys, now, the idle limit. */
 type TouchArgs = readonly [string, string, string, string];
 /** What session-touch.lua answers for one session: nil, [tombstone or unreadable value] or [json, lastActive]. */
@@ -65,32 +65,36 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   private readonly indexes: SessionIndexes;
 
   /**
-   * The reads of one tick as one command (tick-batch.ts): one MGET without an idle timeout, one
-   * read-and-touch script with it. Null on a cluster and in the tagged layout, whose sessions span slots.
+   * Reads a session's two keys (MGET), and reads and touches a session (the read-and-touch script).
+   * On standalone and Sentinel the reads of one tick share one command (tick-batch.ts); on a cluster
+   * and in the tagged layout, whose sessions span slots, each is a command of its own.
    */
-  private readonly batches: { readonly read: TickBatch<SessionKeys, ReadReply>; readonly touch: TickBatch<TouchArgs, TouchReply> } | null;
+  private readonly readKeys: (keys: SessionKeys) => Promise<ReadReply>;
+  private readonly readAndTouch: (args: TouchArgs) => Promise<TouchReply>;
 
   constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
     super(client, keyPrefix, SCRIPTS, layout);
     this.indexes = new SessionIndexes(client, this.keys, this.run);
-    this.batches =
-      isCluster(client) || this.keys.kind !== 'plain'
-        ? null
-        : {
-            read: new TickBatch(async (items: readonly SessionKeys[]) => {
-              const values = await client.mget(items.flat());
-              return items.map((_, i): ReadReply => [values[2 * i] ?? null, values[2 * i + 1] ?? null]);
-            }),
-            touch: new TickBatch(async (items: readonly TouchArgs[]) => {
-              const keys: string[] = [];
-              const args: string[] = [];
-              for (const [s, a, now, idle] of items) {
-                keys.push(s, a);
-                args.push(now, idle);
-              }
-              return (await this.run('agSessionTouchMany', keys.length, ...keys, ...args)) as TouchReply[];
-            }),
-          };
+    if (isCluster(client) || this.keys.kind !== 'plain') {
+      this.readKeys = ([s, a]) => client.mget(s, a);
+      this.readAndTouch = (args) => this.run('agSessionTouch', ...args) as Promise<TouchReply>;
+      return;
+    }
+    const reads = new TickBatch(async (items: readonly SessionKeys[]) => {
+      const values = await client.mget(items.flat());
+      return items.map((_, i): ReadReply => [values[2 * i] ?? null, values[2 * i + 1] ?? null]);
+    });
+    const touches = new TickBatch(async (items: readonly TouchArgs[]) => {
+      const keys: string[] = [];
+      const args: string[] = [];
+      for (const [s, a, now, idle] of items) {
+        keys.push(s, a);
+        args.push(now, idle);
+      }
+      return (await this.run('agSessionTouchMany', keys.length, ...keys, ...args)) as TouchReply[];
+    });
+    this.readKeys = (keys) => reads.run(keys);
+    this.readAndTouch = (args) => touches.run(args);
   }
 
   async create(input: CreateSessionInput): Promise<{ replaced: number }> {
@@ -109,19 +113,10 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   async getSession(type: string, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
     const sKey = this.keys.session(type, hash);
     const aKey = this.keys.lastActive(type, hash);
-    let value: string | null | undefined;
-    let lastRaw: string | null | undefined;
-    const b = this.batches;
-    if (idleLimitMs === null) {
-      // A single read: MGET of the record and its last-active time (one slot), in one MGET with the
-      // other sessions read in this tick where they may share one (tick-batch.ts).
-      [value, lastRaw] = b === null ? await this.client.mget(sKey, aKey) : await b.read.run([sKey, aKey]);
-    } else {
-      const args: TouchArgs = [sKey, aKey, String(now), String(idleLimitMs)];
-      const reply = b === null ? ((await this.run('agSessionTouch', ...args)) as TouchReply) : await b.touch.run(args);
-      if (reply === null) return null;
-      [value, lastRaw] = reply;
-    }
+    // One slot: the record and its last-active time; MGET without an idle limit, else the script.
+    const reply = idleLimitMs === null ? await this.readKeys([sKey, aKey]) : await this.readAndTouch([sKey, aKey, String(now), String(idleLimitMs)]);
+    if (reply === null) return null;
+    const [value, lastRaw] = reply;
     const stored = decodeStored(value);
     if (stored === null || stored.state !== 'active') return stored;
     return { ...stored, lastActiveAt: parseLastActive(lastRaw, stored.record) };
