@@ -1,9 +1,9 @@
 /**
  * @koa/router (13.1), with what it redoes on every request done once per method and path.
  *
- * - `match`: the router tests every route's regular expression in turn and calls its (disabled)
- *   debug logger with fresh arguments for each, so a request allocates in proportion to the route
- *   table. Matches that found a route are remembered per method and path (bounded: the whole memo
+ * - matching: the router's `match` tests every route's regular expression in turn and calls its
+ *   (disabled) debug logger with fresh arguments for each, so a request allocates in proportion to
+ *   the route table. Matches that found a route are remembered per method and path (bounded: the whole memo
  *   is dropped when full, and paths that match no route are never kept, so a scan of random paths
  *   cannot grow it; nor are paths over 256 characters). Each hit hands out fresh arrays, since the
  *   router stores them on the context.
@@ -49,12 +49,6 @@ const MATCH_MEMO_MAX_PATH = 256;
 
 export class MemoRouter extends Router<AppState> {
   private readonly memo = new Map<string, MemoEntry>();
-
-  override match(path: string, method: string): Router.RoutesMatch {
-    const hit = this.memo.get(`${method} ${path}`);
-    if (hit !== undefined) return { path: hit.path.slice(), pathAndMethod: hit.pathAndMethod.slice(), route: true };
-    return this.matchAfresh(path, method);
-  }
 
   override middleware(): Router.Middleware<AppState> {
     const hostless = (this as unknown as { host?: unknown }).host === undefined;

@@ -1,11 +1,11 @@
 /** What every Redis store class that runs Lua scripts starts from. */
 import { type KeyLayoutKind, RedisKeys } from './key-layout';
 import { type LuaScript, scriptRunner, type ScriptRunner } from './lua-scripts';
-import type { RedisClient } from './redis-client';
+import { isCluster, type RedisClient } from './redis-client';
 
 /** The key layout a client needs: tagged on a Redis Cluster, plain otherwise. */
 export function layoutOf(client: RedisClient): KeyLayoutKind {
-  return client.isCluster ? 'tagged' : 'plain';
+  return isCluster(client) ? 'tagged' : 'plain';
 }
 
 /** The shared client, the key layout under the shared prefix, and the runner of the store's own scripts. */

@@ -1,5 +1,4 @@
 /** Reading session replies of the Redis scripts: anything corrupt or of the wrong shape reads as absent. */
-import type { ListedSession } from '../../application/ports/session-store';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 
 const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
@@ -34,19 +33,4 @@ export function parseRecord(json: string): SessionRecord | null {
 export function parseLastActive(raw: string | null | undefined, record: SessionRecord): number {
   const n = raw ? Number(raw) : NaN;
   return Number.isFinite(n) ? n : record.createdAt;
-}
-
-/** Turns a flat {hash, json, lastActive} reply into listed sessions, skipping corrupt ones. */
-export function toListed(reply: unknown): ListedSession[] {
-  const flat = Array.isArray(reply) ? (reply as Array<string | null>) : [];
-  const out: ListedSession[] = [];
-  for (let i = 0; i + 2 < flat.length; i += 3) {
-    const tokenHash = flat[i];
-    const json = flat[i + 1];
-    if (typeof tokenHash !== 'string' || typeof json !== 'string') continue;
-    const record = parseRecord(json);
-    if (record === null) continue;
-    out.push({ tokenHash, record, lastActiveAt: parseLastActive(flat[i + 2], record) });
-  }
-  return out;
 }

@@ -3,15 +3,13 @@ import type { StoredValue } from '../session-codec';
 import { LruMap } from './lru';
 import { type GuardedRead, ReadGuard } from './read-guard';
 
-export type CachedValue = StoredValue;
-
 /** Until when an entry read at `now` is used: ttl-ms, and never past the key's own TTL (PTTL; -1 = none). */
 export function entryDeadline(now: number, ttlMs: number, pttl: number): number {
   return pttl >= 0 ? Math.min(now + ttlMs, now + pttl) : now + ttlMs;
 }
 
 export interface CacheEntry {
-  readonly value: CachedValue;
+  readonly value: StoredValue;
   /** The stored last-active as this instance last read or wrote it: a lower bound of what Redis holds. */
   knownLastActive: number;
   /** This instance's latest use of the session (0: none since it was read). */
