@@ -4,22 +4,17 @@
  * as a 500. Domain errors thrown by the adapter pass through unchanged.
  */
 import { DomainError, isDomainError } from '../domain/errors';
+import { aroundMethods } from './around-methods';
 
 export function failClosedWith<T extends object>(target: T, methods: readonly (keyof T)[], toDomainError: (cause: unknown, method: string) => DomainError): T {
-  const wrapped = Object.create(target) as T;
-  for (const name of methods) {
-    const fn = target[name];
-    if (typeof fn !== 'function') continue;
-    (wrapped as Record<keyof T, unknown>)[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      } catch (e) {
-        if (isDomainError(e)) throw e;
-        throw toDomainError(e, String(name));
-      }
-    };
-  }
-  return wrapped;
+  return aroundMethods(target, methods, async (call, method) => {
+    try {
+      return await call();
+    } catch (e) {
+      if (isDomainError(e)) throw e;
+      throw toDomainError(e, method);
+    }
+  });
 }
 
 /** Store adapters: `store-unavailable`. */

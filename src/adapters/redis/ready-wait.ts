@@ -6,6 +6,7 @@
  * the command timeout, and then runs (failing at once if the client is still not ready). A
  * ready client costs one status check per call.
  */
+import { aroundMethods } from '../around-methods';
 import type { RedisClient } from './redis-client';
 
 /** Resolves when the client is ready (or has ended), or after `timeoutMs`, whichever comes first. */
@@ -26,14 +27,8 @@ export function readyWithin(client: RedisClient, timeoutMs: number): Promise<voi
 
 /** `target` whose `methods` first wait (readyWithin) for the client to be ready. */
 export function withReadyWait<T extends object>(target: T, methods: readonly (keyof T)[], client: RedisClient, timeoutMs: number): T {
-  const wrapped = Object.create(target) as T;
-  for (const name of methods) {
-    const fn = target[name];
-    if (typeof fn !== 'function') continue;
-    (wrapped as Record<keyof T, unknown>)[name] = async (...args: unknown[]) => {
-      if (client.status !== 'ready') await readyWithin(client, timeoutMs);
-      return (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-    };
-  }
-  return wrapped;
+  return aroundMethods(target, methods, async (call) => {
+    if (client.status !== 'ready') await readyWithin(client, timeoutMs);
+    return call();
+  });
 }

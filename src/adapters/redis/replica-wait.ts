@@ -20,6 +20,7 @@
  */
 import type Redis from 'ioredis';
 import { isCluster, type RedisClient } from './redis-client';
+import { aroundMethods } from '../around-methods';
 
 /** How long a master's count of connected replicas (ROLE) is used before it is asked again. */
 export const ROLE_CHECK_MS = 1000;
@@ -96,15 +97,9 @@ export async function waitForReplicas(client: RedisClient, wait: ReplicaWait): P
 /** `target` with each of `writes` followed by WAIT (the write's own result is returned once it is replicated). */
 export function withReplicaWait<T extends object>(target: T, writes: readonly (keyof T)[], client: RedisClient, wait: ReplicaWait): T {
   if (wait.replicas <= 0) return target;
-  const wrapped = Object.create(target) as T;
-  for (const name of writes) {
-    const fn = target[name];
-    if (typeof fn !== 'function') continue;
-    (wrapped as Record<keyof T, unknown>)[name] = async (...args: unknown[]) => {
-      const result: unknown = await (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      await waitForReplicas(client, wait);
-      return result;
-    };
-  }
-  return wrapped;
+  return aroundMethods(target, writes, async (call) => {
+    const result = await call();
+    await waitForReplicas(client, wait);
+    return result;
+  });
 }
