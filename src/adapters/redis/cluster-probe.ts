@@ -5,7 +5,7 @@
  * (reachable or not, role, slots). Never throws.
  */
 import type { Cluster, default as Redis } from 'ioredis';
-import { withProbeConnection } from './probe-connection';
+import { hostPort, withProbeConnection, withTimeout } from './probe-connection';
 
 /** One node as CLUSTER NODES describes it. */
 export interface ClusterNodeEntry {
@@ -41,10 +41,9 @@ export interface ClusterView {
 }
 
 /** host:port with an IPv6 host in brackets (CLUSTER NODES prints it bare: `::1:7000`). */
-function bracketed(hostPort: string): string {
-  const i = hostPort.lastIndexOf(':');
-  const host = hostPort.slice(0, i);
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${hostPort.slice(i + 1)}` : hostPort;
+function bracketed(hostAndPort: string): string {
+  const i = hostAndPort.lastIndexOf(':');
+  return hostPort(hostAndPort.slice(0, i), hostAndPort.slice(i + 1));
 }
 
 /** CLUSTER NODES, parsed. */
@@ -72,24 +71,12 @@ export function parseClusterNodes(text: string): ClusterNodeEntry[] {
     });
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  p.catch(() => undefined); // a late rejection after the timeout won must not go unhandled
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-const addressOf = (n: Redis): string => {
-  const { host = '', port } = n.options;
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-};
+const addressOf = (n: Redis): string => hostPort(n.options.host ?? '', String(n.options.port));
 
 /** CLUSTER INFO's cluster_state from one node; null when it does not answer. */
 async function stateOf(node: Redis, timeoutMs: number): Promise<string | null> {
   try {
-    const info = String(await withTimeout(node.call('CLUSTER', 'INFO'), timeoutMs));
+    const info = String(await withTimeout(node.call('CLUSTER', 'INFO'), timeoutMs, `no answer within ${timeoutMs} ms`));
     return /^cluster_state:(\w+)/m.exec(info)?.[1] ?? 'unknown';
   } catch {
     return null;
@@ -115,7 +102,7 @@ async function answers(address: string, client: Cluster, timeoutMs: number): Pro
 
 /** Every node CLUSTER NODES (from `source`) lists, with whether it answered. */
 async function nodeViews(client: Cluster, source: Redis, reachable: ReadonlyMap<string, boolean>, timeoutMs: number): Promise<ClusterNodeView[]> {
-  const entries = parseClusterNodes(String(await withTimeout(source.call('CLUSTER', 'NODES'), timeoutMs)));
+  const entries = parseClusterNodes(String(await withTimeout(source.call('CLUSTER', 'NODES'), timeoutMs, `no answer within ${timeoutMs} ms`)));
   return Promise.all(
     entries.map(async (e) => ({
       address: e.address,

@@ -2,7 +2,7 @@
  * What each Sentinel says about the master, for the health details: one short-lived connection
  * per Sentinel, no retries, bounded by a timeout. Never throws.
  */
-import { withProbeConnection } from './probe-connection';
+import { hostPort, withProbeConnection } from './probe-connection';
 
 export interface SentinelView {
   readonly address: string;
@@ -19,14 +19,12 @@ export interface SentinelProbeTarget {
   readonly timeoutMs: number;
 }
 
-const addressOf = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
-
 async function askOne(host: string, port: number, t: SentinelProbeTarget): Promise<SentinelView> {
-  const address = addressOf(host, port);
+  const address = hostPort(host, port);
   try {
     return await withProbeConnection({ host, port, ...(t.sentinelPassword ? { password: t.sentinelPassword } : {}) }, t.timeoutMs, async (conn) => {
       const reply = (await conn.call('SENTINEL', 'get-master-addr-by-name', t.masterName)) as [string, string] | null;
-      return { address, reachable: true, master: reply === null ? null : addressOf(reply[0], Number(reply[1])) };
+      return { address, reachable: true, master: reply === null ? null : hostPort(reply[0], Number(reply[1])) };
     });
   } catch (e) {
     return { address, reachable: false, master: null, error: e instanceof Error ? e.message : String(e) };

@@ -8,6 +8,7 @@ import { probeCluster } from './cluster-probe';
 import { isCluster, type RedisClient } from './redis-client';
 import type { StoreHealth } from '../../application/ports/store-health';
 import { probeSentinels, type SentinelProbeTarget, type SentinelView } from './sentinel-probe';
+import { withTimeout } from './probe-connection';
 
 export interface RedisStoreHealthOptions {
   /** ping() reports down after this many ms even if the client has no command timeout. Default 2000. */
@@ -74,19 +75,11 @@ export class RedisStoreHealth implements StoreHealth {
 
   private async pingClient(): Promise<PingResult> {
     const start = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`ping timed out after ${this.pingTimeoutMs} ms`)), this.pingTimeoutMs);
-    });
-    const pong = this.client.ping();
-    pong.catch(() => undefined); // if the timeout wins, a late rejection must not go unhandled
     try {
-      await Promise.race([pong, timeout]);
+      await withTimeout(this.client.ping(), this.pingTimeoutMs, `ping timed out after ${this.pingTimeoutMs} ms`);
       return { up: true, latencyMs: Math.round((performance.now() - start) * 100) / 100 };
     } catch (e) {
       return { up: false, latencyMs: Math.round(performance.now() - start), detail: e instanceof Error ? e.message : String(e) };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
