@@ -30,12 +30,11 @@ export class EndSession {
       [hash, recorded] = [own?.tokenHash ?? null, own?.record.attrs.rtFamily];
     }
     if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');
-    // The family the session records (as LogoutAll reads it), else the access index.
-    const family = recorded ?? (await this.registry.familyOfAccess(input.loginType, hash));
+    const family = await this.registry.familyOfSession(input.loginType, hash, recorded);
     // Revoked (marker first), not just deleted: a refresh racing this call cannot keep a session.
     // The ended token itself is left to the kick / logout below.
     if (family !== null) await this.registry.revokeFamily(input.loginType, family, hash);
-    if (input.kick) await manager.kickoutTokenId(input.tokenId);
+    if (input.kick) await manager.kickoutByHash(hash);
     else await manager.logoutByHash(hash);
   }
 }

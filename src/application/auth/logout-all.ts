@@ -27,8 +27,8 @@ export class LogoutAll {
     await this.registry.revokeAllOfUser(input.loginType, input.userId);
     const sessions = await manager.listSessions(input.userId);
     for (const s of sessions) {
-      const family = s.record.attrs.rtFamily ?? (await this.registry.familyOfAccess(input.loginType, s.tokenHash));
-      if (family !== undefined && family !== null) await this.registry.revokeFamily(input.loginType, family);
+      const family = await this.registry.familyOfSession(input.loginType, s.tokenHash, s.record.attrs.rtFamily);
+      if (family !== null) await this.registry.revokeFamily(input.loginType, family);
     }
     await manager.logoutAll(input.userId);
     return sessions.length;

@@ -188,6 +188,11 @@ export class RefreshTokenRegistry {
     return this.clock.now() - used.usedAt < REUSE_GRACE_MS ? { kind: 'invalid' } : { kind: 'reused', family: used.family };
   }
 
+  /** The refresh-token family of a session: the one its record names (attrs.rtFamily), else the access index's. */
+  async familyOfSession(loginType: string, accessHash: string, recorded: string | undefined): Promise<string | null> {
+    return recorded ?? (await this.familyOfAccess(loginType, accessHash));
+  }
+
   familyOfAccess(loginType: string, accessHash: string): Promise<string | null> {
     return this.kv.get(`rtacc:${loginType}:${accessHash}`);
   }

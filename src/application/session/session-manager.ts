@@ -184,9 +184,13 @@ export class SessionManager {
   /** Kicks one session out by its short token id. */
   async kickoutTokenId(tokenId: string): Promise<boolean> {
     const hash = await this.findByTokenId(tokenId);
-    if (hash === null) return false;
-    const n = await this.store.mark(this.loginType, [hash], 'kicked-out');
-    this.debug({ tokenId, kicked: n }, 'kickout token');
+    return hash !== null && this.kickoutByHash(hash);
+  }
+
+  /** Kicks one session out by its token hash (already found). */
+  async kickoutByHash(tokenHash: string): Promise<boolean> {
+    const n = await this.store.mark(this.loginType, [tokenHash], 'kicked-out');
+    this.debug({ tokenId: tokenIdOf(tokenHash), kicked: n }, 'kickout token');
     return n > 0;
   }
 
