@@ -1712,8 +1712,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing */
+            /** @description `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2232,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing */
+            /** @description `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2354,7 +2363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing */
+            /** @description `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;

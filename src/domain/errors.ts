@@ -29,6 +29,7 @@ export const REASONS = [
   // authorization
   'permission-denied',
   'role-denied',
+  'delegation-denied',
   // login and accounts
   'bad-credentials',
   'captcha-missing',

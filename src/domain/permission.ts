@@ -48,3 +48,16 @@ export function hasRoles(granted: readonly string[], required: readonly string[]
   const set = new Set(granted);
   return mode === 'AND' ? required.every((r) => set.has(r)) : required.some((r) => set.has(r));
 }
+
+/**
+ * The permissions of `wanted` that `held` does not cover: a wanted permission (itself perhaps a
+ * pattern such as `system:*`) is covered when one held pattern matches it read as a literal, so
+ * `system:*` covers `system:user:*` and `system:user:add`, while `system:user:*` does not cover
+ * `system:*` and only `*:*:*` (or `*`) covers `*:*:*`. Delegation uses it: nobody hands out more
+ * than they hold. Blank entries are ignored; the answer keeps `wanted`'s order, without repeats.
+ */
+export function permissionsNotCovered(held: readonly string[], wanted: readonly string[]): string[] {
+  const missing = new Set<string>();
+  for (const w of wanted) if (w.trim() !== '' && !hasPermission(held, w)) missing.add(w);
+  return [...missing];
+}

@@ -100,7 +100,7 @@ class CliContext {
     const infra = createInfrastructure({ ...c, store: 'memory' }, { log: this.log, directories });
     try {
       const create = createContainer(c, infra, 'cli', { directory: directories.admins, rsa: new NoRsaDecryptor() }).get(CreateUser);
-      const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles });
+      const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles, actor: null });
       return { user, where };
     } catch (e) {
       return translate(e);

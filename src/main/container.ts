@@ -42,6 +42,7 @@ import { VerifySignature } from '../application/signing/verify-signature';
 import { TOKENS } from '../application/tokens';
 import { ChangeUserRoles } from '../application/users/change-user-roles';
 import { CreateUser } from '../application/users/create-user';
+import { Delegation } from '../application/users/delegation';
 import { DisableUser } from '../application/users/disable-user';
 import { ListUsers } from '../application/users/list-users';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
@@ -88,6 +89,7 @@ const SERVICES = [
   CompleteIdempotentRequest,
   AbandonIdempotentRequest,
   // accounts (ChangeUserRoles and DisableUser resolve only where TOKENS.UserAdministration is bound)
+  Delegation,
   CreateUser,
   ListUsers,
   ResyncUserSessions,

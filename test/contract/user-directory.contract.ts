@@ -213,6 +213,24 @@ export function describeUserAdministrationContract(name: string, make: MakeDirec
     });
     afterEach(async () => under?.close?.());
 
+    it('rolePermissions: what the roles could grant, a disabled role included; admin is *:*:*; [] grants nothing', async () => {
+      const r = await admin.rolePermissions(['viewer', 'editor', 'retired', 'viewer']);
+      assert.ok(r.ok);
+      assert.deepEqual(sorted(r.permissions), ['monitor:online:list', 'system:user:edit', 'system:user:list', 'system:user:remove']);
+      const all = await admin.rolePermissions(['viewer', 'admin']);
+      assert.ok(all.ok);
+      assert.deepEqual(all.permissions, ['*:*:*']);
+      const none = await admin.rolePermissions([]);
+      assert.ok(none.ok);
+      assert.deepEqual(none.permissions, []);
+    });
+
+    it('rolePermissions names the keys that are no role', async () => {
+      const r = await admin.rolePermissions(['viewer', 'no-such-role']);
+      assert.equal(!r.ok && r.reason, 'unknown-role');
+      assert.match(!r.ok ? r.detail : '', /no-such-role/);
+    });
+
     it('setRoles replaces the roles; the next lookup sees the new permissions', async () => {
       const id = await idOf('ann');
       const r = await admin.setRoles(id, ['editor']);

@@ -2,9 +2,10 @@
  * A small in-memory UserDirectory + UserAdministration for tests: the reference the contract is
  * written against, and a stand-in wherever a test needs a directory without a database.
  */
-import { effectivePermissions } from '../../src/domain/role-permissions';
+import { effectivePermissions, SUPER_ADMIN_ROLE } from '../../src/domain/role-permissions';
+import { ALL_PERMISSIONS } from '../../src/domain/permission';
 import { foldUsername } from '../../src/domain/username';
-import type { AdministrationResult, UserAdministration } from '../../src/application/ports/user-administration';
+import type { AdministrationResult, RoleGrant, UserAdministration } from '../../src/application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../src/application/ports/user-directory';
 
 export interface MemoryRole {
@@ -65,6 +66,13 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
     const all = [...this.rows.values()].sort((a, b) => Number(a.id) - Number(b.id));
     return { total: all.length, users: all.slice(offset, offset + limit).map((r) => this.view(r)) };
+  }
+
+  async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
+    const unknown = this.unknownRoles(roleKeys);
+    if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `No such role: ${unknown.join(', ')}` };
+    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
+    return { ok: true, permissions: [...new Set(roleKeys.flatMap((k) => this.roles.get(k)?.permissions ?? []))].sort() };
   }
 
   async setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {

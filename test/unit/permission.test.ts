@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hasPermissions, hasRoles, permissionMatches } from '../../src/domain/permission';
+import { hasPermissions, hasRoles, permissionMatches, permissionsNotCovered } from '../../src/domain/permission';
 
 describe('permission matcher', () => {
   const table: Array<[granted: string, required: string, expected: boolean]> = [
@@ -79,5 +79,14 @@ describe('permission matcher', () => {
     assert.ok(hasRoles(['admin', 'viewer'], ['admin', 'viewer'], 'AND'));
     assert.ok(!hasRoles(['viewer'], ['admin', 'viewer'], 'AND'));
     assert.ok(hasRoles(['viewer'], ['admin', 'viewer'], 'OR'));
+  });
+
+  it('permissionsNotCovered: a held pattern covers an equal or narrower one, never a wider one', () => {
+    assert.deepEqual(permissionsNotCovered(['*:*:*'], ['*:*:*', 'system:*', 'a:b:c:d']), []);
+    assert.deepEqual(permissionsNotCovered(['system:*'], ['system:user:add', 'system:user:*', 'system:*']), []);
+    assert.deepEqual(permissionsNotCovered(['system:user:*'], ['system:*', 'system:user:add', '*:*:*']), ['system:*', '*:*:*']);
+    assert.deepEqual(permissionsNotCovered(['system:*:list'], ['system:user:list', 'system:*:list', 'system:user:*']), ['system:user:*']);
+    assert.deepEqual(permissionsNotCovered(['system:user:list'], ['system:*:list']), ['system:*:list']);
+    assert.deepEqual(permissionsNotCovered([], ['', ' ', 'a:b', 'a:b']), ['a:b']);
   });
 });

@@ -8,6 +8,7 @@ import { SessionManager, SessionManagers } from '../../src/application/session/s
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { type SessionSettings } from '../../src/application/session/session-settings';
 import { ChangeUserRoles } from '../../src/application/users/change-user-roles';
+import { Delegation, type Actor } from '../../src/application/users/delegation';
 import { DisableUser } from '../../src/application/users/disable-user';
 import { principalOf } from '../../src/application/users/principal';
 import { ResyncUserSessions } from '../../src/application/users/resync-user-sessions';
@@ -26,6 +27,9 @@ describe('user administration use cases (live sessions follow the directory)', (
   let clock: FakeClock;
   let tokens: IssueTokens;
   let registry: RefreshTokenRegistry;
+  let delegation: Delegation;
+  /** The built-in super admin (`root`, role admin): every delegation check passes for it. */
+  let rootActor: Actor;
 
   beforeEach(async () => {
     clock = new FakeClock();
@@ -41,6 +45,8 @@ describe('user administration use cases (live sessions follow the directory)', (
     const ann = await dir.findByUsername('ann');
     assert.ok(ann);
     annId = ann.id;
+    delegation = new Delegation(dir, dir);
+    rootActor = { userId: (await dir.findByUsername('root'))!.id, permissions: ['*:*:*'] };
   });
 
   const loginAnn = async () => (await admin.login(principalOf((await dir.findById(annId))!))).token;
@@ -54,7 +60,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     const root = (await admin.login(principalOf((await dir.findByUsername('root'))!))).token;
     const webToken = (await web.login({ userId: annId, username: 'ann-member', roles: [], permissions: [] })).token;
 
-    const out = await new ChangeUserRoles(dir, managers).execute({ userId: annId, roles: ['editor'] });
+    const out = await new ChangeUserRoles(dir, managers, delegation).execute({ actor: rootActor, userId: annId, roles: ['editor'] });
     assert.deepEqual(out.sessions, { action: 'updated', sessions: 2 });
     assert.deepEqual(out.user.permissions, ['system:user:edit']);
     assert.deepEqual(await permsOf(t1), ['system:user:edit']);
@@ -65,25 +71,25 @@ describe('user administration use cases (live sessions follow the directory)', (
   });
 
   it('ChangeUserRoles: unknown role -> validation-failed at /roles; unknown user -> user-not-found', async () => {
-    const uc = new ChangeUserRoles(dir, managers);
-    await assert.rejects(uc.execute({ userId: annId, roles: ['nope'] }), (e) => isDomainError(e) && e.reason === 'validation-failed' && e.extras.errors?.[0]?.pointer === '/roles');
-    await assert.rejects(uc.execute({ userId: '424242', roles: [] }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+    const uc = new ChangeUserRoles(dir, managers, delegation);
+    await assert.rejects(uc.execute({ actor: rootActor, userId: annId, roles: ['nope'] }), (e) => isDomainError(e) && e.reason === 'validation-failed' && e.extras.errors?.[0]?.pointer === '/roles');
+    await assert.rejects(uc.execute({ actor: rootActor, userId: '424242', roles: [] }), (e) => isDomainError(e) && e.reason === 'user-not-found');
   });
 
   it('DisableUser disables the account and kicks out its sessions', async () => {
     const t = await loginAnn();
-    const out = await new DisableUser(dir, managers, registry).execute({ userId: annId });
+    const out = await new DisableUser(dir, managers, registry, delegation).execute({ actor: rootActor, userId: annId });
     assert.deepEqual(out.sessions, { action: 'ended', sessions: 1 });
     assert.equal((await dir.findById(annId))?.enabled, false);
     assert.equal(await permsOf(t), 'token-kicked-out');
-    await assert.rejects(new DisableUser(dir, managers, registry).execute({ userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+    await assert.rejects(new DisableUser(dir, managers, registry, delegation).execute({ actor: rootActor, userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
   });
 
   it('DisableUser also refuses every earlier refresh token, even of a lapsed login, after a re-enable', async () => {
     const ann = (await dir.findById(annId))!;
     const lapsed = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
     clock.advance((DEFAULT_SESSION_POLICY.timeout + 2 * 3600) * 1000); // the access session is gone from every index
-    await new DisableUser(dir, managers, registry).execute({ userId: annId });
+    await new DisableUser(dir, managers, registry, delegation).execute({ actor: rootActor, userId: annId });
     await dir.setEnabled(annId, true);
     await assert.rejects(
       new RefreshToken(dir, managers, registry, tokens).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),

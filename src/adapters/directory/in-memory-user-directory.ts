@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { AdministrationResult, UserAdministration } from '../../application/ports/user-administration';
+import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
@@ -176,6 +176,13 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     };
     this.put(created);
     return { ok: true, user: this.view(created) };
+  }
+
+  async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
+    const unknown = this.unknownRoles(roleKeys);
+    if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
+    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
+    return { ok: true, permissions: [...new Set(roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []))].filter((p) => p.trim() !== '') };
   }
 
   /** UserAdministration: changes live in memory (the file is never rewritten). */

@@ -41,6 +41,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'sign-digest-mismatch': { status: 401, code: 40124, title: 'The Content-Digest does not match the body' },
   'permission-denied': { status: 403, code: 40300, title: 'A required permission is missing' },
   'role-denied': { status: 403, code: 40301, title: 'A required role is missing' },
+  'delegation-denied': { status: 403, code: 40302, title: 'You cannot grant or manage more than you hold' },
   'not-found': { status: 404, code: 40400, title: 'No such resource' },
   'user-not-found': { status: 404, code: 40401, title: 'No such user' },
   'method-not-allowed': { status: 405, code: 40500, title: 'The method is not allowed on this resource' },

@@ -14,9 +14,10 @@
  * placeholder expansion via `query` for IN lists); no SQL is built from input.
  */
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { effectivePermissions } from '../../domain/role-permissions';
+import { effectivePermissions, splitPermissionColumn, SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
+import { ALL_PERMISSIONS } from '../../domain/permission';
 import { foldUsername } from '../../domain/username';
-import type { AdministrationResult, UserAdministration } from '../../application/ports/user-administration';
+import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 
 /** RuoYi's status convention. */
@@ -181,6 +182,22 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
       if (created === null) throw new Error('created user vanished inside its own transaction');
       return { ok: true, user: created };
     });
+  }
+
+  /** The permission values of every menu linked to the roles, enabled or not (one statement after the role check). */
+  async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
+    const roles = await this.resolveRoles(this.pool, roleKeys);
+    if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
+    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
+    if (roles.ids.length === 0) return { ok: true, permissions: [] };
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      {
+        sql: "SELECT DISTINCT m.permission FROM sys_role_menu rm JOIN sys_menu m ON m.id = rm.menu_id WHERE rm.role_id IN (?) AND m.permission IS NOT NULL AND m.permission <> ''",
+        timeout: this.timeout,
+      },
+      [roles.ids],
+    );
+    return { ok: true, permissions: [...new Set(rows.flatMap((r) => splitPermissionColumn(String(r.permission))))].sort() };
   }
 
   setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {

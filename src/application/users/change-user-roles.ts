@@ -4,9 +4,12 @@ import { DomainError, type Reason } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
+import { Delegation, type Actor } from './delegation';
 import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
 
 export interface ChangeUserRolesInput {
+  /** The administrator asking (delegation rules: src/application/users/delegation.ts). */
+  readonly actor: Actor;
   readonly userId: string;
   readonly roles: readonly string[];
 }
@@ -27,14 +30,17 @@ export interface ChangeUserRolesOutput {
 @injectable()
 export class ChangeUserRoles {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['user-not-found', 'validation-failed', 'directory-unavailable', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = [...Delegation.reasons, 'user-not-found', 'validation-failed', 'directory-unavailable', 'store-unavailable'];
 
   constructor(
     @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
     @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(Delegation) private readonly delegation: Delegation,
   ) {}
 
   async execute(input: ChangeUserRolesInput): Promise<ChangeUserRolesOutput> {
+    await this.delegation.assertMayManage(input.actor, input.userId, 'change the roles of');
+    await this.delegation.assertMayGrant(input.actor, input.roles);
     const r = await this.administration.setRoles(input.userId, input.roles);
     if (!r.ok) {
       if (r.reason === 'user-not-found') throw new DomainError('user-not-found', r.detail);

@@ -7,6 +7,7 @@ import type { PasswordHasher } from '../ports/password-hasher';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
 import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
+import { Delegation, type Actor } from './delegation';
 import { userViewOf, type UserView } from './user-view';
 
 export interface CreateUserInput {
@@ -16,6 +17,11 @@ export interface CreateUserInput {
   readonly encrypted: boolean;
   readonly nickname?: string | undefined;
   readonly roles: readonly string[];
+  /**
+   * The administrator creating the account, who may grant only what it holds (delegation rules:
+   * src/application/users/delegation.ts); null for self-registration and the operator's CLI.
+   */
+  readonly actor: Actor | null;
 }
 
 const taken = (username: string): DomainError =>
@@ -27,15 +33,19 @@ const invalidField = (pointer: string, detail: string, message = 'The request bo
 export class CreateUser {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
   static readonly reasons: readonly Reason[] = ['validation-failed', 'username-taken', 'directory-unavailable', 'server-busy'];
+  /** The failures of an administrator's creation (the delegation check added). */
+  static readonly delegatedReasons: readonly Reason[] = [...CreateUser.reasons, ...Delegation.reasons];
 
   constructor(
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+    @inject(Delegation) private readonly delegation: Delegation,
   ) {}
 
   async execute(input: CreateUserInput): Promise<UserView> {
+    if (input.actor !== null) await this.delegation.assertMayGrant(input.actor, input.roles);
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
     if (password === null) throw invalidField('/password', 'must be encrypted with the public key from /auth/getConfig', 'The password could not be decrypted.');
     const problem = passwordProblem(password);

@@ -8,6 +8,7 @@ import type { UserAdministration } from '../ports/user-administration';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
+import { Delegation, type Actor } from './delegation';
 import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
 
 export interface DisableUserOutput {
@@ -20,15 +21,18 @@ export interface DisableUserOutput {
 @injectable()
 export class DisableUser {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['user-not-found', 'directory-unavailable', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = [...Delegation.reasons, 'user-not-found', 'directory-unavailable', 'store-unavailable'];
 
   constructor(
     @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly refreshTokens: RefreshTokenRegistry,
+    @inject(Delegation) private readonly delegation: Delegation,
   ) {}
 
-  async execute(input: { readonly userId: string }): Promise<DisableUserOutput> {
+  /** `actor`: the administrator asking (delegation rules: src/application/users/delegation.ts). */
+  async execute(input: { readonly actor: Actor; readonly userId: string }): Promise<DisableUserOutput> {
+    await this.delegation.assertMayManage(input.actor, input.userId, 'disable');
     const r = await this.administration.setEnabled(input.userId, false);
     if (!r.ok) throw new DomainError('user-not-found', r.detail);
     // The refresh-token cut-off first (a refresh in flight re-checks it after rotating): it also

@@ -183,7 +183,7 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       raises: CreateUser.reasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof registerBody>;
-        const created = await deps.register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [] });
+        const created = await deps.register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [], actor: null });
         return { userId: created.userId, username: created.username };
       },
     },

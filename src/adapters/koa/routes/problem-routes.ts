@@ -46,6 +46,7 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
   'sign-nonce-replayed': { what: 'This nonce was already used: the request looks like a replay.', todo: 'Send every request with a fresh random nonce.' },
   'permission-denied': { what: 'You are logged in but lack a permission this action requires.', todo: 'Ask an administrator for the permission, or do not offer this action to this user.' },
   'role-denied': { what: 'You are logged in but lack a role this action requires.', todo: 'Ask an administrator for the role, or do not offer this action to this user.' },
+  'delegation-denied': { what: 'The action would grant a permission you do not hold yourself, touch an account that holds one, or change your own access.', todo: 'Ask someone who holds every permission concerned (the message names the one missing) to do it.' },
   'not-found': { what: 'There is no such resource (or it is not yours to see).', todo: 'Check the path and the identifier.' },
   'user-not-found': { what: 'There is no such user.', todo: 'Check the user identifier.' },
   'method-not-allowed': { what: 'The resource exists but does not support this HTTP method.', todo: 'Use one of the methods listed in the Allow header.' },

@@ -9,7 +9,7 @@ import { USERNAME_PATTERN } from '../../../domain/password';
 import { CreateUser } from '../../../application/users/create-user';
 import { ListUsers } from '../../../application/users/list-users';
 import { DomainError } from '../../../domain/errors';
-import type { AuthGuards, Guard } from '../guards';
+import { currentUser, type AuthGuards, type Guard } from '../guards';
 import { zodIssuesToFieldErrors, type RouteDef } from '../routes';
 import { KickedOutSession, OnlineSession, User, UserPage } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
@@ -60,10 +60,10 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       guards: [login, deps.guards.requirePermission(type, 'system:user:add'), ...(extraGuards.createUser ?? [])],
       body: createUserBody,
       response: User,
-      raises: CreateUser.reasons,
+      raises: CreateUser.delegatedReasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof createUserBody>;
-        return deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles });
+        return deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles, actor: currentUser(ctx) });
       },
     },
     {

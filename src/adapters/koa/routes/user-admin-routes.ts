@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ChangeUserRoles } from '../../../application/users/change-user-roles';
 import { DisableUser } from '../../../application/users/disable-user';
-import type { AuthGuards } from '../guards';
+import { currentUser, type AuthGuards } from '../guards';
 import type { RouteDef } from '../routes';
 import { DisabledUser, UserAccess } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
@@ -34,7 +34,7 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       raises: ChangeUserRoles.reasons,
       handler: async (ctx) => {
         const body = ctx.state.body as z.infer<typeof RolesBody>;
-        const r = await useCases.changeRoles.execute({ userId: idParam(ctx), roles: body.roles });
+        const r = await useCases.changeRoles.execute({ actor: currentUser(ctx), userId: idParam(ctx), roles: body.roles });
         return { ...r.user, sessionsUpdated: r.sessions.action === 'updated' ? r.sessions.sessions : 0 };
       },
     },
@@ -47,7 +47,7 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       response: DisabledUser,
       raises: DisableUser.reasons,
       handler: async (ctx) => {
-        const r = await useCases.disable.execute({ userId: idParam(ctx) });
+        const r = await useCases.disable.execute({ actor: currentUser(ctx), userId: idParam(ctx) });
         return { userId: r.userId, username: r.username, enabled: r.enabled, sessionsEnded: r.sessions.sessions };
       },
     },
