@@ -36,8 +36,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}
-         * @description A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}.
+         * A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}; ?purpose=unlock gives one even when logins need none (after 428 captcha-required)
+         * @description A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}; ?purpose=unlock gives one even when logins need none (after 428 captcha-required).
          *
          *     Public: no session needed. Rate limit `captcha`: 30 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
@@ -1145,7 +1145,9 @@ export interface operations {
     };
     getAuthCaptchaImage: {
         parameters: {
-            query?: never;
+            query?: {
+                purpose?: "login" | "unlock";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1171,7 +1173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1312,6 +1314,15 @@ export interface operations {
             };
             /** @description `unsupported-media-type` (41500): The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,6 +28,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/captchaImage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 captcha-required (send uuid and code with the login)
+         * @description A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 captcha-required (send uuid and code with the login).
+         *
+         *     Public: no session needed. Rate limit `captcha`: 30 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        get: operations["getAuthCaptchaImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -38,8 +60,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web
-         * @description Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web.
+         * Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web; after 428 captcha-required also send the captcha uuid and code
+         * @description Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web; after 428 captcha-required also send the captcha uuid and code.
          *
          *     Public: no session needed. Rate limit `login`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
@@ -531,7 +553,7 @@ export interface components {
              * @description The reason (stable)
              * @enum {string}
              */
-            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
+            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
             errors?: components["schemas"]["FieldErrors"];
         };
         /**
@@ -544,6 +566,28 @@ export interface components {
         RegisteredMember: {
             userId: string;
             username: string;
+        };
+        /**
+         * @description A new captcha (single use), or captchaEnabled false when captchas are off
+         * @example {
+         *       "captchaEnabled": true,
+         *       "uuid": "5b1f0c0e-8a55-4f2e-9a57-2f7b8c9d0e1f",
+         *       "img": "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4="
+         *     }
+         */
+        CaptchaImage: {
+            /** @enum {boolean} */
+            captchaEnabled: false;
+        } | {
+            /** @enum {boolean} */
+            captchaEnabled: true;
+            /**
+             * Format: uuid
+             * @description Send it back with the answer (login `uuid`)
+             */
+            uuid: string;
+            /** @description The captcha image as a data: URL */
+            img: string;
         };
         /**
          * @description An access token and its refresh token
@@ -986,6 +1030,92 @@ export interface operations {
             };
         };
     };
+    getAuthCaptchaImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptchaImage"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postAuthLogin: {
         parameters: {
             query?: never;
@@ -998,6 +1128,8 @@ export interface operations {
                 "application/json": {
                     username: string;
                     password: string;
+                    code?: string;
+                    uuid?: string;
                 };
             };
         };
@@ -1055,6 +1187,15 @@ export interface operations {
             };
             /** @description `unsupported-media-type` (41500): The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,6 +36,7 @@ export const REASONS = [
   'captcha-expired',
   'captcha-wrong',
   'account-locked',
+  'captcha-required',
   'rate-limited',
   'refresh-token-invalid',
   'refresh-token-reused',

@@ -117,7 +117,7 @@ export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
     maxLoginFailures: config.login.maxFailures,
     lockSeconds: config.login.lockSeconds,
     timeZone: config.timeZone,
-    deviceCookie: { secrets: deviceCookieSecretsOf(config, log), maxAgeSeconds: config.deviceCookie.maxAgeSeconds, secure: config.profile === 'prod' },
+    deviceCookie: { secrets: deviceCookieSecretsOf(config, log), maxAgeSeconds: config.deviceCookie.maxAgeSeconds, secure: config.profile === 'prod', path: config.deviceCookie.path },
   };
 }
 

@@ -1,4 +1,5 @@
 /** Composition root of the consumer web app (port 8081, login type "web", RFC 9457 problem details). */
+import { CreateCaptcha } from '../application/auth/create-captcha';
 import { Login } from '../application/auth/login';
 import { CheckRateLimit } from '../application/auth/check-rate-limit';
 import { EndSession } from '../application/auth/end-session';
@@ -43,6 +44,8 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
       logout: container.get(Logout),
       register: container.get(CreateUser),
       registerPerHour: config.registerPerHour,
+      captcha: container.get(CreateCaptcha),
+      captchaPerMinute: config.captcha.ratePerMinute,
     }),
     ...webProfileRoutes({ guards, listSessions: container.get(ListSessions), endSession: container.get(EndSession), logoutAll: container.get(LogoutAll) }),
     ...problemRoutes(config.problemBaseUri),

@@ -47,7 +47,7 @@ for (const kind of STORE_KINDS) {
     });
     after(async () => infra?.dispose());
 
-    it('40 parallel wrong passwords from 40 addresses: at most 10 are checked, the rest 429, then the right password is locked out too', async () => {
+    it('40 parallel wrong passwords from 40 addresses: at most 10 are checked, the rest 428 captcha-required, and so is the right password without a captcha', async () => {
       const cb = web.app.callback();
       const guesses = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
@@ -57,10 +57,10 @@ for (const kind of STORE_KINDS) {
       const statuses = guesses.map((r) => r.status);
       const checked = statuses.filter((s) => s === 401).length;
       assert.equal(checked, 10, `exactly the cap is compared: ${statuses.join(',')}`);
-      assert.equal(statuses.filter((s) => s === 429).length, 30);
-      for (const r of guesses.filter((g) => g.status === 429)) assert.ok(Number(r.headers['retry-after']) >= 1);
+      assert.equal(statuses.filter((s) => s === 428).length, 30);
+      for (const r of guesses.filter((g) => g.status === 428)) assert.ok(Number(r.headers['retry-after']) >= 1);
       const right = await request(cb).post('/auth/login').set('X-Forwarded-For', '10.9.99.1').send({ username: 'alice', password: 'alice-pass-123' });
-      assert.equal(right.status, 429);
+      assert.equal(right.status, 428);
     });
   });
 
@@ -100,21 +100,21 @@ for (const kind of STORE_KINDS) {
       for (const r of logins) assert.equal(r.body.code, 0);
     });
 
-    it('40 parallel wrong ones: exactly max-failures compared, the rest 429 with the true time left', async () => {
+    it('40 parallel wrong ones: exactly max-failures compared, the rest 428 captcha-required with the true time left', async () => {
       apps = lockApps(kind, 'lockbad');
       const cb = apps.web.app.callback();
       const guesses = await Promise.all(Array.from({ length: 40 }, (_, i) => webLogin(cb, `10.6.${i}.1`, 'alice', `wrong-guess-${i}`)));
       const statuses = guesses.map((r) => r.status);
       assert.equal(apps.compares.count, 10, 'BCrypt compares');
       assert.equal(statuses.filter((s) => s === 401).length, 10, statuses.join(','));
-      const refused = guesses.filter((g) => g.status === 429);
+      const refused = guesses.filter((g) => g.status === 428);
       assert.equal(refused.length, 30);
       for (const r of refused) {
-        assert.equal(r.body.code, 'account-locked');
+        assert.equal(r.body.code, 'captcha-required');
         assert.equal(r.headers['retry-after'], '900', 'the lock started with the 10th failure: 900 s left on the test clock');
       }
       apps.clock.advance(100_000);
-      const later = await webLogin(cb, '10.6.99.1', 'alice', 'alice-pass-123').expect(429);
+      const later = await webLogin(cb, '10.6.99.1', 'alice', 'alice-pass-123').expect(428);
       assert.equal(later.headers['retry-after'], '800');
       assert.equal(apps.compares.count, 10, 'a locked account compares nothing');
       apps.clock.advance(800_000);

@@ -289,13 +289,13 @@ for (const kind of STORE_KINDS) {
         await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '203.0.113.5').send({ username: 'admin', password: c.encrypt('admin123') }).expect(200);
       });
 
-      it('the per-account lock: after max failures the username gets 429 (known and unknown alike), expiring later', async () => {
+      it('the per-account lock: after max failures a client without a device cookie gets 428 captcha-required (known and unknown alike), expiring later', async () => {
         for (const name of ['viewer', 'ghost-user']) {
           for (let i = 0; i < 3; i++) {
             await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', `198.51.100.${i}`).send({ username: name, password: c.encrypt('nope-nope') }).expect(401);
           }
-          const locked = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '198.51.100.50').send({ username: name, password: c.encrypt('viewer123') }).expect(429);
-          assert.equal(locked.body.code, 42901);
+          const locked = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '198.51.100.50').send({ username: name, password: c.encrypt('viewer123') }).expect(428);
+          assert.equal(locked.body.code, 42800);
           assert.equal(locked.headers['retry-after'], '900');
         }
         c.clock.advance(900_000);

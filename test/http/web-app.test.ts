@@ -230,7 +230,7 @@ for (const kind of STORE_KINDS) {
         assert.deepEqual(a, l);
         const res = await webLogin(c, 'nobody', 'x', '10.1.5.4');
         assert.equal(res.headers['www-authenticate'], 'Bearer realm="web"');
-        problem(await post(c.web, '/auth/login', '10.1.5.5').send({ username: 'alice', password: 'alice-pass-123', code: '1' }), 400, 'validation-failed');
+        problem(await post(c.web, '/auth/login', '10.1.5.5').send({ username: 'alice', password: 'alice-pass-123', role: 'admin' }), 400, 'validation-failed');
       });
 
       it('login: 5 per 60 s per IP, then 429 with Retry-After; other IPs unaffected', async () => {
@@ -250,13 +250,13 @@ for (const kind of STORE_KINDS) {
       });
       after(async () => c?.infra.dispose());
 
-      it('locks a username (known or not) after the cap, separately from admin, until the lock ends', async () => {
+      it('locks a username (known or not) after the cap for clients without a device cookie (428 captcha-required), separately from admin, until the lock ends', async () => {
         for (let i = 0; i < 3; i++) await webLogin(c, 'alice', 'wrong-pass', `10.3.0.${i + 1}`).expect(401);
         const locked = await webLogin(c, 'alice', 'alice-pass-123', '10.3.0.9');
-        problem(locked, 429, 'account-locked');
+        problem(locked, 428, 'captcha-required');
         assert.ok(Number(locked.headers['retry-after']) > 800);
         for (let i = 0; i < 3; i++) await webLogin(c, 'ghost', 'wrong-pass', `10.3.1.${i + 1}`).expect(401);
-        problem(await webLogin(c, 'ghost', 'wrong-pass', '10.3.1.9'), 429, 'account-locked');
+        problem(await webLogin(c, 'ghost', 'wrong-pass', '10.3.1.9'), 428, 'captcha-required');
         c.clock.advance(900 * 1000 + 1000);
         await webLogin(c, 'alice', 'alice-pass-123', '10.3.0.10').expect(200);
       });

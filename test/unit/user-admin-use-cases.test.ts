@@ -8,6 +8,7 @@ import { SessionManager, SessionManagers } from '../../src/application/session/s
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { type SessionSettings } from '../../src/application/session/session-settings';
 import { ChangeUserRoles } from '../../src/application/users/change-user-roles';
+import { DeviceCookies } from '../../src/application/auth/device-cookies';
 import { Delegation, type Actor } from '../../src/application/users/delegation';
 import { DisableUser } from '../../src/application/users/disable-user';
 import { principalOf } from '../../src/application/users/principal';
@@ -28,6 +29,7 @@ describe('user administration use cases (live sessions follow the directory)', (
   let tokens: IssueTokens;
   let registry: RefreshTokenRegistry;
   let delegation: Delegation;
+  let devices: DeviceCookies;
   /** The built-in super admin (`root`, role admin): every delegation check passes for it. */
   let rootActor: Actor;
 
@@ -46,6 +48,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     assert.ok(ann);
     annId = ann.id;
     delegation = new Delegation(dir, dir);
+    devices = new DeviceCookies(clock, { deviceCookie: { secrets: ['device-cookie-key-0123456789abcdef'], maxAgeSeconds: 3600, secure: false, path: '/' } } as unknown as AuthSettings, store.kv);
     rootActor = { userId: (await dir.findByUsername('root'))!.id, permissions: ['*:*:*'] };
   });
 
@@ -78,18 +81,27 @@ describe('user administration use cases (live sessions follow the directory)', (
 
   it('DisableUser disables the account and kicks out its sessions', async () => {
     const t = await loginAnn();
-    const out = await new DisableUser(dir, managers, registry, delegation).execute({ actor: rootActor, userId: annId });
+    const out = await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
     assert.deepEqual(out.sessions, { action: 'ended', sessions: 1 });
     assert.equal((await dir.findById(annId))?.enabled, false);
     assert.equal(await permsOf(t), 'token-kicked-out');
-    await assert.rejects(new DisableUser(dir, managers, registry, delegation).execute({ actor: rootActor, userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+    await assert.rejects(new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+  });
+
+  it('DisableUser revokes the account’s device cookies (a re-enabled account starts without exemptions)', async () => {
+    const cookie = devices.issue('admin', 'ann').value;
+    assert.notEqual(await devices.verify('admin', 'ann', [cookie]), null);
+    clock.advance(1);
+    await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
+    await dir.setEnabled(annId, true);
+    assert.equal(await devices.verify('admin', 'ann', [cookie]), null);
   });
 
   it('DisableUser also refuses every earlier refresh token, even of a lapsed login, after a re-enable', async () => {
     const ann = (await dir.findById(annId))!;
     const lapsed = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
     clock.advance((DEFAULT_SESSION_POLICY.timeout + 2 * 3600) * 1000); // the access session is gone from every index
-    await new DisableUser(dir, managers, registry, delegation).execute({ actor: rootActor, userId: annId });
+    await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
     await dir.setEnabled(annId, true);
     await assert.rejects(
       new RefreshToken(dir, managers, registry, tokens).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),

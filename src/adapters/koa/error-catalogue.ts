@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'idempotency-token-invalid': { status: 409, code: 40911, title: 'The idempotency token is unknown, used or expired' },
   'idempotency-token-session-mismatch': { status: 409, code: 40913, title: 'The idempotency token belongs to another session' },
   'idempotency-in-progress': { status: 409, code: 40912, title: 'A request with this Idempotency-Key is still in progress' },
+  'captcha-required': { status: 428, code: 42800, title: 'A solved captcha is required for this account now' },
   'payload-too-large': { status: 413, code: 41300, title: 'The request body is too large' },
   'unsupported-media-type': { status: 415, code: 41500, title: 'The content type is not supported' },
   'idempotency-key-mismatch': { status: 422, code: 42200, title: 'The Idempotency-Key was used with a different request' },

@@ -198,7 +198,9 @@ export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown>
         ...params.map((name) => ({ name, in: 'path' as const, required: true, schema: { type: 'string' as const } })),
         ...headers.map((h) => ({ name: h.name, in: 'header' as const, required: h.required, description: h.description, schema: { type: 'string' as const } })),
       ],
-      ...(def.body ? { request: { body: { required: true, content: { 'application/json': { schema: def.body } } } } } : {}),
+      ...(def.body || def.query
+        ? { request: { ...(def.query ? { query: def.query } : {}), ...(def.body ? { body: { required: true, content: { 'application/json': { schema: def.body } } } } : {}) } }
+        : {}),
       responses: responses as never,
       ...extensions,
     });

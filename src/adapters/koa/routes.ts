@@ -30,6 +30,8 @@ interface RouteBase {
   readonly guards?: readonly Guard[];
   /** JSON body schema; the parsed value is in `ctx.state.body`. */
   readonly body?: z.ZodTypeAny;
+  /** Query-string schema (an object of its parameters); the parsed value is in `ctx.state.query`. */
+  readonly query?: z.AnyZodObject;
   /** The failures the handler may raise: the `reasons` of the use cases it calls (guards declare their own). */
   readonly raises?: readonly Reason[];
   readonly handler: (ctx: AppContext) => Promise<unknown>;
@@ -80,6 +82,20 @@ export function validateBody(schema: z.ZodTypeAny): AppMiddleware {
   };
 }
 
+/** Validates the query string; problems point at `/query/<name>`. */
+export function validateQuery(schema: z.AnyZodObject): AppMiddleware {
+  return async function validateQuery(ctx, next) {
+    const parsed = schema.safeParse(ctx.query);
+    if (!parsed.success) {
+      throw new DomainError('validation-failed', 'The query is not valid.', {
+        errors: zodIssuesToFieldErrors(parsed.error.issues).map((e) => ({ ...e, pointer: `/query${e.pointer}` })),
+      });
+    }
+    ctx.state.query = parsed.data;
+    await next();
+  };
+}
+
 /** Wraps a handler: its return value becomes the success body, in the app's format. */
 function respond(def: RouteDef): AppMiddleware {
   return async function handler(ctx) {
@@ -96,6 +112,7 @@ export function buildRouter(defs: readonly RouteDef[]): Router<AppState> {
   const router = new MemoRouter();
   for (const def of defs) {
     const chain: AppMiddleware[] = [...(def.guards ?? [])];
+    if (def.query) chain.push(validateQuery(def.query));
     if (def.body) chain.push(validateBody(def.body));
     chain.push(respond(def));
     router.register(def.path, [def.method.toUpperCase()], chain as never, { name: `${def.method} ${def.path}` });

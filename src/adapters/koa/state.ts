@@ -32,6 +32,8 @@ export interface AppState {
   signedBy?: string;
   /** The validated request body (set by validateBody). */
   body?: unknown;
+  /** The validated query string of a route that declares `query`. */
+  query?: unknown;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

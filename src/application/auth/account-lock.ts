@@ -1,10 +1,13 @@
 /**
- * Per-account failure cap (beyond the spec, ASVS 6.3.1) with device cookies (OWASP): a failure
- * budget of `maxLoginFailures` failures inside the lock window, after which its holder answers
- * 429 until the lock period ends. Clients without a valid device cookie share the account's
- * budget; a client presenting one is judged on the cookie's own budget only, so strangers'
- * failures never lock it out. Unknown usernames are counted exactly like real ones, so the lock
- * reveals nothing about existence.
+ * Per-account failure cap (beyond the spec, ASVS 6.3.1) with device cookies (OWASP, both
+ * halves): a failure budget of `maxLoginFailures` failures inside the lock window. A client
+ * presenting a valid device cookie is judged on the cookie's own budget only (429 when that is
+ * spent), so strangers' failures never lock it out. Clients without one share the account's
+ * budget; once it is spent they are not refused outright but must solve a captcha (428
+ * captcha-required until they do): an attempt with a solved captcha is admitted, a wrong password
+ * then still counts (and keeps the account in that state), so guessing costs a captcha each while
+ * the owner, on any client, can always get in. Unknown usernames are counted exactly like real
+ * ones, so the lock reveals nothing about existence.
  *
  * Only failures spend a budget. An attempt holds a place while its password is compared; when
  * the failures plus the places held reach the cap, later attempts wait (bounded) for those
@@ -81,6 +84,20 @@ interface Step<T> {
 
 type Admission = 'admitted' | 'wait' | { readonly leftMs: number };
 
+/** What a login attempt brings besides the password. */
+export interface LockProof {
+  /** The id of a verified device cookie of this account (its own budget), or null. */
+  readonly deviceId: string | null;
+  /** Whether the attempt solved a captcha: it passes a spent shared budget. */
+  readonly captchaSolved: boolean;
+}
+
+/** `Retry-After` tells when the account's budget is whole again, for a client that would rather wait than solve a captcha. */
+const captchaRequired = (leftMs: number): DomainError =>
+  new DomainError('captcha-required', 'Too many failed logins for this account from unknown clients: solve a captcha and send its uuid and code with the login.', {
+    retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+  });
+
 const locked = (leftMs: number): DomainError =>
   new DomainError('account-locked', 'Too many failed logins for this account; try again later.', { retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) });
 
@@ -89,7 +106,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 @injectable()
 export class AccountLock {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['account-locked', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = ['account-locked', 'captcha-required', 'store-unavailable'];
 
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
@@ -98,23 +115,26 @@ export class AccountLock {
   ) {}
 
   /**
-   * Takes a place in the budget of the device cookie `deviceId` (a verified cookie of this
-   * account), else in the account's. Refuses a locked budget (429 account-locked, `Retry-After`
-   * the time left); waits while attempts ahead still hold the last places. Null when the lock is
-   * off (`maxLoginFailures` 0).
+   * Takes a place in the budget of the device cookie `proof.deviceId` (a verified cookie of this
+   * account), else in the account's. A spent cookie budget answers 429 account-locked
+   * (`Retry-After` the time left); a spent account budget answers 428 captcha-required unless
+   * the attempt solved a captcha, which is then admitted at once. Waits while attempts ahead
+   * still hold the last places. Null when the lock is off (`maxLoginFailures` 0).
    */
-  async begin(loginType: string, username: string, deviceId: string | null = null): Promise<LockAttempt | null> {
+  async begin(loginType: string, username: string, proof: LockProof = { deviceId: null, captchaSolved: false }): Promise<LockAttempt | null> {
     if (this.settings.maxLoginFailures <= 0) return null;
+    const { deviceId } = proof;
     const key = deviceId === null ? `loginfail:${loginType}:${foldUsername(username)}` : `devicefail:${loginType}:${deviceId}`;
+    const pass = deviceId === null && proof.captchaSolved;
     const attempt: LockAttempt = { key, id: randomBytes(9).toString('base64url') };
     // The wait runs on real time: it is the time a client is kept waiting, whatever the clock port says.
     const giveUpAt = Date.now() + MAX_WAIT_MS;
     let idleUntil = Date.now() + IDLE_WAIT_MS;
     let seen: string | null | undefined;
     for (;;) {
-      const { out, raw } = await this.change(key, (s, now) => this.admit(s, now, attempt.id));
+      const { out, raw } = await this.change(key, (s, now) => this.admit(s, now, attempt.id, pass));
       if (out === 'admitted') return attempt;
-      if (out !== 'wait') throw locked(out.leftMs);
+      if (out !== 'wait') throw deviceId === null ? captchaRequired(out.leftMs) : locked(out.leftMs);
       if (raw !== seen) idleUntil = Date.now() + IDLE_WAIT_MS;
       seen = raw;
       // Those ahead are still being compared: after the bound, answer "try again in a moment".
@@ -157,11 +177,14 @@ export class AccountLock {
     });
   }
 
-  private admit(s: LockState, now: number, id: string): Step<Admission> {
+  /** `pass`: a solved captcha on the shared budget, admitted whatever the budget holds. */
+  private admit(s: LockState, now: number, id: string, pass: boolean): Step<Admission> {
     const max = this.settings.maxLoginFailures;
+    const place = { out: 'admitted', next: { ...s, inFlight: { ...s.inFlight, [id]: now + LEASE_MS } } } as const;
+    if (pass) return place;
     if (s.failures >= max) return { out: { leftMs: s.lockedUntil - now } };
     if (s.failures + Object.keys(s.inFlight).length >= max) return { out: 'wait' };
-    return { out: 'admitted', next: { ...s, inFlight: { ...s.inFlight, [id]: now + LEASE_MS } } };
+    return place;
   }
 
   /**

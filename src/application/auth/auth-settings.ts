@@ -12,6 +12,6 @@ export interface AuthSettings {
   readonly lockSeconds: number;
   /** IANA zone of `expires`. */
   readonly timeZone: string;
-  /** Device cookies: the keys (the current one first; every one verifies), lifetime, HTTPS only. */
-  readonly deviceCookie: { readonly secrets: readonly string[]; readonly maxAgeSeconds: number; readonly secure: boolean };
+  /** Device cookies: the keys (the current one first; every one verifies), lifetime, HTTPS only, Path. */
+  readonly deviceCookie: { readonly secrets: readonly string[]; readonly maxAgeSeconds: number; readonly secure: boolean; readonly path: string };
 }

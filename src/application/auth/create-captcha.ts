@@ -28,9 +28,13 @@ export class CreateCaptcha {
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
   ) {}
 
-  async execute(input: { scope: string }): Promise<CaptchaImage> {
+  /**
+   * `force`: issue one even when `svc.captcha.enabled` is off (logins need none on their own), for
+   * a client told 428 captcha-required by the account lock.
+   */
+  async execute(input: { scope: string; force?: boolean }): Promise<CaptchaImage> {
     const c = this.settings.captcha;
-    if (!c.enabled) return { captchaEnabled: false };
+    if (!c.enabled && input.force !== true) return { captchaEnabled: false };
     const { answer, svg } = this.generator.create(c.type);
     const uuid = randomUUID();
     const ttlMs = c.ttlSeconds * 1000;

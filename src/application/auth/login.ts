@@ -2,11 +2,12 @@
  * Login for either login type. The admin app passes an RSA-encrypted password and requires the
  * captcha; the web app passes a plain password.
  *
- * Order: (rate limit at the edge) -> (body validation at the edge) -> captcha -> decrypt ->
- * device cookie -> account lock -> look up -> BCrypt compare (a dummy hash for unknown users) ->
- * enabled -> session -> refresh token -> a new device cookie. Unknown user, wrong password,
- * undecryptable password and disabled account are one failure: same status, code, message and
- * the same BCrypt work.
+ * Order: (rate limit at the edge) -> (body validation at the edge) -> captcha (when every login
+ * needs one) -> decrypt -> device cookies -> account lock (a spent shared budget asks for a captcha:
+ * the one sent with the login, else 428) -> look up -> BCrypt compare (a dummy hash for unknown
+ * users) -> enabled -> session -> refresh token -> a new device cookie. Unknown user, wrong
+ * password, undecryptable password and disabled account are one failure: same status, code,
+ * message and the same BCrypt work.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
@@ -19,7 +20,7 @@ import type { RsaDecryptor } from '../ports/rsa-decryptor';
 import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import { principalOf } from '../users/principal';
-import { AccountLock } from './account-lock';
+import { AccountLock, type LockAttempt } from './account-lock';
 import type { AuthSettings } from './auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
 import { IssueTokens, type TokenPair } from './issue-tokens';
@@ -36,8 +37,8 @@ export interface LoginInput {
   readonly requireCaptcha: boolean;
   readonly captcha?: { readonly uuid?: string | undefined; readonly code?: string | undefined };
   readonly client: ClientInfo;
-  /** The device cookie the client presented, if any: a valid one for this account is judged on its own failures. */
-  readonly deviceCookie?: string | undefined;
+  /** Every device cookie value the client presented: a valid one for this account is judged on its own failures. */
+  readonly deviceCookies: readonly string[];
 }
 
 export interface LoginOutput extends TokenPair {
@@ -85,12 +86,12 @@ export class Login {
   }
 
   private async attempt(input: LoginInput): Promise<LoginOutput> {
-    if (input.requireCaptcha && this.settings.captcha.enabled) {
-      await this.captcha.execute({ scope: input.loginType, uuid: input.captcha?.uuid, code: input.captcha?.code });
-    }
+    const solveCaptcha = () => this.captcha.execute({ scope: input.loginType, uuid: input.captcha?.uuid, code: input.captcha?.code });
+    const everyLogin = input.requireCaptcha && this.settings.captcha.enabled;
+    if (everyLogin) await solveCaptcha();
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-    const deviceId = this.devices.verify(input.loginType, input.username, input.deviceCookie);
-    const attempt = await this.lock.begin(input.loginType, input.username, deviceId);
+    const deviceId = await this.devices.verify(input.loginType, input.username, input.deviceCookies);
+    const attempt = await this.beginAttempt(input, deviceId, everyLogin, solveCaptcha);
     let user: DirectoryUser | null;
     let matches: boolean;
     try {
@@ -118,6 +119,22 @@ export class Login {
       permissions: [...user.permissions],
       deviceCookie: this.devices.issue(input.loginType, user.username),
     };
+  }
+
+  /**
+   * A place in the lock's budget. When the shared budget is spent (428 captcha-required), a login
+   * that brought a captcha answer has it checked now (single use: a wrong one is 400
+   * captcha-wrong) and is admitted; one without an answer gets the 428.
+   */
+  private async beginAttempt(input: LoginInput, deviceId: string | null, solved: boolean, solveCaptcha: () => Promise<void>): Promise<LockAttempt | null> {
+    try {
+      return await this.lock.begin(input.loginType, input.username, { deviceId, captchaSolved: solved });
+    } catch (e) {
+      const answered = input.captcha?.uuid !== undefined && input.captcha.uuid !== '';
+      if (solved || !answered || !(e instanceof DomainError) || e.reason !== 'captcha-required') throw e;
+    }
+    await solveCaptcha();
+    return this.lock.begin(input.loginType, input.username, { deviceId, captchaSolved: true });
   }
 
   /**

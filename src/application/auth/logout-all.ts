@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import { DeviceCookies } from './device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import type { Reason } from '../../domain/errors';
@@ -11,6 +12,7 @@ export class LogoutAll {
   constructor(
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
   ) {}
 
   /**
@@ -18,10 +20,12 @@ export class LogoutAll {
    * theirs issued before now is refused (the per-user cut-off) and the family of each live session
    * is revoked, so no refresh token of theirs can mint a new session (a refresh racing with this
    * call dies too: RefreshToken checks the revocation and the cut-off after it rotates).
-   * Returns how many sessions were live.
+   * Every device cookie of the account issued until now stops exempting its holder from the
+   * account's shared failure budget. Returns how many sessions were live.
    */
-  async execute(input: { loginType: string; userId: string }): Promise<number> {
+  async execute(input: { loginType: string; userId: string; username: string }): Promise<number> {
     const manager = this.managers.get(input.loginType);
+    await this.devices.revokeAll(input.loginType, input.username);
     // First the cut-off: it reaches every family of the user, including those of devices whose
     // access token lapsed (no longer listed), and a refresh in flight re-checks it after rotating.
     await this.registry.revokeAllOfUser(input.loginType, input.userId);

@@ -1,10 +1,12 @@
 /**
  * Disables an admin account and ends every live session of it at once (ASVS 7.4.2), and every
- * refresh token of it: re-enabling the account later does not bring any earlier login back.
+ * refresh token and device cookie of it: re-enabling the account later does not bring any
+ * earlier login, or any earlier device's exemption from the shared failure budget, back.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { UserAdministration } from '../ports/user-administration';
+import { DeviceCookies } from '../auth/device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
@@ -28,6 +30,7 @@ export class DisableUser {
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly refreshTokens: RefreshTokenRegistry,
     @inject(Delegation) private readonly delegation: Delegation,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
   ) {}
 
   /** `actor`: the administrator asking (delegation rules: src/application/users/delegation.ts). */
@@ -38,6 +41,8 @@ export class DisableUser {
     // The refresh-token cut-off first (a refresh in flight re-checks it after rotating): it also
     // reaches logins whose access token lapsed, which no session index lists any more.
     await this.refreshTokens.revokeAllOfUser(ADMIN_LOGIN_TYPE, r.user.id);
+    // Its device cookies too: a re-enabled account starts without exemptions from the shared lock.
+    await this.devices.revokeAll(ADMIN_LOGIN_TYPE, r.user.username);
     // Kicked out, not deleted: the tokens then say why they stopped working (token-kicked-out).
     const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), r.user.id, null);
     return { userId: r.user.id, username: r.user.username, enabled: false, sessions };

@@ -137,6 +137,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
       secret: s<string>('svc.login.device-cookie-secret').trim(),
       previousSecret: s<string>('svc.login.device-cookie-previous-secret').trim(),
       maxAgeSeconds: s<number>('svc.login.device-cookie-max-age-seconds'),
+      path: s<string>('svc.login.device-cookie-path'),
     },
     cryptoWorkerThreads: s<number>('svc.crypto.worker-threads'),
     sign: signOf(s),

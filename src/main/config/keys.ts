@@ -1,7 +1,7 @@
 /** The configuration keys, the profiles, and the environment variable of each key. */
 import { z } from 'zod';
 import { actuatorExposure, bool, cidrList, int, list, nonEmpty, originList, port, profileBool, secondsOrOff, str, stringMap } from './values';
-import { emailOrEmpty, hostPortList, httpUrlOrEmpty, publicUrlMap, signSchemeMap } from './values';
+import { cookiePath, emailOrEmpty, hostPortList, httpUrlOrEmpty, publicUrlMap, signSchemeMap } from './values';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -41,6 +41,7 @@ export const KEYS = {
   'svc.login.device-cookie-secret': { schema: str, default: '', secret: true },
   'svc.login.device-cookie-previous-secret': { schema: str, default: '', secret: true },
   'svc.login.device-cookie-max-age-seconds': { schema: int(3600, 400 * 86400), default: 365 * 86400 },
+  'svc.login.device-cookie-path': { schema: cookiePath, default: '/' },
   'svc.crypto.worker-threads': { schema: int(0, 64), default: 0 },
   'svc.security.sign.enabled': { schema: bool, default: true },
   'svc.security.sign.timeoutSeconds': { schema: int(1, 86400), default: 300 },

@@ -168,3 +168,6 @@ export const publicUrlMap = z.preprocess(
       return out;
     }),
 );
+
+/** A cookie Path: `/` or `/segment/...`, of URL path characters only (no `;`, blank or control character). */
+export const cookiePath = z.string().regex(/^\/[A-Za-z0-9._~!$&'()*+,=:@%/-]*$/, 'must be a URL path starting with / (e.g. / or /api/auth), without ; or blanks');

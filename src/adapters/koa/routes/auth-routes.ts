@@ -34,15 +34,36 @@ export function clientOf(ctx: AppContext): ClientInfo {
 /** The device cookie of a login type: one per type, since both apps may share a host and cookies ignore ports. */
 export const deviceCookieName = (loginType: string): string => `ag_device_${loginType}`;
 
-/** The browser sends the device cookie to the auth routes only, never to a script, never cross-site. */
+/**
+ * The browser sends the device cookie under `svc.login.device-cookie-path` only (default `/`, so a
+ * deployment behind a path prefix still gets it back), never to a script, never cross-site.
+ */
 export function deviceCookieHeader(loginType: string, cookie: IssuedDeviceCookie): string {
-  const attributes = [`Max-Age=${cookie.maxAgeSeconds}`, 'Path=/auth', 'HttpOnly', 'SameSite=Strict', ...(cookie.secure ? ['Secure'] : [])];
+  const attributes = [`Max-Age=${cookie.maxAgeSeconds}`, `Path=${cookie.path}`, 'HttpOnly', 'SameSite=Strict', ...(cookie.secure ? ['Secure'] : [])];
   return [`${deviceCookieName(loginType)}=${cookie.value}`, ...attributes].join('; ');
 }
 
-/** Logs in with the client's device cookie and hands it the new one; the response body never carries it. */
-async function loginWithDeviceCookie(ctx: AppContext, login: Login, input: Omit<LoginInput, 'deviceCookie'>): Promise<Omit<LoginOutput, 'deviceCookie'>> {
-  const { deviceCookie, ...out } = await login.execute({ ...input, deviceCookie: ctx.cookies.get(deviceCookieName(input.loginType)) });
+/**
+ * Every value the request's Cookie header(s) carry under `name`, in order (RFC 6265 lets a client
+ * send several: one per Path, or one planted by a sibling domain). Koa's `cookies.get` reads only
+ * the first, which a planted junk cookie would then hide.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  if (header === undefined || header === '') return [];
+  const out: string[] = [];
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    out.push(value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
+  }
+  return out;
+}
+
+/** Logs in with the client's device cookies and hands it a new one; the response body never carries it. */
+async function loginWithDeviceCookie(ctx: AppContext, login: Login, input: Omit<LoginInput, 'deviceCookies'>): Promise<Omit<LoginOutput, 'deviceCookie'>> {
+  const deviceCookies = cookieValues(ctx.get('Cookie') || undefined, deviceCookieName(input.loginType));
+  const { deviceCookie, ...out } = await login.execute({ ...input, deviceCookies });
   ctx.append('Set-Cookie', deviceCookieHeader(input.loginType, deviceCookie));
   return out;
 }
@@ -59,13 +80,21 @@ const adminLoginBody = z
   })
   .strict();
 
-/** Web login: plain text. Over-long passwords are not a validation error: they fail like a wrong one. */
+/**
+ * Web login: plain text. Over-long passwords are not a validation error: they fail like a wrong one.
+ * `code` and `uuid`: a solved captcha, needed only after 428 captcha-required.
+ */
 const webLoginBody = z
   .object({
     username: z.string().min(1).max(64),
     password: z.string().min(1).max(1024),
+    code: z.string().max(32).optional(),
+    uuid: z.string().max(64).optional(),
   })
   .strict();
+
+/** `purpose=unlock`: a captcha even where logins do not need one on their own (after 428 captcha-required). */
+const captchaQuery = z.object({ purpose: z.enum(['login', 'unlock']).default('login') });
 
 /** Registration rules (ASVS 6.2): every problem is reported at once, each with its JSON Pointer. */
 const registerBody = z
@@ -98,12 +127,17 @@ export function adminAuthRoutes(
     {
       method: 'get',
       path: '/auth/captchaImage',
-      summary: 'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}',
+      summary:
+        'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}; ?purpose=unlock gives one even when logins need none (after 428 captcha-required)',
       tags: ['auth'],
       guards: [deps.rateLimit({ key: 'captcha', windowSeconds: 60, limit: deps.captchaPerMinute, limitType: 'IP' })],
+      query: captchaQuery,
       response: CaptchaImage,
-      raises: CreateCaptcha.reasons,
-      handler: async () => deps.captcha.execute({ scope: type }),
+      raises: [...CreateCaptcha.reasons, 'validation-failed'],
+      handler: async (ctx) => {
+        const { purpose } = ctx.state.query as z.infer<typeof captchaQuery>;
+        return deps.captcha.execute({ scope: type, force: purpose === 'unlock' });
+      },
     },
     {
       method: 'post',
@@ -164,6 +198,9 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
 
 export interface WebAuthRouteDeps extends AuthRouteDeps {
   readonly register: CreateUser;
+  /** The captcha a client solves after 428 captcha-required (web logins need none otherwise). */
+  readonly captcha: CreateCaptcha;
+  readonly captchaPerMinute: number;
   /** `POST /auth/register` requests per hour per client IP. */
   readonly registerPerHour: number;
 }
@@ -188,9 +225,20 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       },
     },
     {
+      method: 'get',
+      path: '/auth/captchaImage',
+      summary: 'A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 captcha-required (send uuid and code with the login)',
+      tags: ['auth'],
+      guards: [deps.rateLimit({ key: 'captcha', windowSeconds: 60, limit: deps.captchaPerMinute, limitType: 'IP' })],
+      response: CaptchaImage,
+      raises: CreateCaptcha.reasons,
+      handler: async () => deps.captcha.execute({ scope: type, force: true }),
+    },
+    {
       method: 'post',
       path: '/auth/login',
-      summary: 'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web',
+      summary:
+        'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web; after 428 captcha-required also send the captcha uuid and code',
       tags: ['auth'],
       guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
       body: webLoginBody,
@@ -198,7 +246,15 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       raises: Login.reasons,
       handler: async (ctx) => {
         const b = ctx.state.body as z.infer<typeof webLoginBody>;
-        const out = await loginWithDeviceCookie(ctx, deps.login, { loginType: type, username: b.username, password: b.password, encrypted: false, requireCaptcha: false, client: clientOf(ctx) });
+        const out = await loginWithDeviceCookie(ctx, deps.login, {
+          loginType: type,
+          username: b.username,
+          password: b.password,
+          encrypted: false,
+          requireCaptcha: false,
+          captcha: { code: b.code, uuid: b.uuid },
+          client: clientOf(ctx),
+        });
         return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
       },
     },

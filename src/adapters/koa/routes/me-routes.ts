@@ -97,7 +97,10 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       guards: [login],
       response: LogoutAllResult,
       raises: LogoutAll.reasons,
-      handler: async (ctx) => ({ endedSessions: await deps.logoutAll.execute({ loginType: type, userId: currentUser(ctx).userId }) }),
+      handler: async (ctx) => {
+        const user = currentUser(ctx);
+        return { endedSessions: await deps.logoutAll.execute({ loginType: type, userId: user.userId, username: user.username }) };
+      },
     },
   ];
 }
