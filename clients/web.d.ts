@@ -215,7 +215,7 @@ export interface paths {
          * Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it
          * @description Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it.
          *
-         *     Public: no session needed.
+         *     Public: no session needed. Rate limit `idempotent-token`: 60 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Rate limit `idempotent-token-session`: 60 requests per 60 s per session (only requests that present an access token are counted); every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
         get: operations["getIdempotentToken"];
         put?: never;
@@ -1742,6 +1742,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1771,6 +1775,21 @@ export interface operations {
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

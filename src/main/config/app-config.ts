@@ -37,6 +37,12 @@ export interface SessionCacheSettings {
   readonly ttlMs: number;
 }
 
+/** `svc.idempotency.*`: the use cases' settings and the rate limit of `GET /idempotent/token`. */
+export interface IdempotencyConfig extends IdempotencySettings {
+  /** `GET /idempotent/token` requests per minute per client IP, and per session when the request presents one. */
+  readonly tokenRatePerMinute: number;
+}
+
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionSettings;
@@ -68,7 +74,7 @@ export interface AppConfig {
   /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
   readonly cryptoWorkerThreads: number;
   readonly sign: SignSettings;
-  readonly idempotency: IdempotencySettings;
+  readonly idempotency: IdempotencyConfig;
   readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
