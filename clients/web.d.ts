@@ -648,15 +648,12 @@ export interface components {
         /**
          * @description A one-time duplicate-submission token
          * @example {
-         *       "token": "9d2c3f4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "token": "U2emQjzTE4Xh1MxxVidbTw.1767225600000.a.nJYfFDYwF3QHhHSMhX8ckS9vGwy-vTfG_jpsvl62Ysg",
          *       "expiresIn": 600
          *     }
          */
         IdempotencyToken: {
-            /**
-             * Format: uuid
-             * @description Send it once, as X-Idempotent-Token
-             */
+            /** @description Opaque (a signed nonce with its expiry and binding); send it once, as X-Idempotent-Token */
             token: string;
             /** @description Seconds until it expires */
             expiresIn: number;

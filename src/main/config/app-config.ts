@@ -37,8 +37,12 @@ export interface SessionCacheSettings {
   readonly ttlMs: number;
 }
 
-/** `svc.idempotency.*`: the use cases' settings and the rate limit of `GET /idempotent/token`. */
-export interface IdempotencyConfig extends IdempotencySettings {
+/** `svc.idempotency.*`: the use cases' settings (but the resolved keys), the token keys as configured, the token route's rate limit. */
+export interface IdempotencyConfig extends Omit<IdempotencySettings, 'tokenSecrets'> {
+  /** HMAC key of the one-time tokens ('' = none: refused in prod, generated per process in dev/test). */
+  readonly tokenSecret: string;
+  /** The key before the last rotation: its tokens still verify ('' = none). */
+  readonly tokenPreviousSecret: string;
   /** `GET /idempotent/token` requests per minute per client IP, and per session when the request presents one. */
   readonly tokenRatePerMinute: number;
 }

@@ -50,6 +50,8 @@ export const KEYS = {
   'svc.security.sign.public-urls': { schema: publicUrlMap, default: {} },
   'svc.idempotency.param-ttl-seconds': { schema: int(1, 3600), default: 5 },
   'svc.idempotency.token-ttl-seconds': { schema: int(1, 86400), default: 600 },
+  'svc.idempotency.token-secret': { schema: str, default: '', secret: true },
+  'svc.idempotency.token-previous-secret': { schema: str, default: '', secret: true },
   'svc.idempotency.token-rate-limit-per-minute': { schema: int(1, 100000), default: 60 },
   'svc.idempotency.header-name': { schema: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'expected an HTTP header name'), default: 'Idempotency-Key' },
   'svc.idempotency.header-ttl-seconds': { schema: int(60, 30 * 86400), default: 86400 },
