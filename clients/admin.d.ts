@@ -237,7 +237,7 @@ export interface paths {
          * Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it
          * @description Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it.
          *
-         *     Public: no session needed.
+         *     Public: no session needed. Rate limit `idempotent-token`: 60 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Rate limit `idempotent-token-session`: 60 requests per 60 s per session (only requests that present an access token are counted); every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
         get: operations["getIdempotentToken"];
         put?: never;
@@ -830,15 +830,12 @@ export interface components {
         /**
          * @description A one-time duplicate-submission token
          * @example {
-         *       "token": "9d2c3f4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "token": "U2emQjzTE4Xh1MxxVidbTw.1767225600000.a.nJYfFDYwF3QHhHSMhX8ckS9vGwy-vTfG_jpsvl62Ysg",
          *       "expiresIn": 600
          *     }
          */
         IdempotencyToken: {
-            /**
-             * Format: uuid
-             * @description Send it once, as X-Idempotent-Token
-             */
+            /** @description Opaque (a signed nonce with its expiry and binding); send it once, as X-Idempotent-Token */
             token: string;
             /** @description Seconds until it expires */
             expiresIn: number;
@@ -2128,6 +2125,10 @@ export interface operations {
             /** @description Success: the envelope with code 0 and the data */
             200: {
                 headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,6 +2164,21 @@ export interface operations {
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -48,10 +48,11 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.admins, rsa });
   const guards = authGuardsOf(container);
   const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
+  const rateLimit = rateLimiter(container.get(CheckRateLimit), LOGIN_TYPE);
   const routes: RouteDef[] = [
     ...adminAuthRoutes({
       guards,
-      rateLimit: rateLimiter(container.get(CheckRateLimit), LOGIN_TYPE),
+      rateLimit,
       config: container.get(GetLoginConfig),
       captcha: container.get(CreateCaptcha),
       captchaPerMinute: config.captcha.ratePerMinute,
@@ -65,7 +66,13 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
       // Duplicate-submission protection (spec: PARAM mode) after the permission check, so refused callers take no lock.
       { createUser: [idempotent({ mode: 'PARAM', ttlSeconds: config.idempotency.paramTtlSeconds })] },
     ),
-    ...idempotentTokenRoutes({ issue: container.get(IssueIdempotencyToken), authenticate: container.get(Authenticate), loginType: LOGIN_TYPE }),
+    ...idempotentTokenRoutes({
+      issue: container.get(IssueIdempotencyToken),
+      authenticate: container.get(Authenticate),
+      loginType: LOGIN_TYPE,
+      rateLimit,
+      perMinute: config.idempotency.tokenRatePerMinute,
+    }),
     ...userAdminRoutesOf(container, guards),
   ];
   if (config.examplesEnabled) {

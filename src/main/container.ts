@@ -33,6 +33,7 @@ import { ConsumeIdempotencyToken } from '../application/idempotency/consume-idem
 import { IssueIdempotencyToken } from '../application/idempotency/issue-idempotency-token';
 import { ReleaseIdempotencyLock } from '../application/idempotency/release-idempotency-lock';
 import { RestoreIdempotencyToken } from '../application/idempotency/restore-idempotency-token';
+import type { IdempotencySettings } from '../application/idempotency/idempotency-settings';
 import type { Logger } from '../application/ports/logger';
 import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
 import type { UserDirectory } from '../application/ports/user-directory';
@@ -121,26 +122,41 @@ export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
   };
 }
 
-/** The generated device-cookie key of each configuration that has none (both apps of a process share it). */
-const ephemeralDeviceCookieKeys = new WeakMap<AppConfig, string>();
+/** The generated keys of each configuration that has none, by config key (both apps of a process share them). */
+const ephemeralKeys = new WeakMap<AppConfig, Map<string, string>>();
 
 /**
- * The device-cookie keys, the current one first. Without svc.login.device-cookie-secret (dev and
- * test only: prod refuses to start without it) a random key lives as long as the process.
+ * An HMAC key pair, the current one first. Without the configured key (dev and test only: prod
+ * refuses to start without it) a random key lives as long as the configuration; dev hears
+ * `lapse` once.
  */
-function deviceCookieSecretsOf(config: AppConfig, log?: Logger): string[] {
-  const { secret, previousSecret } = config.deviceCookie;
+function secretsOf(config: AppConfig, key: string, secret: string, previousSecret: string, lapse: string, log?: Logger): string[] {
   let current = secret;
   if (current === '') {
-    if (config.profile === 'prod') throw new Error('svc.login.device-cookie-secret is required in prod');
-    current = ephemeralDeviceCookieKeys.get(config) ?? '';
+    if (config.profile === 'prod') throw new Error(`${key} is required in prod`);
+    const generated = ephemeralKeys.get(config) ?? new Map<string, string>();
+    ephemeralKeys.set(config, generated);
+    current = generated.get(key) ?? '';
     if (current === '') {
       current = randomBytes(32).toString('base64url');
-      ephemeralDeviceCookieKeys.set(config, current);
-      if (config.profile === 'dev') log?.warn({}, 'svc.login.device-cookie-secret is not set: generated an ephemeral key (dev only; device cookies lapse at a restart)');
+      generated.set(key, current);
+      if (config.profile === 'dev') log?.warn({}, `${key} is not set: generated an ephemeral key (dev only; ${lapse})`);
     }
   }
   return previousSecret === '' ? [current] : [current, previousSecret];
+}
+
+/** The device-cookie keys, the current one first (see secretsOf). */
+function deviceCookieSecretsOf(config: AppConfig, log?: Logger): string[] {
+  const { secret, previousSecret } = config.deviceCookie;
+  return secretsOf(config, 'svc.login.device-cookie-secret', secret, previousSecret, 'device cookies lapse at a restart', log);
+}
+
+/** The idempotency use cases' settings; `log` hears the dev warning about a generated token key. */
+export function idempotencySettingsOf(config: AppConfig, log?: Logger): IdempotencySettings {
+  const { tokenSecret, tokenPreviousSecret, tokenRatePerMinute: _perMinute, ...settings } = config.idempotency;
+  const lapse = 'idempotency tokens lapse at a restart, and instances that do not share svc.idempotency.token-secret refuse each other\'s tokens';
+  return { ...settings, tokenSecrets: secretsOf(config, 'svc.idempotency.token-secret', tokenSecret, tokenPreviousSecret, lapse, log) };
 }
 
 /** `app` labels the container's metrics registry (one per app; the stores are shared, their latency is counted per app). */
@@ -171,7 +187,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
-  c.bind(TOKENS.IdempotencySettings).toConstantValue(config.idempotency);
+  c.bind(TOKENS.IdempotencySettings).toConstantValue(idempotencySettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   for (const service of SERVICES) c.bind<unknown>(service).toSelf();
   return c;
 }

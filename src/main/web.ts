@@ -35,10 +35,11 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
   const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.members, rsa: new NoRsaDecryptor() });
   const guards = authGuardsOf(container);
   const { idempotent } = idempotencyGuards(idempotencyGuardDeps(container, config, infra));
+  const rateLimit = rateLimiter(container.get(CheckRateLimit), LOGIN_TYPE);
   const routes: RouteDef[] = [
     ...webAuthRoutes({
       guards,
-      rateLimit: rateLimiter(container.get(CheckRateLimit), LOGIN_TYPE),
+      rateLimit,
       login: container.get(Login),
       refresh: container.get(RefreshToken),
       logout: container.get(Logout),
@@ -49,7 +50,13 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     }),
     ...webProfileRoutes({ guards, listSessions: container.get(ListSessions), endSession: container.get(EndSession), logoutAll: container.get(LogoutAll) }),
     ...problemRoutes(config.problemBaseUri),
-    ...idempotentTokenRoutes({ issue: container.get(IssueIdempotencyToken), authenticate: container.get(Authenticate), loginType: LOGIN_TYPE }),
+    ...idempotentTokenRoutes({
+      issue: container.get(IssueIdempotencyToken),
+      authenticate: container.get(Authenticate),
+      loginType: LOGIN_TYPE,
+      rateLimit,
+      perMinute: config.idempotency.tokenRatePerMinute,
+    }),
   ];
   if (config.examplesEnabled) {
     routes.push(...webExampleRoutes({ verifySignature: container.get(VerifySignature), guards, idempotent, createRecord: container.get(CreateExampleRecord), listRecords: container.get(ListExampleRecords) }));

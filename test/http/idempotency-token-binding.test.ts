@@ -1,7 +1,7 @@
 /**
  * TOKEN mode and sessions: a token fetched with an access token is bound to that session; one
- * fetched anonymously may be spent by anyone; tokens stored by earlier releases stay anonymous.
- * Both stores.
+ * fetched anonymously may be spent by anyone; tokens stored by earlier releases (UUIDs) are still
+ * spent from the store, bound as they were. Both stores.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -93,13 +93,33 @@ for (const kind of STORE_KINDS) {
       }
     });
 
+    it('a bound token stored by an earlier release: refused (and kept) for another session, spent by its own', async () => {
+      const login = await apps.web.container.get(SessionManagers).get('web').login({ userId: `old-${randomUUID().slice(0, 6)}`, username: 'old', roles: ['member'], permissions: [] });
+      const owner = `Bearer ${login.token}`;
+      const session = login.tokenId;
+      const t = randomUUID();
+      await infra.kv.set(`idem:token:web:${t}`, JSON.stringify({ expiresAt: Date.now() + 600_000, session }), 600_000);
+      assert.equal(code(await order(await member(), t)), 'idempotency-token-session-mismatch');
+      assert.equal((await order(owner, t, '')).status, 400, 'a failed request gives it back');
+      await order(owner, t).expect(201);
+      assert.equal(code(await order(owner, t)), 'idempotency-token-invalid');
+    });
+
+    it('a token bound to another session is not burnt by the refusal, also under 20 concurrent strangers', async () => {
+      const owner = await member();
+      const t = await fetchToken(owner);
+      const strangers = await Promise.all(Array.from({ length: 20 }, async () => order(await member(), t)));
+      assert.ok(strangers.every((r) => r.status === 409 && code(r) === 'idempotency-token-session-mismatch'));
+      await order(owner, t).expect(201);
+    });
+
     it('fetching with an access token that is not valid answers 401 instead of an unbound token; the admin app binds its tokens too', async () => {
       const res = await web().get('/idempotent/token').set('Authorization', 'Bearer not-a-live-token');
       assert.equal(res.status, 401);
       assert.equal(code(res), 'token-invalid');
       const adminAuth = `Bearer ${(await apps.admin.container.get(SessionManagers).get('admin').login({ userId: '1', username: 'admin', roles: ['admin'], permissions: ['*:*:*'] })).token}`;
       const bound = await request(apps.admin.app.callback()).get('/idempotent/token').set('Authorization', adminAuth).expect(200);
-      assert.match(bound.body.data.token, /^[0-9a-f-]{36}$/);
+      assert.match(bound.body.data.token, /^[A-Za-z0-9_-]{22}\.\d{13}\.s[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     });
   });
 }

@@ -10,6 +10,7 @@ import { createHttpApp } from '../../src/adapters/koa/http-app';
 import { idempotencyGuards } from '../../src/adapters/koa/idempotency-guards';
 import { ProblemResponder } from '../../src/adapters/koa/responders';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { signToken } from '../../src/application/idempotency/one-time-token';
 import { SessionManagers } from '../../src/application/session/session-manager';
 import type { Principal } from '../../src/domain/session';
 import { idempotencyGuardDeps } from '../../src/main/container';
@@ -17,6 +18,9 @@ import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '.
 import { FakeClock } from '../support/fake-clock';
 import { requireRedis } from '../support/services';
 import { z } from 'zod';
+
+/** `<nonce>.<expiresAt ms>.<a | s<session digest>>.<mac>` (one-time-token.ts). */
+const SIGNED_TOKEN = /^[A-Za-z0-9_-]{22}\.\d{13}\.a\.[A-Za-z0-9_-]{43}$/;
 
 const member = (id: string): Principal => ({ userId: id, username: `member${id}`, roles: ['member'], permissions: [] });
 const adminUser = (id: string): Principal => ({ userId: id, username: `admin${id}`, roles: ['admin'], permissions: ['*:*:*'] });
@@ -131,13 +135,28 @@ for (const kind of STORE_KINDS) {
         return res;
       };
 
-      it('issues UUID tokens valid for 600 s on both apps (admin in the envelope)', async () => {
+      it('issues signed tokens valid for 600 s on both apps (admin in the envelope)', async () => {
         const w = await token();
-        assert.match(w.body.token, /^[0-9a-f-]{36}$/);
+        assert.match(w.body.token, SIGNED_TOKEN);
         assert.equal(w.body.expiresIn, 600);
         const a = await token(admin);
         assert.equal(a.body.code, 0);
-        assert.match(a.body.data.token, /^[0-9a-f-]{36}$/);
+        assert.match(a.body.data.token, SIGNED_TOKEN);
+      });
+
+      it('a forged, tampered or other-key token -> 409 idempotency-token-invalid; the real one still works', async () => {
+        const auth = await freshMember();
+        const t = (await token()).body.token as string;
+        const [nonce = '', exp = '', binding = '', mac = ''] = t.split('.');
+        const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1);
+        const later = String(Number(exp) + 3_600_000);
+        const otherKey = signToken(['another-key-0123456789abcdef-0123456789'], 'web', Number(exp), undefined);
+        for (const bad of [`${flip(nonce)}.${exp}.${binding}.${mac}`, `${nonce}.${later}.${binding}.${mac}`, `${nonce}.${exp}.${binding}.${flip(mac)}`, `${nonce}.${exp}.s${nonce}.${mac}`, otherKey, `${t}x`]) {
+          const r = await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', bad).send({ item: 'a', quantity: 1 });
+          assert.equal(r.status, 409, bad);
+          assert.equal(problem(r).code, 'idempotency-token-invalid', bad);
+        }
+        await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 }).expect(201);
       });
 
       it('50 concurrent requests with one token: exactly one creates an order, the rest 409', async () => {
@@ -192,7 +211,9 @@ for (const kind of STORE_KINDS) {
           const auth = await freshMember();
           const t = (await token()).body.token as string;
           clock.advance(600_001);
-          assert.equal((await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 })).status, 409);
+          const r = await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 });
+          assert.equal(r.status, 409);
+          assert.equal(problem(r).code, 'idempotency-token-invalid');
         });
       }
     });

@@ -65,7 +65,7 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
 
   it('db seed is refused in prod; a missing datasource or bad usage is exit 2', async () => {
     const prod = capture();
-    const prodEnv = { ...env, APP_PROFILE: 'prod', SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:pw@127.0.0.1:6379', SVC_RSA_PRIVATE_KEY: prodSecrets().SVC_RSA_PRIVATE_KEY, SVC_SECURITY_SIGN_ENABLED: 'false', SVC_DATASOURCE_PASSWORD: 'not-empty', SVC_LOGIN_DEVICE_COOKIE_SECRET: prodSecrets().SVC_LOGIN_DEVICE_COOKIE_SECRET };
+    const prodEnv = { ...env, APP_PROFILE: 'prod', SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:pw@127.0.0.1:6379', SVC_RSA_PRIVATE_KEY: prodSecrets().SVC_RSA_PRIVATE_KEY, SVC_SECURITY_SIGN_ENABLED: 'false', SVC_DATASOURCE_PASSWORD: 'not-empty', SVC_LOGIN_DEVICE_COOKIE_SECRET: prodSecrets().SVC_LOGIN_DEVICE_COOKIE_SECRET, SVC_IDEMPOTENCY_TOKEN_SECRET: prodSecrets().SVC_IDEMPOTENCY_TOKEN_SECRET };
     assert.equal(await runOps(['db', 'seed'], { env: prodEnv, ...prod.io }), 2);
     assert.match(prod.lines.err.join('\n'), /refused in prod/);
     const none = capture();

@@ -1,7 +1,7 @@
 /** Starts test/support/app-process.ts as a child process and talks to it (see that file). */
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import Redis from 'ioredis';
 import type { InstanceReady } from './app-process';
@@ -97,6 +97,8 @@ export function sharedRedisEnv(keyPrefix: string, extra: Record<string, string> 
     SVC_REDIS_URL: REDIS_URL,
     SVC_REDIS_KEY_PREFIX: keyPrefix,
     SVC_RSA_PRIVATE_KEY: pem,
+    // Instances accept each other's idempotency tokens only under one shared key.
+    SVC_IDEMPOTENCY_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     SVC_CAPTCHA_ENABLED: 'false',
     SVC_TRUSTED_PROXIES: '127.0.0.1,::1',
     SVC_CRYPTO_WORKER_THREADS: '1',

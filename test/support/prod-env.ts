@@ -9,6 +9,7 @@ export function prodSecrets(): Record<string, string> {
     SVC_REDIS_URL: 'redis://:pw@127.0.0.1:6379',
     SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
     SVC_LOGIN_DEVICE_COOKIE_SECRET: 'device-cookie-key-0123456789abcdef',
+    SVC_IDEMPOTENCY_TOKEN_SECRET: 'idempotency-token-key-0123456789abcdef',
   };
   return cached;
 }

@@ -13,6 +13,7 @@ const PROD_SECRETS = {
   SVC_REDIS_URL: 'redis://:s3cret@127.0.0.1:6379/0',
   SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
   SVC_LOGIN_DEVICE_COOKIE_SECRET: 'device-cookie-key-0123456789abcdef',
+  SVC_IDEMPOTENCY_TOKEN_SECRET: 'idempotency-token-key-0123456789abcdef',
 };
 
 function problemsOf(fn: () => unknown): string[] {
@@ -106,6 +107,7 @@ describe('configuration', () => {
       assert.match(joined, /svc\.redis\.url/);
       assert.match(joined, /svc\.security\.sign\.apps/);
       assert.match(joined, /svc\.login\.device-cookie-secret/);
+      assert.match(joined, /svc\.idempotency\.token-secret/);
     });
 
     for (const missing of Object.keys(PROD_SECRETS)) {

@@ -36,7 +36,7 @@ describe('docs/ stays in step with the code', () => {
     const names = (await new PromMetrics({ app: 'docs' }).registry.getMetricsAsJSON()).map((m) => m.name);
     assert.ok(names.length >= 6);
     for (const n of names) assert.ok(ops.includes(`\`${n}\``), `operations.md lacks metric ${n}`);
-    for (const v of ['SVC_RSA_PRIVATE_KEY', 'SVC_REDIS_URL', 'SVC_SECURITY_SIGN_APPS', 'svc.trusted-proxies', 'svc.actuator.exposure', 'APP_PROFILE']) {
+    for (const v of ['SVC_RSA_PRIVATE_KEY', 'SVC_REDIS_URL', 'SVC_SECURITY_SIGN_APPS', 'SVC_IDEMPOTENCY_TOKEN_SECRET', 'svc.trusted-proxies', 'svc.actuator.exposure', 'APP_PROFILE']) {
       assert.ok(ops.includes(v), `operations.md lacks ${v}`);
     }
   });

@@ -69,13 +69,33 @@ function requireLogin(authenticate: Authenticate, loginType: string): Guard {
   return guard(doc, async function requireLogin(ctx, next) {
     const header = ctx.get(source.name) || undefined;
     const cookie = header === undefined && source.readCookie ? ctx.cookies.get(source.name) : undefined;
-    const { tokenHash, record } = await authenticate.execute({ loginType, header, cookie });
-    // Object.assign, not an object spread: a spread into a literal with more properties takes a
-    // slow path on Node 20, and this runs on every authenticated request.
-    const user: LoginUser = Object.assign({}, record.principal, { loginType, tokenId: record.tokenId });
-    ctx.state.auth = { loginType, tokenHash, record, user };
+    await authenticateInto(ctx, authenticate, loginType, header, cookie);
     await next();
   });
+}
+
+/**
+ * For a public route that treats a caller with a session differently: a request that presents an
+ * access token (header, or the cookie when the login type reads one) is authenticated like
+ * requireLogin (a token that is not valid answers 401) and `ctx.state.auth` is set; a request that
+ * presents none passes as anonymous.
+ */
+export function optionalLogin(authenticate: Authenticate, loginType: string): Guard {
+  const source = authenticate.source(loginType); // fails at start-up if the type is not registered
+  return guard({ kind: 'other', optionalLogin: loginType, reasons: Authenticate.reasons }, async function optionalLogin(ctx, next) {
+    const header = ctx.get(source.name) || undefined;
+    const cookie = header === undefined && source.readCookie ? ctx.cookies.get(source.name) || undefined : undefined;
+    if (header !== undefined || cookie !== undefined) await authenticateInto(ctx, authenticate, loginType, header, cookie);
+    await next();
+  });
+}
+
+async function authenticateInto(ctx: AppContext, authenticate: Authenticate, loginType: string, header: string | undefined, cookie: string | undefined): Promise<void> {
+  const { tokenHash, record } = await authenticate.execute({ loginType, header, cookie });
+  // Object.assign, not an object spread: a spread into a literal with more properties takes a
+  // slow path on Node 20, and this runs on every authenticated request.
+  const user: LoginUser = Object.assign({}, record.principal, { loginType, tokenId: record.tokenId });
+  ctx.state.auth = { loginType, tokenHash, record, user };
 }
 
 function authOf(ctx: AppContext, loginType: string): AuthState {

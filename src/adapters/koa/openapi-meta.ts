@@ -70,6 +70,14 @@ function describeIdempotency(doc: GuardDoc): string {
   return `Duplicate-submission lock (PARAM): the same caller sending the same request ${window} gets ${ERROR_CATALOGUE['duplicate-submission'].status} \`duplicate-submission\`.`;
 }
 
+/** What a rate limit of each type counts. */
+const RATE_LIMIT_SUBJECTS: Readonly<Record<string, string>> = {
+  IP: 'client IP',
+  USER: 'user',
+  SESSION: 'session (only requests that present an access token are counted)',
+  GLOBAL: 'app (all clients together)',
+};
+
 function describeGuard(doc: GuardDoc): string | undefined {
   switch (doc.kind) {
     case 'login': {
@@ -82,7 +90,7 @@ function describeGuard(doc: GuardDoc): string | undefined {
     case 'role':
       return `Requires role ${quoted(doc.roles ?? [], doc.mode)}.`;
     case 'rate-limit':
-      return `Rate limit \`${String(doc.key)}\`: ${String(doc.limit)} requests per ${seconds(doc.windowSeconds)} per ${doc.limitType === 'USER' ? 'user' : 'client IP'}; every answer carries \`RateLimit-Policy\` and \`RateLimit\`, and beyond the limit it answers ${ERROR_CATALOGUE['rate-limited'].status} with \`Retry-After\`.`;
+      return `Rate limit \`${String(doc.key)}\`: ${String(doc.limit)} requests per ${seconds(doc.windowSeconds)} per ${RATE_LIMIT_SUBJECTS[String(doc.limitType)] ?? 'client IP'}; every answer carries \`RateLimit-Policy\` and \`RateLimit\`, and beyond the limit it answers ${ERROR_CATALOGUE['rate-limited'].status} with \`Retry-After\`.`;
     case 'signature':
       return `Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).${doc.enabled === false ? ' Signature checking is off in this deployment (svc.security.sign.enabled=false).' : ''}`;
     case 'idempotency':

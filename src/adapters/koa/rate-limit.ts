@@ -2,7 +2,9 @@
  * The rate-limit guard, declared per route: `rateLimit({key, windowSeconds, limit, limitType})`.
  * Sliding window (no more than `limit` in any `windowSeconds` span). Every answer carries the IETF
  * draft headers `RateLimit-Policy: "<key>";q=<limit>;w=<window>` and
- * `RateLimit: "<key>";r=<remaining>;t=<seconds>`; a rejection is 429 with `Retry-After`.
+ * `RateLimit: "<key>";r=<remaining>;t=<seconds>`; a rejection is 429 with `Retry-After`. A route
+ * with two limiters (per IP, then per session) lists both policies, comma-separated (the draft's
+ * list form), the one that ran first first.
  */
 import { DomainError } from '../../domain/errors';
 import { CheckRateLimit, type RateLimitPolicy } from '../../application/auth/check-rate-limit';
@@ -22,15 +24,18 @@ export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuar
   return (policy) =>
     guard({ kind: 'rate-limit', ...policy, reasons: ['rate-limited', ...CheckRateLimit.reasons], responseHeaders: RATE_LIMIT_HEADERS }, async function rateLimit(ctx, next) {
       let subject = rateLimitSubjectOf(ctx.state.clientIp);
+      const auth = ctx.state.auth;
       if (policy.limitType === 'USER') {
-        const auth = ctx.state.auth;
         if (!auth) throw new Error(`rate limit "${policy.key}" of type USER used without requireLogin`);
         subject = `${auth.loginType}:${auth.user.userId}`;
+      } else if (policy.limitType === 'SESSION') {
+        if (!auth) return next(); // no session presented: the route's IP limit counts the request
+        subject = `${auth.loginType}:${auth.record.tokenId}`;
       }
       const d = await check.execute({ policy, scope, subject });
       const headers = {
-        'RateLimit-Policy': `"${policy.key}";q=${policy.limit};w=${policy.windowSeconds}`,
-        RateLimit: `"${policy.key}";r=${d.remaining};t=${Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000)}`,
+        'RateLimit-Policy': listed(ctx.response.get('RateLimit-Policy'), `"${policy.key}";q=${policy.limit};w=${policy.windowSeconds}`),
+        RateLimit: listed(ctx.response.get('RateLimit'), `"${policy.key}";r=${d.remaining};t=${Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000)}`),
       };
       if (!d.allowed) {
         throw new DomainError('rate-limited', `Too many requests; at most ${policy.limit} per ${policy.windowSeconds} seconds. Retry later.`, {
@@ -41,4 +46,9 @@ export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuar
       for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
       await next();
     });
+}
+
+/** Appends one limiter's item to what an earlier limiter of the route set (a structured-field list). */
+function listed(earlier: string, item: string): string {
+  return earlier === '' ? item : `${earlier}, ${item}`;
 }

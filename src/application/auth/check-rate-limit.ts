@@ -6,7 +6,8 @@ import type { RateLimitDecision, RateLimitStore } from '../ports/rate-limit-stor
 import { TOKENS } from '../tokens';
 import type { Reason } from '../../domain/errors';
 
-export type LimitType = 'IP' | 'GLOBAL' | 'USER';
+/** SESSION: per session (its token id) when the request presents one; a request without one is not counted by it. */
+export type LimitType = 'IP' | 'GLOBAL' | 'USER' | 'SESSION';
 
 export interface RateLimitPolicy {
   /** Name of the limit (shown in the RateLimit headers), e.g. "login". */
@@ -27,7 +28,7 @@ export class CheckRateLimit {
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
-  /** `subject` is the client IP (IP), the user id (USER) or ignored (GLOBAL). */
+  /** `subject` is the client IP (IP), the user id (USER), the session (SESSION) or ignored (GLOBAL). */
   async execute(input: { policy: RateLimitPolicy; scope: string; subject: string }): Promise<RateLimitDecision> {
     const { policy } = input;
     const who = policy.limitType === 'GLOBAL' ? '*' : input.subject;

@@ -4,6 +4,8 @@ export interface IdempotencySettings {
   readonly paramTtlSeconds: number;
   /** TOKEN: lifetime of an issued, unused token. */
   readonly tokenTtlSeconds: number;
+  /** TOKEN: HMAC keys of the signed tokens, the current one first (it signs; every one verifies). */
+  readonly tokenSecrets: readonly string[];
   /** HEADER: name of the key header. */
   readonly headerName: string;
   /** HEADER: how long a completed response is kept for replay. */

@@ -15,8 +15,16 @@ export class RestoreIdempotencyToken {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Gives a consumed token back (its request failed) until its original expiry, bound as it was. */
+  /**
+   * Gives a consumed token back (its request failed): a signed token's spent-marker is removed
+   * (only ours), a stored token of an earlier release is put back until its original expiry,
+   * bound as it was.
+   */
   async execute(consumed: ConsumedToken): Promise<void> {
+    if (consumed.kind === 'signed') {
+      await this.kv.deleteIfEquals(consumed.key, consumed.owner);
+      return;
+    }
     const left = consumed.expiresAt - this.clock.now();
     if (Number.isFinite(left) && left > 0) await this.kv.setIfAbsent(consumed.key, encodeTokenRecord(consumed), left);
   }

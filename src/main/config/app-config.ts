@@ -37,6 +37,16 @@ export interface SessionCacheSettings {
   readonly ttlMs: number;
 }
 
+/** `svc.idempotency.*`: the use cases' settings (but the resolved keys), the token keys as configured, the token route's rate limit. */
+export interface IdempotencyConfig extends Omit<IdempotencySettings, 'tokenSecrets'> {
+  /** HMAC key of the one-time tokens ('' = none: refused in prod, generated per process in dev/test). */
+  readonly tokenSecret: string;
+  /** The key before the last rotation: its tokens still verify ('' = none). */
+  readonly tokenPreviousSecret: string;
+  /** `GET /idempotent/token` requests per minute per client IP, and per session when the request presents one. */
+  readonly tokenRatePerMinute: number;
+}
+
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionSettings;
@@ -68,7 +78,7 @@ export interface AppConfig {
   /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
   readonly cryptoWorkerThreads: number;
   readonly sign: SignSettings;
-  readonly idempotency: IdempotencySettings;
+  readonly idempotency: IdempotencyConfig;
   readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;

@@ -58,6 +58,9 @@ function idempotencyOf(s: Read): AppConfig['idempotency'] {
   return {
     paramTtlSeconds: s<number>('svc.idempotency.param-ttl-seconds'),
     tokenTtlSeconds: s<number>('svc.idempotency.token-ttl-seconds'),
+    tokenRatePerMinute: s<number>('svc.idempotency.token-rate-limit-per-minute'),
+    tokenSecret: s<string>('svc.idempotency.token-secret').trim(),
+    tokenPreviousSecret: s<string>('svc.idempotency.token-previous-secret').trim(),
     headerName: s<string>('svc.idempotency.header-name'),
     headerTtlSeconds: s<number>('svc.idempotency.header-ttl-seconds'),
     headerLockSeconds: s<number>('svc.idempotency.header-lock-seconds'),

@@ -40,6 +40,8 @@ function valueChecks(c: AppConfig): string[] {
   for (const [key, env, secret] of [
     ['svc.login.device-cookie-secret', 'SVC_LOGIN_DEVICE_COOKIE_SECRET', c.deviceCookie.secret],
     ['svc.login.device-cookie-previous-secret', 'SVC_LOGIN_DEVICE_COOKIE_PREVIOUS_SECRET', c.deviceCookie.previousSecret],
+    ['svc.idempotency.token-secret', 'SVC_IDEMPOTENCY_TOKEN_SECRET', c.idempotency.tokenSecret],
+    ['svc.idempotency.token-previous-secret', 'SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET', c.idempotency.tokenPreviousSecret],
   ] as const) {
     if (secret !== '' && secret.length < 32) p.push(`${key} (${env}): shorter than 32 characters`);
   }

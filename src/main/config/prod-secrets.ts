@@ -20,6 +20,9 @@ export function prodSecretChecks(c: AppConfig): string[] {
   if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
   if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
   if (c.deviceCookie.secret === '') p.push('svc.login.device-cookie-secret (SVC_LOGIN_DEVICE_COOKIE_SECRET): required in prod (no default secrets; 32+ characters)');
+  if (c.idempotency.tokenSecret === '') {
+    p.push('svc.idempotency.token-secret (SVC_IDEMPOTENCY_TOKEN_SECRET): required in prod (no default secrets; 32+ characters, the same on every instance)');
+  }
   p.push(...redisPasswordChecks(c));
   if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {
     p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while svc.security.sign.enabled=true (a JSON object {"<APP_KEY>":"<APP_SECRET>"})');

@@ -186,7 +186,10 @@ export const DisabledUser = z
 
 export const IdempotencyToken = z
   .object({
-    token: z.string().uuid().openapi({ description: 'Send it once, as X-Idempotent-Token' }),
+    token: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{22}\.[1-9][0-9]{0,15}\.(a|s[A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/)
+      .openapi({ description: 'Opaque (a signed nonce with its expiry and binding); send it once, as X-Idempotent-Token' }),
     expiresIn: z.number().int().min(1).openapi({ description: 'Seconds until it expires' }),
   })
-  .openapi('IdempotencyToken', { description: 'A one-time duplicate-submission token', example: { token: '9d2c3f4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f', expiresIn: 600 } });
+  .openapi('IdempotencyToken', { description: 'A one-time duplicate-submission token', example: { token: 'U2emQjzTE4Xh1MxxVidbTw.1767225600000.a.nJYfFDYwF3QHhHSMhX8ckS9vGwy-vTfG_jpsvl62Ysg', expiresIn: 600 } });
