@@ -1,11 +1,12 @@
 /**
  * `npm run lint:api`: Spectral's `spectral:oas` on the OpenAPI documents both apps serve, built
  * in-process from the configuration `npm start` would load (APP_PROFILE, config/, the environment;
- * dev by default). Prints every finding with its JSON path; exits 1 on any error or warning, 2 when
+ * dev by default), then Ajv against the official OpenAPI 3.1 schema and @apidevtools/swagger-parser.
+ * Prints every finding with its JSON path; exits 1 on any error, warning or validator problem, 2 when
  * the configuration cannot be loaded or serves no document.
  */
 import { loadConfig } from '../src/main/config';
-import { APP_NAMES, formatFinding, isFailure, lintApiDocument, servedDocuments } from '../test/support/api-lint';
+import { APP_NAMES, formatFinding, isFailure, lintApiDocument, officialSchemaProblems, servedDocuments, swaggerParserProblems } from '../test/support/api-lint';
 
 async function main(): Promise<number> {
   let docs: Awaited<ReturnType<typeof servedDocuments>>;
@@ -25,6 +26,14 @@ async function main(): Promise<number> {
     failures += failing.length;
     const count = (s: string) => findings.filter((f) => f.severity === s).length;
     console.log(`${app}: ${count('error')} errors, ${count('warn')} warnings, ${count('info') + count('hint')} notes`);
+    for (const [validator, problems] of [
+      ['official OpenAPI 3.1 schema (Ajv)', await officialSchemaProblems(docs[app])],
+      ['@apidevtools/swagger-parser', await swaggerParserProblems(docs[app])],
+    ] as const) {
+      for (const p of problems) console.log(`${app}: ${validator}: ${p}`);
+      failures += problems.length;
+      console.log(`${app}: ${validator}: ${problems.length === 0 ? 'valid' : `${problems.length} problems`}`);
+    }
   }
   return failures > 0 ? 1 : 0;
 }

@@ -68,11 +68,17 @@ function packageInfo(): PackageInfo {
   }
 }
 
-/** `info.license` from package.json: an SPDX expression becomes the 3.1 `identifier` too. */
-export function licenseOf(license: string): DocumentLicense {
-  if (license === 'UNLICENSED') return { name: 'UNLICENSED: proprietary, no licence granted' };
-  if (/^SEE LICEN[CS]E IN /i.test(license)) return { name: license };
-  return { name: license, identifier: license };
+/**
+ * `info.license` from package.json: an SPDX expression is both the name and the 3.1 `identifier`.
+ * `UNLICENSED` (proprietary, nothing granted) and `SEE LICENSE IN <file>` have no SPDX identifier
+ * and no URL to give, so the document carries no License object at all (a name alone is refused by
+ * @apidevtools/swagger-parser and the tools built on it).
+ */
+export function licenseOf(license: string): DocumentLicense | undefined {
+  const spdx = license.trim();
+  if (spdx === '' || spdx === 'UNLICENSED' || /^SEE LICEN[CS]E IN /i.test(spdx)) return undefined;
+  if (!/^[A-Za-z0-9.+\-:() ]+$/.test(spdx)) return undefined;
+  return { name: spdx, identifier: spdx };
 }
 
 /**
@@ -92,9 +98,10 @@ export function serversOf(app: AppName, config: AppConfig): DocumentServer[] {
 
 function documentMeta(input: OperationsInput, pkg: PackageInfo): DocumentMeta {
   const { name, url, email } = input.config.openapiContact;
+  const license = licenseOf(pkg.license);
   return {
     contact: { name, ...(url ? { url } : {}), ...(email ? { email } : {}) },
-    license: licenseOf(pkg.license),
+    ...(license ? { license } : {}),
     servers: serversOf(input.app, input.config),
   };
 }

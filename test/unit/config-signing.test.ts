@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { envNameOf, loadConfig } from '../../src/main/config';
+import { configWarnings, DEFAULT_CONFIG_DIR, envNameOf, loadConfig } from '../../src/main/config';
 import { emptyConfigDir, problemsOf } from '../support/config-problems';
 
 
@@ -60,6 +60,42 @@ describe('configuration: svc.security.sign.schemes and svc.security.sign.public-
     assert.match(problemsOf({ SVC_SECURITY_SIGN_SCHEMES: '{"partner":["v1"]}' })[0] as string, /^svc\.security\.sign\.schemes /);
     const unregistered = problemsOf({ SVC_SECURITY_SIGN_APPS: APPS, SVC_SECURITY_SIGN_SCHEMES: '{"ghost":"rfc9421"}' });
     assert.deepEqual(unregistered, ['svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "ghost" is not in svc.security.sign.apps']);
+  });
+
+  describe("the packaged profiles' schemes for apps the operator's map does not contain", () => {
+    const OWN = '{"partner":"0123456789abcdef0123"}';
+
+    it('a dev start with only one\'s own app (SVC_SECURITY_SIGN_APPS, as .env.example shows) starts: the dev profile\'s demo-app scheme is dropped with a warning', () => {
+      const c = loadConfig({ env: { APP_PROFILE: 'dev', SVC_SECURITY_SIGN_APPS: OWN } });
+      assert.deepEqual(c.sign.apps, { partner: '0123456789abcdef0123' });
+      assert.deepEqual(c.sign.schemes, {}, 'partner signs with v1, the default');
+      assert.deepEqual(c.raw['svc.security.sign.schemes'], {});
+      const warnings = configWarnings(c).filter((w) => w.startsWith('svc.security.sign.schemes'));
+      assert.equal(warnings.length, 1, configWarnings(c).join('\n'));
+      assert.match(warnings[0] as string, /^svc\.security\.sign\.schemes \(SVC_SECURITY_SIGN_SCHEMES\): the entry for app "demo-app" in config\/application-dev\.yml is ignored: "demo-app" is not in svc\.security\.sign\.apps/);
+    });
+
+    it('keeps the entry, without a warning, when the app is in the map (the packaged default, or the operator\'s map naming it)', () => {
+      const own = loadConfig({ env: { APP_PROFILE: 'dev' } });
+      assert.deepEqual(own.sign.schemes, { 'demo-app': ['v1', 'rfc9421'] });
+      assert.deepEqual(configWarnings(own).filter((w) => w.includes('sign.schemes')), []);
+      const both = loadConfig({ env: { APP_PROFILE: 'dev', SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123","demo-app":"fedcba98765432100123"}' } });
+      assert.deepEqual(both.sign.schemes, { 'demo-app': ['v1', 'rfc9421'] });
+      assert.deepEqual(configWarnings(both).filter((w) => w.includes('sign.schemes')), []);
+    });
+
+    it('still refuses a schemes entry the operator wrote in the environment for an unknown app, naming the key', () => {
+      const problems = problemsOf({ APP_PROFILE: 'dev', SVC_SECURITY_SIGN_APPS: OWN, SVC_SECURITY_SIGN_SCHEMES: '{"partner":"rfc9421","ghost":"v1"}' }, DEFAULT_CONFIG_DIR);
+      assert.deepEqual(problems, ['svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "ghost" is not in svc.security.sign.apps']);
+    });
+
+    it("still refuses a schemes entry in the operator's own configuration directory (SVC_CONFIG_DIR) for an unknown app, naming the key and the file", () => {
+      const dir = emptyConfigDir();
+      writeFileSync(path.join(dir, 'application-dev.yml'), 'svc:\n  security:\n    sign:\n      schemes: {ghost: "rfc9421"}\n');
+      const problems = problemsOf({ APP_PROFILE: 'dev', SVC_SECURITY_SIGN_APPS: OWN }, dir);
+      assert.deepEqual(problems, ['svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "ghost" is not in svc.security.sign.apps (the entry is in application-dev.yml)']);
+      assert.throws(() => loadConfig({ env: { APP_PROFILE: 'dev', SVC_SECURITY_SIGN_APPS: OWN, SVC_CONFIG_DIR: dir } }), /app "ghost" is not in svc\.security\.sign\.apps/);
+    });
   });
 
   it('an rfc9421 app key must be printable ASCII (it is the keyid, an RFC 8941 string)', () => {

@@ -63,11 +63,12 @@ describe('OpenAPI document-level parts', () => {
     assert.deepEqual(serversOf('admin', { ...cfg, adminPort: 0 }).map((s) => s.url), ['/']);
   });
 
-  it('licence: an SPDX expression is also the identifier; UNLICENSED says it grants nothing', () => {
+  it('licence: an SPDX expression is the name and the identifier; UNLICENSED and SEE LICENSE IN give no License object', () => {
     assert.deepEqual(licenseOf('MIT'), { name: 'MIT', identifier: 'MIT' });
-    assert.deepEqual(licenseOf('SEE LICENSE IN LICENSE.txt'), { name: 'SEE LICENSE IN LICENSE.txt' });
-    assert.match(licenseOf('UNLICENSED').name, /^UNLICENSED: proprietary/);
-    assert.equal(licenseOf('UNLICENSED').identifier, undefined);
+    assert.deepEqual(licenseOf('(MIT OR Apache-2.0)'), { name: '(MIT OR Apache-2.0)', identifier: '(MIT OR Apache-2.0)' });
+    assert.equal(licenseOf('UNLICENSED'), undefined, 'nothing is granted: no identifier and no URL to name');
+    assert.equal(licenseOf('SEE LICENSE IN LICENSE.txt'), undefined, 'a file in the package is no URL');
+    assert.equal(licenseOf(''), undefined);
   });
 
   it('refuses a contact URL or e-mail that is not one, naming the key', () => {

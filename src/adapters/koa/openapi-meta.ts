@@ -14,10 +14,14 @@ export interface DocumentContact {
   readonly email?: string;
 }
 
+/**
+ * A 3.1 License object as every validator accepts it: with an SPDX `identifier` (a name alone passes the
+ * official schema but not @apidevtools/swagger-parser's, which wants an `identifier` or a `url`).
+ */
 export interface DocumentLicense {
   readonly name: string;
   /** SPDX expression (OpenAPI 3.1 `identifier`). */
-  readonly identifier?: string;
+  readonly identifier: string;
 }
 
 export interface DocumentServer {

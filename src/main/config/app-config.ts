@@ -47,6 +47,15 @@ export interface IdempotencyConfig extends Omit<IdempotencySettings, 'tokenSecre
   readonly tokenRatePerMinute: number;
 }
 
+/**
+ * Where a key's value came from: its built-in default, a YAML file (`packaged`: one of the files this
+ * package ships in config/, i.e. a profile's own value, rather than one in the operator's
+ * SVC_CONFIG_DIR), the environment, or a test override.
+ */
+export type KeyOrigin =
+  | { readonly source: 'default' | 'environment' | 'override' }
+  | { readonly source: 'file'; readonly file: string; readonly packaged: boolean };
+
 export interface AppConfig {
   readonly profile: Profile;
   readonly session: SessionSettings;
@@ -115,6 +124,10 @@ export interface AppConfig {
   readonly datasource: { readonly url: string; readonly username: string; readonly password: string };
   /** Every key with its resolved value, for tooling (secrets included: never log this). */
   readonly raw: Readonly<Record<ConfigKey, unknown>>;
+  /** Where each key's value came from. */
+  readonly origins: Readonly<Record<ConfigKey, KeyOrigin>>;
+  /** What loading set aside rather than refused (a profile's entries for apps the operator did not configure); warned at start. */
+  readonly loadWarnings: readonly string[];
 }
 
 export interface LoadOptions {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { TokenStyle } from '../../domain/session';
 import type { SignScheme } from '../../domain/signing';
-import type { AppConfig, RedisSettings } from './app-config';
+import type { AppConfig, KeyOrigin, RedisSettings } from './app-config';
 import type { ConfigKey, Profile } from './keys';
 
 /** The validated value of a key. */
@@ -120,7 +120,13 @@ function configFile(configDir: string, configured: string): string {
   return file === '' ? '' : path.resolve(configDir, file);
 }
 
-export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: string): AppConfig {
+/** What loading knows besides the values: each key's origin, and what it set aside with a warning. */
+export interface LoadNotes {
+  readonly origins: Readonly<Record<ConfigKey, KeyOrigin>>;
+  readonly loadWarnings: readonly string[];
+}
+
+export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir: string, notes: LoadNotes): AppConfig {
   const s: Read = <T>(k: ConfigKey) => r[k] as T;
   return {
     profile,
@@ -169,5 +175,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     directory: s<'file' | 'sql'>('svc.directory'),
     datasource: datasourceOf(s),
     raw: r,
+    origins: notes.origins,
+    loadWarnings: notes.loadWarnings,
   };
 }

@@ -9,11 +9,17 @@ import type { AppConfig, RedisSettings } from './app-config';
 import { urlPassword } from './build';
 import { prodSecretChecks } from './prod-secrets';
 
-/** Every app given schemes is registered; an RFC 9421 app key is its `keyid`, an sf-string (printable ASCII). */
+/**
+ * Every app given schemes is registered; an RFC 9421 app key is its `keyid`, an sf-string (printable ASCII).
+ * (A packaged profile's entries for apps the operator did not configure were already dropped with a
+ * warning at load; what is left here the operator wrote, in the environment or their own files.)
+ */
 function signSchemeChecks(c: AppConfig): string[] {
   const p: string[] = [];
+  const origin = c.origins['svc.security.sign.schemes'];
+  const where = origin.source === 'file' ? ` (the entry is in ${origin.file})` : '';
   for (const [app, schemes] of Object.entries(c.sign.schemes)) {
-    if (!Object.hasOwn(c.sign.apps, app)) p.push(`svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "${app}" is not in svc.security.sign.apps`);
+    if (!Object.hasOwn(c.sign.apps, app)) p.push(`svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "${app}" is not in svc.security.sign.apps${where}`);
     else if (schemes.includes('rfc9421') && !isSfString(app)) {
       p.push(`svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): app "${app}" signs with rfc9421, so its key (the keyid) must be printable ASCII`);
     }
@@ -147,10 +153,10 @@ function catchAllProxyProblem(c: AppConfig): string | null {
   return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): "${c.trustedProxies.join(',')}" trusts every ${families.join(' and every ')} address as a proxy, so any client can name its own IP in X-Forwarded-For and escape the per-IP limits; list exactly your proxies`;
 }
 
-/** Configurations that start but deserve a warning at start (a catch-all proxy list: dev and test only, refused in prod). */
+/** Configurations that start but deserve a warning at start (what loading set aside; a catch-all proxy list: dev and test only, refused in prod). */
 export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
-  const warnings = proxy === null ? [] : [proxy];
+  const warnings = [...c.loadWarnings, ...(proxy === null ? [] : [proxy])];
   if (c.store === 'memory' && c.sessionCache.enabled) {
     warnings.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with svc.store=memory: the in-memory store already lives in the process');
   }

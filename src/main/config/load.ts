@@ -1,22 +1,33 @@
 /** Reads and merges the configuration sources, validates every key, then builds and cross-checks. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { packageRoot } from '../../adapters/package-root';
-import { ConfigError, type AppConfig, type LoadOptions } from './app-config';
+import { ConfigError, type AppConfig, type KeyOrigin, type LoadOptions } from './app-config';
 import { build } from './build';
 import { crossChecks } from './cross-checks';
 import { CONFIG_KEYS, envNameOf, KEYS, PROFILES, type ConfigKey, type Profile } from './keys';
 
 export const DEFAULT_CONFIG_DIR = path.join(packageRoot(), 'config');
 
+/** The merged values and where each came from. */
+interface Layers {
+  readonly values: Map<string, unknown>;
+  readonly origins: Map<string, KeyOrigin>;
+}
+
+function set(layers: Layers, key: string, value: unknown, origin: KeyOrigin): void {
+  layers.values.set(key, value);
+  layers.origins.set(key, origin);
+}
+
 /** Flattens a YAML tree down to known keys; anything else is reported as unknown. */
-function flattenYaml(tree: unknown, file: string, out: Map<string, unknown>, problems: string[]): void {
+function flattenYaml(tree: unknown, file: string, out: (key: string, value: unknown) => void, problems: string[]): void {
   const known = new Set<string>(CONFIG_KEYS);
   const visit = (key: string, node: unknown): void => {
     if (known.has(key)) {
-      out.set(key, node);
+      out(key, node);
     } else if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
       for (const [k, v] of Object.entries(node as Record<string, unknown>)) visit(`${key}.${k}`, v);
     } else {
@@ -31,13 +42,56 @@ function flattenYaml(tree: unknown, file: string, out: Map<string, unknown>, pro
   for (const [k, v] of Object.entries(tree as Record<string, unknown>)) visit(k, v);
 }
 
-function readYaml(file: string, out: Map<string, unknown>, problems: string[]): void {
+/** `packaged`: the file is one this package ships in config/ (a profile's own values), not the operator's. */
+function readYaml(file: string, packaged: boolean, layers: Layers, problems: string[]): void {
   if (!existsSync(file)) return;
+  const name = path.basename(file);
+  const origin: KeyOrigin = { source: 'file', file: packaged ? `config/${name}` : name, packaged };
   try {
-    flattenYaml(parseYaml(readFileSync(file, 'utf8')), path.basename(file), out, problems);
+    flattenYaml(parseYaml(readFileSync(file, 'utf8')), name, (key, value) => set(layers, key, value, origin), problems);
   } catch (e) {
-    problems.push(`${path.basename(file)}: cannot be parsed (${(e as Error).message.split('\n')[0]})`);
+    problems.push(`${name}: cannot be parsed (${(e as Error).message.split('\n')[0]})`);
   }
+}
+
+function sameDirectory(a: string, b: string): boolean {
+  const real = (d: string): string => {
+    try {
+      return realpathSync(d);
+    } catch {
+      return path.resolve(d);
+    }
+  };
+  return real(a) === real(b);
+}
+
+/**
+ * Maps keyed by signing app that a packaged profile file may carry next to its own demo apps. An
+ * operator who brings their own svc.security.sign.apps replaces the profile's apps, so the profile's
+ * entries for apps no longer configured are dropped (with a warning) rather than refusing the start.
+ * (svc.security.sign.public-urls is keyed by Koa app, admin or web, not by signing app.)
+ */
+const PER_SIGN_APP_MAPS = ['svc.security.sign.schemes'] as const satisfies readonly ConfigKey[];
+
+function dropProfileEntriesOfUnknownApps(raw: Record<ConfigKey, unknown>, origins: Record<ConfigKey, KeyOrigin>): string[] {
+  const warnings: string[] = [];
+  const apps = raw['svc.security.sign.apps'] as Record<string, string>;
+  for (const key of PER_SIGN_APP_MAPS) {
+    const origin = origins[key];
+    if (origin.source !== 'file' || !origin.packaged) continue;
+    const kept: Record<string, unknown> = {};
+    for (const [app, value] of Object.entries(raw[key] as Record<string, unknown>)) {
+      if (Object.hasOwn(apps, app)) {
+        kept[app] = value;
+        continue;
+      }
+      warnings.push(
+        `${key} (${envNameOf(key)}): the entry for app "${app}" in ${origin.file} is ignored: "${app}" is not in svc.security.sign.apps (${envNameOf('svc.security.sign.apps')}); set ${envNameOf(key)} for your own apps`,
+      );
+    }
+    raw[key] = kept;
+  }
+  return warnings;
 }
 
 export function loadConfig(opts: LoadOptions = {}): AppConfig {
@@ -51,26 +105,30 @@ export function loadConfig(opts: LoadOptions = {}): AppConfig {
   }
   const profile = profileRaw as Profile;
 
-  const merged = new Map<string, unknown>();
-  for (const key of CONFIG_KEYS) merged.set(key, KEYS[key].default);
-  readYaml(path.join(configDir, 'application.yml'), merged, problems);
-  readYaml(path.join(configDir, `application-${profile}.yml`), merged, problems);
-  if (env.REDIS_URL !== undefined && env.SVC_REDIS_URL === undefined) merged.set('svc.redis.url', env.REDIS_URL);
+  const layers: Layers = { values: new Map(), origins: new Map() };
+  for (const key of CONFIG_KEYS) set(layers, key, KEYS[key].default, { source: 'default' });
+  const packaged = sameDirectory(configDir, DEFAULT_CONFIG_DIR);
+  readYaml(path.join(configDir, 'application.yml'), packaged, layers, problems);
+  readYaml(path.join(configDir, `application-${profile}.yml`), packaged, layers, problems);
+  if (env.REDIS_URL !== undefined && env.SVC_REDIS_URL === undefined) set(layers, 'svc.redis.url', env.REDIS_URL, { source: 'environment' });
   for (const key of CONFIG_KEYS) {
     const v = env[envNameOf(key)];
-    if (v !== undefined) merged.set(key, v);
+    if (v !== undefined) set(layers, key, v, { source: 'environment' });
   }
-  for (const [k, v] of Object.entries(opts.overrides ?? {})) merged.set(k, v);
+  for (const [k, v] of Object.entries(opts.overrides ?? {})) set(layers, k, v, { source: 'override' });
 
   const raw = {} as Record<ConfigKey, unknown>;
+  const origins = {} as Record<ConfigKey, KeyOrigin>;
   for (const key of CONFIG_KEYS) {
-    const parsed = (KEYS[key].schema as z.ZodTypeAny).safeParse(merged.get(key));
+    origins[key] = layers.origins.get(key) as KeyOrigin;
+    const parsed = (KEYS[key].schema as z.ZodTypeAny).safeParse(layers.values.get(key));
     if (parsed.success) raw[key] = parsed.data;
     else problems.push(`${key} (${envNameOf(key)}): ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const cfg = build(profile, raw, configDir);
+  const loadWarnings = dropProfileEntriesOfUnknownApps(raw, origins);
+  const cfg = build(profile, raw, configDir, { origins, loadWarnings });
   problems.push(...crossChecks(cfg));
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;
