@@ -23,7 +23,7 @@ const FREQUENCY = 2999;
 
 /** Whose frame a sample is charged to: the innermost frame matching one of these (ours first, then the framework). */
 const OURS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['edge: request context (+ TurnBatch)', /adapters\/koa\/middleware\.js:\d+:\d+.*|JS:\*?requestContext /],
+  ['edge: request context (+ CheckPhaseStart)', /adapters\/koa\/middleware\.js:\d+:\d+.*|JS:\*?requestContext /],
   ['edge: access log (pino)', /access-log\.js|\/pino\/|sonic-boom|pino-logger\.js/],
   ['edge: request metrics', /request-metrics\.js|httpRequest /],
   ['edge: security headers', /hygiene\.js/],
@@ -42,7 +42,7 @@ const FRAMEWORK: ReadonlyArray<readonly [string, RegExp]> = [
 ];
 /** Which middleware.js function: its factories are several edge steps. */
 const MIDDLEWARE_JS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['edge: request context (+ TurnBatch)', /requestContext|turn-batch/],
+  ['edge: request context (+ CheckPhaseStart)', /requestContext|check-phase-start/],
   ['edge: error edge', /errorEdge/],
   ['edge: query limit', /queryParamLimit/],
   ['edge: JSON body', /jsonBody|hasBody/],
@@ -56,7 +56,7 @@ function owner(frames: readonly string[], dsos: readonly string[]): string {
   }
   for (const f of frames) {
     if (/adapters\/koa\/middleware\.js/.test(f)) return MIDDLEWARE_JS.find(([, re]) => re.test(f))?.[0] ?? 'edge: other';
-    if (/turn-batch\.js/.test(f)) return 'edge: request context (+ TurnBatch)';
+    if (/check-phase-start\.js/.test(f)) return 'edge: request context (+ CheckPhaseStart)';
     const o = OURS.find(([, re]) => re.test(f));
     if (o) return o[0];
   }

@@ -99,7 +99,7 @@ export const SCENARIOS: readonly Scenario[] = [
     request: bearer,
     targets: [
       { metric: 'rps', min: 0.45 },
-      // At most one command per request: the reads of one tick share one MGET (src/adapters/redis/tick-batch.ts).
+      // At most one command per request: the reads of one tick share one MGET (src/adapters/redis/command-per-tick.ts).
       { metric: 'redis', max: 1.01 },
     ],
   },

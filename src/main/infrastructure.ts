@@ -46,6 +46,11 @@ export interface Infrastructure {
   readonly directories: Directories;
   /** Reports the process's local session cache to an app's metrics (a no-op without the cache). */
   readonly reportSessionCache?: (metrics: Metrics) => void;
+  /**
+   * Tells the local session cache (if any) that a reader cannot guarantee the check-phase start
+   * its 'caller' hit ordering relies on (`why`), so its hits wait their own turn from now on.
+   */
+  readonly sessionReaderWithoutCheckPhaseEdge?: (why: string) => void;
   close(): Promise<void>;
 }
 
@@ -113,6 +118,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     hasher,
     directories,
     reportSessionCache: stores.reportSessionCache,
+    sessionReaderWithoutCheckPhaseEdge: stores.sessionReaderWithoutCheckPhaseEdge,
     close: async () => {
       await cryptoPool.close();
       await stores.close();
@@ -125,6 +131,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
 interface Stores {
   readonly ports: Pick<Infrastructure, 'sessions' | 'kv' | 'lists' | 'rateLimits' | 'captchas' | 'health'>;
   readonly reportSessionCache?: (metrics: Metrics) => void;
+  readonly sessionReaderWithoutCheckPhaseEdge?: (why: string) => void;
   close(): Promise<void>;
 }
 
@@ -174,7 +181,8 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
   };
   // hitOrdering 'caller': the cache's readers are the HTTP apps (InfrastructureOptions.sessionReaders),
   // whose edge starts every request after the I/O of the turn that read it (requestContext's
-  // TurnBatch, first middleware of both); the tracking link ends itself in that turn's poll phase.
+  // CheckPhaseStart, first middleware of both); the tracking link ends itself in that turn's poll phase.
+  // assembleApp checks each app's edge and turns the cache to 'own-turn' (with a warning) if not.
   const cache = sc.enabled && opts.sessionReaders !== 'tools'
     ? createSessionCache({ inner: stores.sessions, connect: connectServer, keyPrefix, clock: opts.clock ?? systemClock, log: opts.log, options: sc, hitOrdering: 'caller' })
     : null;
@@ -194,7 +202,16 @@ function redisStores(config: AppConfig, opts: InfrastructureOptions): Stores {
       captchas: failClosed<CaptchaStore>(ready(stores.captchas, CAPTCHA_METHODS), CAPTCHA_METHODS),
       health: stores.health,
     },
-    ...(cache === null ? {} : { reportSessionCache: (metrics: Metrics) => cache.metrics.add(metrics) }),
+    ...(cache === null
+      ? {}
+      : {
+          reportSessionCache: (metrics: Metrics) => cache.metrics.add(metrics),
+          sessionReaderWithoutCheckPhaseEdge: (why: string) => {
+            if (cache.store.hitOrderingInUse !== 'caller') return;
+            cache.store.answerHitsInOwnTurn();
+            opts.log.warn({ why }, "session cache: hits wait for their own event-loop turn ('own-turn'), since an app does not start its requests in the check phase");
+          },
+        }),
     close: async () => {
       await cache?.store.close();
       await stores.health.close();

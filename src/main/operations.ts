@@ -10,6 +10,7 @@ import type Koa from 'koa';
 import { CheckHealth } from '../application/health/check-health';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
+import { checkPhaseEdgeProblem } from '../adapters/koa/middleware';
 import { corsFor, securityHeaders } from '../adapters/koa/hygiene';
 import { buildOpenApiDocument } from '../adapters/koa/openapi';
 import type { DocumentLicense, DocumentMeta, DocumentServer } from '../adapters/koa/openapi-meta';
@@ -176,5 +177,9 @@ export function assembleApp(input: OperationsInput & { readonly responder: Respo
     log: input.infra.log,
     pre: [inputFilter(input.config)],
   });
+  // The local session cache answers hits at once only behind an edge that starts every request in
+  // its turn's check phase; an app assembled otherwise makes it wait its own turn, and says why.
+  const problem = checkPhaseEdgeProblem(app.middleware);
+  if (problem !== null) input.infra.sessionReaderWithoutCheckPhaseEdge?.(`${input.app} app: ${problem}`);
   return { app, container: input.container, routes: ops.routes };
 }

@@ -6,7 +6,7 @@
  * - MONITOR: the commands the service sent (a script's own commands show as sent by "lua" and
  *   are not round trips): exactly one per request on a cluster; on standalone and Sentinel the
  *   reads of the requests read in the same tick are one MGET or one script
- *   (src/adapters/redis/tick-batch.ts), so the ten requests sent together here may take fewer;
+ *   (src/adapters/redis/command-per-tick.ts), so the ten requests sent together here may take fewer;
  * - INFO commandstats, summed over the masters: one MGET (idle timeout off) or one EVALSHA of the
  *   read-and-touch script (on) per request. commandstats also counts what a script runs inside,
  *   so its total is not the number of round trips; those two commands never run inside a script.

@@ -1,4 +1,4 @@
-/** The edge starts the requests read in one turn of the event loop together (TurnBatch). */
+/** The edge starts the requests read in one turn of the event loop together (CheckPhaseStart). */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';

@@ -166,6 +166,19 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
     assert.equal(await answer, null);
   });
 
+  it("answerHitsInOwnTurn: a 'caller' cache whose reader lacks the check-phase edge makes its hits wait their turn from then on", async () => {
+    const t = setUp({ hitOrdering: 'caller' });
+    assert.equal(t.cache.hitOrderingInUse, 'caller');
+    t.cache.answerHitsInOwnTurn();
+    assert.equal(t.cache.hitOrderingInUse, 'own-turn');
+    const s = await t.login();
+    await t.get(s.hash);
+    const order: string[] = [];
+    setImmediate(() => order.push('end of turn'));
+    await t.get(s.hash).then((got) => order.push(got?.state ?? 'null'));
+    assert.deepEqual(order, ['end of turn', 'active']);
+  });
+
   it("with hitOrdering 'caller' a hit answers in the same turn (its caller already ran after the turn's I/O)", async () => {
     for (const hitOrdering of ['own-turn', 'caller'] as const) {
       const t = setUp({ hitOrdering });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import bodyParser from 'koa-bodyparser';
 import { DomainError, isDomainError, type Reason } from '../../domain/errors';
 import type { Logger } from '../../application/ports/logger';
-import { TurnBatch } from '../turn-batch';
+import { CheckPhaseStart } from '../check-phase-start';
 import { resolveClientIp, type TrustedProxies } from './client-ip';
 import type { AppMiddleware, Responder } from './state';
 
@@ -12,12 +12,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
  * Request id (honours a well-formed incoming X-Request-Id), client IP and the app's responder.
  * The requests whose headers were read in one turn of the event loop start together, in its check
- * phase (TurnBatch): each then runs the edge one await step at a time beside the others, instead of
+ * phase (CheckPhaseStart): each then runs the edge one await step at a time beside the others, instead of
  * running as far as it can before the next socket is read (docs/performance.md).
  */
 export function requestContext(opts: { responder: Responder; trustedProxies: TrustedProxies; realm: string }): AppMiddleware {
-  const start = new TurnBatch();
-  return async function requestContext(ctx, next) {
+  const start = new CheckPhaseStart();
+  return Object.assign(async function requestContext(ctx: Parameters<AppMiddleware>[0], next: Parameters<AppMiddleware>[1]) {
     await start.answer(undefined);
     const incoming = ctx.get('X-Request-Id');
     ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -26,7 +26,21 @@ export function requestContext(opts: { responder: Responder; trustedProxies: Tru
     ctx.state.responder = opts.responder;
     (ctx.state as { realm?: string }).realm = opts.realm;
     await next();
-  };
+  }, { [STARTS_IN_CHECK_PHASE]: true });
+}
+
+/** Marks the edge that starts every request in its turn's check phase (requestContext). */
+const STARTS_IN_CHECK_PHASE = Symbol('starts requests in the check phase');
+
+/**
+ * Why the app does NOT start every request in the check phase of the turn that read it, or null
+ * when it does: its first middleware is requestContext. The local session cache answers hits at
+ * once only behind that edge (hitOrdering 'caller'); anything else must let it wait its own turn.
+ */
+export function checkPhaseEdgeProblem(middleware: readonly unknown[]): string | null {
+  const first = middleware[0] as { [STARTS_IN_CHECK_PHASE]?: boolean; name?: string } | undefined;
+  if (first?.[STARTS_IN_CHECK_PHASE] === true) return null;
+  return `the first middleware is ${first === undefined ? 'missing' : `"${first.name || 'anonymous'}"`}, not requestContext (its CheckPhaseStart starts each request after the I/O of its turn)`;
 }
 
 /** Errors thrown by the body parser (co-body / raw-body) carry an HTTP status; map it to a reason. */

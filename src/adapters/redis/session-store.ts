@@ -5,7 +5,7 @@
  *
  * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one
  *   MGET; on standalone and Sentinel the one command is shared with the other sessions read in the
- *   same tick, tick-batch.ts), and each single-slot step below;
+ *   same tick, command-per-tick.ts), and each single-slot step below;
  * - ordered steps, safe at every step:
  *   create   index first (u, t, all in parallel; u returns the others to replace), then replace
  *            the others (marker first, see mark), then write the record only if nothing holds its
@@ -31,7 +31,7 @@ import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import { isCluster, type RedisClient } from './redis-client';
-import { TickBatch } from './tick-batch';
+import { CommandPerTick } from './command-per-tick';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { activeRecord, SessionIndexes } from './session-indexes';
@@ -66,7 +66,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
 
   /**
    * Reads a session's two keys (MGET), and reads and touches a session (the read-and-touch script).
-   * On standalone and Sentinel the reads of one tick share one command (tick-batch.ts); on a cluster
+   * On standalone and Sentinel the reads of one tick share one command (command-per-tick.ts); on a cluster
    * and in the tagged layout, whose sessions span slots, each is a command of its own.
    */
   private readonly readKeys: (keys: SessionKeys) => Promise<ReadReply>;
@@ -80,11 +80,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
       this.readAndTouch = (args) => this.run('agSessionTouch', ...args) as Promise<TouchReply>;
       return;
     }
-    const reads = new TickBatch(async (items: readonly SessionKeys[]) => {
+    const reads = new CommandPerTick(async (items: readonly SessionKeys[]) => {
       const values = await client.mget(items.flat());
       return items.map((_, i): ReadReply => [values[2 * i] ?? null, values[2 * i + 1] ?? null]);
     });
-    const touches = new TickBatch(async (items: readonly TouchArgs[]) => {
+    const touches = new CommandPerTick(async (items: readonly TouchArgs[]) => {
       const keys: string[] = [];
       const args: string[] = [];
       for (const [s, a, now, idle] of items) {

@@ -13,7 +13,6 @@
  * - While the link is down every read goes to the Redis store (bypass) and the cache stays empty.
  * - Idle timeout: see idle-touches.ts. A hit never declares a session frozen: one that looks
  *   frozen locally is read (and touched) in Redis, which knows every instance's uses.
- *
  * Key names come from RedisKeys only; invalidation messages are mapped back through them.
  */
 import type { Clock } from '../../../application/ports/clock';
@@ -54,10 +53,9 @@ export interface CachedSessionStoreDeps {
    * - 'caller': every caller already runs after the I/O callbacks of the turn that read its
    *   request, so the hit answers at once. True of the HTTP apps: requestContext, the first
    *   middleware of every app (src/adapters/koa/http-app.ts), starts each request in that turn's
-   *   check phase (TurnBatch), after the tracking connection's data of the turn was handled
-   *   (test/unit/request-start.test.ts shows it on real sockets). Saves a loop turn per hit batch
-   *   (~7 % of a cached request's CPU, docs/performance.md).
-   */
+   *   check phase (CheckPhaseStart), after the tracking connection's data of the turn was handled
+   *   (test/unit/request-start.test.ts; assembleApp checks each app's edge and calls
+   *   answerHitsInOwnTurn otherwise). Saves a loop turn per hit batch (~7 % CPU). */
   readonly hitOrdering?: 'own-turn' | 'caller';
 }
 
@@ -67,9 +65,19 @@ export class CachedSessionStore implements SessionStore {
   private coherent = false;
   private sweeper: NodeJS.Timeout | undefined;
   private turnDone: Promise<void> | null = null;
+  private hitOrdering: 'own-turn' | 'caller';
 
   constructor(private readonly d: CachedSessionStoreDeps) {
     this.entries = new CacheEntries(d.options.maxEntries);
+    this.hitOrdering = d.hitOrdering ?? 'own-turn';
+  }
+
+  /** How hits answer now (see CachedSessionStoreDeps.hitOrdering); answerHitsInOwnTurn turns it to 'own-turn'. */
+  get hitOrderingInUse(): 'own-turn' | 'caller' {
+    return this.hitOrdering;
+  }
+  answerHitsInOwnTurn(): void {
+    this.hitOrdering = 'own-turn';
   }
 
   /** Starts the tracking link (the cache is bypassed until it is ready) and the sweep of waiting touches. */
@@ -138,7 +146,7 @@ export class CachedSessionStore implements SessionStore {
     }
     const entry = this.entries.lookup(key, this.d.clock.now());
     if (entry !== undefined) {
-      if (this.d.hitOrdering !== 'caller') await this.turn();
+      if (this.hitOrdering !== 'caller') await this.turn();
       if (this.coherent && this.entries.peek(key) === entry) return this.answer(type, hash, key, entry, now, idleMs, false);
     }
     return this.miss(type, hash, key, now, idleMs);

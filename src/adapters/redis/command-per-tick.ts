@@ -1,6 +1,7 @@
 /**
- * The session reads of one tick as one command. The edge starts the requests read in one
- * event-loop turn together (TurnBatch), so their session lookups are asked for within one run of
+ * The session reads of one tick as one command (merges work; CheckPhaseStart, by contrast, only
+ * decides when callers resume). The edge starts the requests read in one
+ * event-loop turn together (CheckPhaseStart), so their session lookups are asked for within one run of
  * the microtask queue; instead of one command each (auto-pipelined into one write, but still a
  * command, a reply and a promise each in ioredis, and a command each for Redis), they leave as one
  * command at the next tick (the MGET of all their keys, or one read-and-touch script over all the
@@ -21,7 +22,7 @@ interface Waiter<O> {
   reject(e: unknown): void;
 }
 
-export class TickBatch<I, O> {
+export class CommandPerTick<I, O> {
   private items: I[] = [];
   private waiters: Waiter<O>[] = [];
 
