@@ -94,6 +94,17 @@ export function catchAllFamilies(entries: readonly string[]): Array<'IPv4' | 'IP
   return out;
 }
 
+/** The widest trusted-proxy ranges prod accepts without svc.trusted-proxies-allow-wide: /8 (IPv4), /32 (IPv6). */
+export const WIDEST_PROXY_PREFIX = { IPv4: 8, IPv6: 32 } as const;
+
+/** The entries wider than WIDEST_PROXY_PREFIX (IPv4-mapped IPv6 ranges judged as IPv4). Throws on a bad entry. */
+export function wideRanges(entries: readonly string[]): string[] {
+  return entries.filter((entry) => {
+    const [net, bits] = parseRange(entry);
+    return bits < WIDEST_PROXY_PREFIX[net.kind() === 'ipv4' ? 'IPv4' : 'IPv6'];
+  });
+}
+
 export const canonicalIp: (ip: string) => string = memoByAddress((ip) => {
   const addr = normalise(ip);
   return addr === null ? ip : addr.toString();

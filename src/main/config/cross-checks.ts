@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { MAX_ANSWER_ODDS, mathAnswerOdds } from '../../adapters/captcha/svg-captcha-generator';
 import { parseRsaPrivateKey } from '../../adapters/crypto/rsa';
-import { catchAllFamilies } from '../../adapters/koa/client-ip';
+import { catchAllFamilies, wideRanges } from '../../adapters/koa/client-ip';
 import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
 import { isSfString } from '../../domain/signing';
 import type { AppConfig, RedisSettings } from './app-config';
@@ -145,6 +145,14 @@ function catchAllProxyProblem(c: AppConfig): string | null {
   return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): "${c.trustedProxies.join(',')}" trusts every ${families.join(' and every ')} address as a proxy, so any client can name its own IP in X-Forwarded-For and escape the per-IP limits; list exactly your proxies`;
 }
 
+/** Prod: a trusted range wider than /8 (IPv4) or /32 (IPv6), unless svc.trusted-proxies-allow-wide; null when none. */
+function wideProxyProblem(c: AppConfig): string | null {
+  if (c.trustedProxiesAllowWide) return null;
+  const wide = wideRanges(c.trustedProxies);
+  if (wide.length === 0) return null;
+  return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): ${wide.map((r) => `"${r}"`).join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than /8 (IPv4) or /32 (IPv6): any host in such a range may name any client IP in X-Forwarded-For; list exactly your proxies, or set svc.trusted-proxies-allow-wide=true (SVC_TRUSTED_PROXIES_ALLOW_WIDE) if only your proxies live there`;
+}
+
 /** Configurations that start but deserve a warning at start (a catch-all proxy list: dev and test only, refused in prod). */
 export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
@@ -157,6 +165,6 @@ export function configWarnings(c: AppConfig): string[] {
 
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */
 export function crossChecks(c: AppConfig): string[] {
-  const proxy = c.profile === 'prod' ? catchAllProxyProblem(c) : null;
+  const proxy = c.profile === 'prod' ? (catchAllProxyProblem(c) ?? wideProxyProblem(c)) : null;
   return [...valueChecks(c), ...captchaChecks(c), ...backendChecks(c), ...prodSecretChecks(c), ...(proxy === null ? [] : [proxy])];
 }
