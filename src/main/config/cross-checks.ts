@@ -8,6 +8,7 @@ import { isSfString } from '../../domain/signing';
 import type { AppConfig, RedisSettings } from './app-config';
 import { urlPassword } from './build';
 import { prodSecretChecks } from './prod-secrets';
+import { secretStrengthChecks } from './secret-strength';
 
 /** Every app given schemes is registered; an RFC 9421 app key is its `keyid`, an sf-string (printable ASCII). */
 function signSchemeChecks(c: AppConfig): string[] {
@@ -166,5 +167,5 @@ export function configWarnings(c: AppConfig): string[] {
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */
 export function crossChecks(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? (catchAllProxyProblem(c) ?? wideProxyProblem(c)) : null;
-  return [...valueChecks(c), ...captchaChecks(c), ...backendChecks(c), ...prodSecretChecks(c), ...(proxy === null ? [] : [proxy])];
+  return [...valueChecks(c), ...captchaChecks(c), ...backendChecks(c), ...prodSecretChecks(c), ...secretStrengthChecks(c), ...(proxy === null ? [] : [proxy])];
 }
