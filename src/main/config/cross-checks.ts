@@ -154,10 +154,34 @@ function wideProxyProblem(c: AppConfig): string | null {
   return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): ${wide.map((r) => `"${r}"`).join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than /8 (IPv4) or /32 (IPv6): any host in such a range may name any client IP in X-Forwarded-For; list exactly your proxies, or set svc.trusted-proxies-allow-wide=true (SVC_TRUSTED_PROXIES_ALLOW_WIDE) if only your proxies live there`;
 }
 
+/** The registered apps that may sign with v1: those whose schemes include it, and those given none (v1 is the default). */
+function v1Apps(c: AppConfig): string[] {
+  if (!c.sign.enabled) return [];
+  return Object.keys(c.sign.apps).filter((app) => !Object.hasOwn(c.sign.schemes, app) || (c.sign.schemes[app] ?? []).includes('v1'));
+}
+
+/** Prod settings that are allowed but weaker than they could be: the captcha off, apps that may sign with v1. */
+function prodWarnings(c: AppConfig): string[] {
+  if (c.profile !== 'prod') return [];
+  const warnings: string[] = [];
+  if (!c.captcha.enabled) {
+    warnings.push('svc.captcha.enabled (SVC_CAPTCHA_ENABLED) is false in prod: the admin login asks no captcha, so only the login lock and the rate limits slow password guessing');
+  }
+  const v1 = v1Apps(c);
+  if (v1.length > 0) {
+    warnings.push(
+      `svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): ${v1.map((a) => `"${a}"`).join(', ')} may sign with v1, the legacy default scheme (the seed's; it signs neither the method nor the path): ` +
+        'give each app "rfc9421" once its clients sign with RFC 9421 HTTP Message Signatures',
+    );
+  }
+  return warnings;
+}
+
 /** Configurations that start but deserve a warning at start (a catch-all proxy list: dev and test only, refused in prod). */
 export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
   const warnings = proxy === null ? [] : [proxy];
+  warnings.push(...prodWarnings(c));
   if (c.store === 'memory' && c.sessionCache.enabled) {
     warnings.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with svc.store=memory: the in-memory store already lives in the process');
   }
