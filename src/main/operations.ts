@@ -21,7 +21,7 @@ import { requestMetrics } from '../adapters/koa/request-metrics';
 import type { RouteDef } from '../adapters/koa/routes';
 import type { AppMiddleware, AppState, Responder } from '../adapters/koa/state';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
-import type { AppConfig } from './config';
+import { ConfigError, servedAppChecks, type AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { packageRoot } from '../adapters/package-root';
 import { inputFilter } from './container';
@@ -165,6 +165,9 @@ export interface BuiltApp {
 
 /** The app's routes with the operational ones, behind the shared edge, answering in `responder`'s format. */
 export function assembleApp(input: OperationsInput & { readonly responder: Responder }): BuiltApp {
+  // start.ts checks every app it serves before listening; this refuses any other composition too.
+  const problems = servedAppChecks(input.config, [input.app]);
+  if (problems.length > 0) throw new ConfigError(problems);
   const ops = operations(input);
   const app = createHttpApp({
     realm: input.app,

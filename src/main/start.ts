@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer } from '../adapters/koa/http-server';
 import { accessLoggerOf, bufferedDestination, createPinoLogger } from '../adapters/logging/pino-logger';
-import { ConfigError, loadConfig, type AppConfig } from './config';
+import { ConfigError, loadConfig, servedAppChecks, type AppConfig } from './config';
 import { buildAdminApp } from './admin';
 import { buildWebApp } from './web';
 import { createInfrastructure } from './infrastructure';
@@ -22,9 +22,13 @@ function parseArgs(argv: readonly string[]): Which[] {
   process.exit(2);
 }
 
-function loadOrExit(): AppConfig {
+/** The configuration, checked for the apps this process serves; every problem printed at once, then exit 1. */
+function loadOrExit(which: readonly Which[]): AppConfig {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    const problems = servedAppChecks(config, which);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return config;
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`Refusing to start. ${e.message}\n`);
@@ -36,7 +40,7 @@ function loadOrExit(): AppConfig {
 
 async function main(): Promise<void> {
   const which = parseArgs(process.argv.slice(2));
-  const config = loadOrExit();
+  const config = loadOrExit(which);
   // Asynchronous, buffered stdout: a log line never blocks the request that wrote it, and lines
   // leave in batches (at least every second; flushed on shutdown).
   const destination = bufferedDestination(1);

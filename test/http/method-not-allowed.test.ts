@@ -1,7 +1,7 @@
 /**
  * RFC 9110 §15.5.6: a 405 carries `Allow`. Every path of both apps, driven with every method it
- * does not declare, answers 405 in the app's own format with the declared methods in `Allow`;
- * OPTIONS lists them with 200; a method the server does not know at all is refused the same way.
+ * does not declare, answers 405 in the app's own format with the declared methods and OPTIONS in
+ * `Allow`; OPTIONS lists the same with 200; a method the server does not know at all is refused the same way.
  * The paths come from the mounted route tables, so a new route is covered without a list here.
  */
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ describe('undeclared methods answer 405 with Allow, on every path of both apps',
       let checked = 0;
       for (const [path, declared] of byPath) {
         const url = concrete(path);
-        const expected = [...declared].sort();
+        const expected = [...declared, 'OPTIONS'].sort();
         const options = await request(app.callback()).options(url);
         assert.equal(options.status, 200, `OPTIONS ${url}`);
         assert.deepEqual(allowOf(options), expected, `OPTIONS ${url}`);
@@ -65,8 +65,17 @@ describe('undeclared methods answer 405 with Allow, on every path of both apps',
   it('a method the server does not know at all is refused with Allow too', async () => {
     const res = await request(apps.admin.app.callback()).propfind('/auth/login');
     assert.equal(res.status, 405);
-    assert.deepEqual(allowOf(res), ['POST']);
+    assert.deepEqual(allowOf(res), ['OPTIONS', 'POST']);
     assert.equal(res.body.code, 40500);
+  });
+
+  it('Allow names OPTIONS, which every known path answers (RFC 9110 §9.3.7)', async () => {
+    const options = await request(apps.web.app.callback()).options('/auth/login');
+    assert.equal(options.status, 200);
+    assert.deepEqual(allowOf(options), ['OPTIONS', 'POST']);
+    const refused = await request(apps.web.app.callback()).get('/auth/login');
+    assert.equal(refused.status, 405);
+    assert.deepEqual(allowOf(refused), ['OPTIONS', 'POST']);
   });
 
   it('a path no route declares stays 404 whatever the method', async () => {

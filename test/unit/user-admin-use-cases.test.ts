@@ -104,12 +104,12 @@ describe('user administration use cases (live sessions follow the directory)', (
     await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
     await dir.setEnabled(annId, true);
     await assert.rejects(
-      new RefreshToken(dir, managers, registry, tokens).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),
+      new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),
       (e) => isDomainError(e) && e.reason === 'refresh-token-invalid',
     );
     clock.advance(1);
     const fresh = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
-    const next = await new RefreshToken(dir, managers, registry, tokens).execute({ loginType: 'admin', refreshToken: fresh.refreshToken, client: {} });
+    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({ loginType: 'admin', refreshToken: fresh.refreshToken, client: {} });
     assert.ok((await admin.resolveToken(next.accessToken)).ok, 'a login after the re-enable refreshes normally');
   });
 

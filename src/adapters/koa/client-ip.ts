@@ -3,6 +3,12 @@
  * X-Forwarded-For is walked right to left, skipping trusted proxies, and the first
  * untrusted hop is the client. A forged X-Forwarded-For from an untrusted peer changes nothing.
  * A hop may carry a port (`203.0.113.7:41234`, `[2001:db8::1]:443`): the address is what counts.
+ * A hop's address must be canonical text: an IPv4 dotted quad (four decimal octets 0..255, no
+ * leading zeros) or RFC 5952 IPv6 text (lower case, `::` for the longest run of two or more zero
+ * groups, no leading zeros; an IPv4-mapped address also as `::ffff:<dotted quad>`), which is what
+ * proxies write (inet_ntop). Anything else (`0203.0.113.13`, `1.2.3`, `0x7f.1`, `2001:DB8::1`,
+ * `2001:db8:0:0::1`, a zone) is not guessed at: like any other garbage in the chain, the client
+ * is then the peer.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -88,20 +94,49 @@ export function catchAllFamilies(entries: readonly string[]): Array<'IPv4' | 'IP
   return out;
 }
 
+/** The widest trusted-proxy ranges prod accepts without svc.trusted-proxies-allow-wide: /8 (IPv4), /32 (IPv6). */
+export const WIDEST_PROXY_PREFIX = { IPv4: 8, IPv6: 32 } as const;
+
+/** The entries wider than WIDEST_PROXY_PREFIX (IPv4-mapped IPv6 ranges judged as IPv4). Throws on a bad entry. */
+export function wideRanges(entries: readonly string[]): string[] {
+  return entries.filter((entry) => {
+    const [net, bits] = parseRange(entry);
+    return bits < WIDEST_PROXY_PREFIX[net.kind() === 'ipv4' ? 'IPv4' : 'IPv6'];
+  });
+}
+
 export const canonicalIp: (ip: string) => string = memoByAddress((ip) => {
   const addr = normalise(ip);
   return addr === null ? ip : addr.toString();
 });
 
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** An IPv4 address as a canonical dotted quad: four decimal octets, no leading zeros. */
+const DOTTED_QUAD = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+
 /**
- * One X-Forwarded-For hop: an address, or an address with the port the proxy saw (`ip:port`,
+ * An address written as canonical text (a dotted quad, or RFC 5952 IPv6, IPv4-mapped ones also
+ * as `::ffff:<dotted quad>`), IPv4-mapped addresses as IPv4; null for any other spelling.
+ */
+export function parseCanonicalIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (DOTTED_QUAD.test(text)) return ipaddr.IPv4.parse(text);
+  const mapped = /^::ffff:([0-9.]+)$/.exec(text);
+  if (mapped) return DOTTED_QUAD.test(mapped[1] as string) ? ipaddr.IPv4.parse(mapped[1] as string) : null;
+  if (!/^[0-9a-f:]{2,39}$/.test(text) || !ipaddr.IPv6.isValid(text)) return null;
+  const addr = ipaddr.IPv6.parse(text);
+  if (addr.toRFC5952String() !== text) return null;
+  return addr.isIPv4MappedAddress() ? addr.toIPv4Address() : addr;
+}
+
+/**
+ * One X-Forwarded-For hop: a canonical address, or one with the port the proxy saw (`ip:port`,
  * `[ipv6]:port`, as some proxies write it); null when it is neither.
  */
 function parseHop(hop: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(hop);
-  if (bracketed) return normalise(bracketed[1] as string);
-  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(hop);
-  return normalise(v4WithPort ? (v4WithPort[1] as string) : hop);
+  if (bracketed) return parseCanonicalIp(bracketed[1] as string);
+  const v4WithPort = /^([0-9.]+):\d{1,5}$/.exec(hop);
+  return parseCanonicalIp(v4WithPort ? (v4WithPort[1] as string) : hop);
 }
 
 export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {

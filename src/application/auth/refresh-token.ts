@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { ClientInfo } from '../../domain/session';
+import type { Logger } from '../ports/logger';
 import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
 import { RefreshTokenRegistry, type RefreshRecord } from '../session/refresh-token-registry';
 import { SessionManagers, type SessionManager } from '../session/session-manager';
@@ -18,7 +19,9 @@ const reused = (): DomainError =>
  * permissions reloaded from the directory. A token that was already rotated revokes its family;
  * so does one whose access token was replaced or kicked out, or whose family was born before
  * the user's "log out everywhere" cut-off, or that outlived its family's absolute lifetime (401
- * refresh-token-invalid).
+ * refresh-token-invalid). A token presented again within the reuse grace (REUSE_GRACE_MS, two
+ * tabs refreshing at once) is refused as invalid without revoking, and logged as a warning with
+ * its family id (never the token): a thief racing the owner inside the grace leaves a trace.
  *
  * Store round trips of a successful refresh, 7 in order: GET the refresh record; take it and
  * write its used marker (one atomic script); then in parallel the access-token session read, the
@@ -36,12 +39,17 @@ export class RefreshToken {
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(IssueTokens) private readonly issue: IssueTokens,
+    @inject(TOKENS.Logger) private readonly log: Logger,
   ) {}
 
   async execute(input: { loginType: string; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
     const type = input.loginType;
     const consumed = await this.registry.consume(type, input.refreshToken);
     if (consumed.kind === 'invalid') throw invalid();
+    if (consumed.kind === 'concurrent') {
+      this.log.warn({ loginType: type, family: consumed.family }, 'refresh token presented again within the reuse grace: refused, family kept');
+      throw invalid();
+    }
     if (consumed.kind === 'expired') {
       await this.registry.revokeFamily(type, consumed.family); // past its absolute lifetime: the family ends here
       throw invalid();

@@ -60,6 +60,8 @@ export interface RefreshRecord {
 export type ConsumeResult =
   | { readonly kind: 'ok'; readonly record: RefreshRecord }
   | { readonly kind: 'reused'; readonly family: string }
+  /** Presented again within REUSE_GRACE_MS of its rotation: refused as invalid, the family kept. */
+  | { readonly kind: 'concurrent'; readonly family: string }
   | { readonly kind: 'expired'; readonly family: string }
   | { readonly kind: 'invalid' };
 
@@ -166,7 +168,7 @@ export class RefreshTokenRegistry {
    * Reads the token's record, then takes it and writes its `rtused` marker in one atomic step.
    * A record that is unreadable or past its family's lifetime is taken without a marker. Losing
    * the take to a concurrent presentation reads that presentation's marker (within the grace
-   * period: "invalid").
+   * period: "concurrent").
    */
   async consume(loginType: string, token: string): Promise<ConsumeResult> {
     if (!REFRESH_FORMAT.test(token)) return { kind: 'invalid' };
@@ -185,7 +187,7 @@ export class RefreshTokenRegistry {
     const usedRaw = await this.kv.get(`rtused:${loginType}:${hash}`);
     const used = usedRaw === null ? null : readUsed(usedRaw);
     if (used === null) return { kind: 'invalid' };
-    return this.clock.now() - used.usedAt < REUSE_GRACE_MS ? { kind: 'invalid' } : { kind: 'reused', family: used.family };
+    return { kind: this.clock.now() - used.usedAt < REUSE_GRACE_MS ? 'concurrent' : 'reused', family: used.family };
   }
 
   /** The refresh-token family of a session: the one its record names (attrs.rtFamily), else the access index's. */

@@ -96,6 +96,8 @@ export interface AppConfig {
   readonly adminPort: number;
   readonly webPort: number;
   readonly trustedProxies: readonly string[];
+  /** Prod accepts trusted-proxy ranges wider than /8 (IPv4) or /32 (IPv6). */
+  readonly trustedProxiesAllowWide: boolean;
   /** IANA zone for formatted dates; the server's zone when not configured. */
   readonly timeZone: string;
   readonly problemBaseUri: string;

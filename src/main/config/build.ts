@@ -158,6 +158,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     adminPort: s<number>('svc.admin.port'),
     webPort: s<number>('svc.web.port'),
     trustedProxies: s<string[]>('svc.trusted-proxies'),
+    trustedProxiesAllowWide: s<boolean>('svc.trusted-proxies-allow-wide'),
     timeZone: s<string>('svc.time-zone').trim() || Intl.DateTimeFormat().resolvedOptions().timeZone,
     problemBaseUri: s<string>('svc.problem-base-uri').replace(/\/?$/, '/'),
     bodyLimitBytes: s<number>('svc.body-limit-bytes'),

@@ -2,12 +2,13 @@
 import { existsSync } from 'node:fs';
 import { MAX_ANSWER_ODDS, mathAnswerOdds } from '../../adapters/captcha/svg-captcha-generator';
 import { parseRsaPrivateKey } from '../../adapters/crypto/rsa';
-import { catchAllFamilies } from '../../adapters/koa/client-ip';
+import { catchAllFamilies, wideRanges } from '../../adapters/koa/client-ip';
 import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
 import { isSfString } from '../../domain/signing';
 import type { AppConfig, RedisSettings } from './app-config';
 import { urlPassword } from './build';
 import { prodSecretChecks } from './prod-secrets';
+import { secretStrengthChecks } from './secret-strength';
 
 /**
  * Every app given schemes is registered; an RFC 9421 app key is its `keyid`, an sf-string (printable ASCII).
@@ -153,10 +154,42 @@ function catchAllProxyProblem(c: AppConfig): string | null {
   return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): "${c.trustedProxies.join(',')}" trusts every ${families.join(' and every ')} address as a proxy, so any client can name its own IP in X-Forwarded-For and escape the per-IP limits; list exactly your proxies`;
 }
 
+/** Prod: a trusted range wider than /8 (IPv4) or /32 (IPv6), unless svc.trusted-proxies-allow-wide; null when none. */
+function wideProxyProblem(c: AppConfig): string | null {
+  if (c.trustedProxiesAllowWide) return null;
+  const wide = wideRanges(c.trustedProxies);
+  if (wide.length === 0) return null;
+  return `svc.trusted-proxies (SVC_TRUSTED_PROXIES): ${wide.map((r) => `"${r}"`).join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than /8 (IPv4) or /32 (IPv6): any host in such a range may name any client IP in X-Forwarded-For; list exactly your proxies, or set svc.trusted-proxies-allow-wide=true (SVC_TRUSTED_PROXIES_ALLOW_WIDE) if only your proxies live there`;
+}
+
+/** The registered apps that may sign with v1: those whose schemes include it, and those given none (v1 is the default). */
+function v1Apps(c: AppConfig): string[] {
+  if (!c.sign.enabled) return [];
+  return Object.keys(c.sign.apps).filter((app) => !Object.hasOwn(c.sign.schemes, app) || (c.sign.schemes[app] ?? []).includes('v1'));
+}
+
+/** Prod settings that are allowed but weaker than they could be: the captcha off, apps that may sign with v1. */
+function prodWarnings(c: AppConfig): string[] {
+  if (c.profile !== 'prod') return [];
+  const warnings: string[] = [];
+  if (!c.captcha.enabled) {
+    warnings.push('svc.captcha.enabled (SVC_CAPTCHA_ENABLED) is false in prod: the admin login asks no captcha, so only the login lock and the rate limits slow password guessing');
+  }
+  const v1 = v1Apps(c);
+  if (v1.length > 0) {
+    warnings.push(
+      `svc.security.sign.schemes (SVC_SECURITY_SIGN_SCHEMES): ${v1.map((a) => `"${a}"`).join(', ')} may sign with v1, the legacy default scheme (the seed's; it signs neither the method nor the path): ` +
+        'give each app "rfc9421" once its clients sign with RFC 9421 HTTP Message Signatures',
+    );
+  }
+  return warnings;
+}
+
 /** Configurations that start but deserve a warning at start (what loading set aside; a catch-all proxy list: dev and test only, refused in prod). */
 export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
   const warnings = [...c.loadWarnings, ...(proxy === null ? [] : [proxy])];
+  warnings.push(...prodWarnings(c));
   if (c.store === 'memory' && c.sessionCache.enabled) {
     warnings.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with svc.store=memory: the in-memory store already lives in the process');
   }
@@ -165,6 +198,6 @@ export function configWarnings(c: AppConfig): string[] {
 
 /** Rules that span keys, and the production rule: no default secrets, every missing one named at once. */
 export function crossChecks(c: AppConfig): string[] {
-  const proxy = c.profile === 'prod' ? catchAllProxyProblem(c) : null;
-  return [...valueChecks(c), ...captchaChecks(c), ...backendChecks(c), ...prodSecretChecks(c), ...(proxy === null ? [] : [proxy])];
+  const proxy = c.profile === 'prod' ? (catchAllProxyProblem(c) ?? wideProxyProblem(c)) : null;
+  return [...valueChecks(c), ...captchaChecks(c), ...backendChecks(c), ...prodSecretChecks(c), ...secretStrengthChecks(c), ...(proxy === null ? [] : [proxy])];
 }

@@ -15,3 +15,4 @@ export { CONFIG_KEYS, envNameOf, PROFILES, type ConfigKey, type Profile } from '
 export { ConfigError, type AppConfig, type KeyOrigin, type LoadOptions, type RedisSettings } from './app-config';
 export { DEFAULT_CONFIG_DIR, loadConfig } from './load';
 export { configWarnings } from './cross-checks';
+export { servedAppChecks, type ServedApp } from './served-apps';

@@ -77,6 +77,7 @@ export const KEYS = {
   'svc.admin.port': { schema: port, default: 8080 },
   'svc.web.port': { schema: port, default: 8081 },
   'svc.trusted-proxies': { schema: cidrList, default: [] },
+  'svc.trusted-proxies-allow-wide': { schema: bool, default: false },
   'svc.time-zone': { schema: str, default: '' },
   'svc.problem-base-uri': { schema: z.string().url('expected an absolute URI'), default: 'https://authguard.example/problems/' },
   'svc.body-limit-bytes': { schema: int(1024, 50 * 1024 * 1024), default: 1024 * 1024 },
