@@ -70,8 +70,9 @@ for (const kind of STORE_KINDS) {
 
     it('an account lock of the previous format still locks', async () => {
       await infra.kv.set('loginfail:web:alice', JSON.stringify({ n: 10, until: clock.now() + 60_000 }), 60_000);
-      const locked = await request(apps.web.app.callback()).post('/auth/login').send({ username: 'alice', password: 'whatever1' }).expect(429);
-      assert.equal(locked.body.code, 'account-locked');
+      // a spent shared budget: a client without a device cookie must now solve a captcha (428)
+      const locked = await request(apps.web.app.callback()).post('/auth/login').send({ username: 'alice', password: 'whatever1' }).expect(428);
+      assert.equal(locked.body.code, 'captcha-required');
       assert.ok(Number(locked.headers['retry-after']) > 0);
     });
 
