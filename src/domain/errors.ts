@@ -18,7 +18,7 @@ export const REASONS = [
   'internal-error',
   'store-unavailable',
   'server-busy',
-  // session resolution (Sa-Token's NotLoginException reasons)
+  // session resolution (the reasons Sa-Token's NotLoginException gives: why a token does not log anyone in)
   'token-missing',
   'token-bad-prefix',
   'token-invalid',

@@ -1,12 +1,12 @@
 /**
- * Session policy and session values: the rules Sa-Token's `session.*` settings express,
+ * Session policy and session values: the rules the seed's `session.*` settings express (Sa-Token's, the Java session library it follows),
  * as pure data and functions (no store, no clock, no HTTP).
  */
 import type { Reason } from './errors';
 
 export type TokenStyle = 'uuid' | 'simple-uuid' | 'random-64';
 
-/** The `session.*` settings, in the units of the spec (seconds; -1 means "never"/"off"). */
+/** The `session.*` settings, in the units of the seed specification (seconds; -1 means "never"/"off"). */
 export interface SessionPolicy {
   readonly tokenName: string;
   readonly tokenPrefix: string;

@@ -1,5 +1,5 @@
 /**
- * Per-account failure cap (beyond the spec, ASVS 6.3.1) with device cookies (OWASP, both
+ * Per-account failure cap (beyond the seed specification, ASVS 6.3.1) with device cookies (OWASP, both
  * halves): a failure budget of `maxLoginFailures` failures inside the lock window. A client
  * presenting a valid device cookie is judged on the cookie's own budget only (429 when that is
  * spent), so strangers' failures never lock it out. Clients without one share the account's

@@ -1,5 +1,6 @@
 /**
- * The session core (the role Sa-Token plays in the spec): one SessionManager per login type.
+ * The session core (the role Sa-Token, the Java session library the seed specification is written against, plays
+ * there): one SessionManager per login type.
  * Tokens are opaque; the store only ever sees SHA-256(token). Every `session.*` setting is
  * honoured here; the store keeps the data atomic.
  */
@@ -61,7 +62,7 @@ export class SessionManager {
   }
 
   /**
-   * Creates a session for `principal` (the spec's `StpAdminUtil.login(userId)`). `notAfter` (ms)
+   * Creates a session for `principal` (Sa-Token's `StpAdminUtil.login(userId)` in the seed: log a user of the admin login type in). `notAfter` (ms)
    * caps a new session's expiry, e.g. at the end of its refresh-token family's lifetime.
    */
   async login(principal: Principal, client: ClientInfo = {}, attrs: Record<string, string> = {}, notAfter?: number): Promise<LoginResult> {

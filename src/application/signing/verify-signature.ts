@@ -1,5 +1,6 @@
 /**
- * VerifySignature: the spec's signing interceptor as a use case. A request that carries
+ * VerifySignature: the seed specification's signing interceptor (the check of the signing headers before
+ * a handler runs; glossary: docs/architecture.md) as a use case. A request that carries
  * `Signature-Input` is verified as RFC 9421 (see rfc9421-scheme.ts), any other as the seed's v1
  * (see v1-scheme.ts); each app signs only with the schemes `svc.security.sign.schemes` gives it
  * (v1 when not listed). Both schemes share the timestamp window and the one-time nonce store (per
