@@ -1,10 +1,12 @@
 /**
  * The generated tables of the docs: each sits between two marker comments in its Markdown file, so
- * the prose around it stays hand-written. `npm run docs:config` writes
+ * the prose around it stays hand-written. `npm run docs:config` and `npm run docs:errors` write
  * them; test/unit/docs-generated.test.ts fails when a committed file differs from what they write.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ERROR_CATALOGUE, type CatalogueEntry } from '../src/adapters/koa/error-catalogue';
+import type { Reason } from '../src/domain/errors';
 import { CONFIG_KEYS, declarationOf, envNamesOf, type ConfigKey } from '../src/main/config/keys';
 
 export interface GeneratedTable {
@@ -40,8 +42,15 @@ export function configTable(): string {
   return ['| Key | Environment variable | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The catalogue in its own order (grouped by status), every reason once. */
+export function errorTable(): string {
+  const rows = (Object.entries(ERROR_CATALOGUE) as Array<[Reason, CatalogueEntry]>).map(([reason, e]) => `| \`${reason}\` | ${e.status} | ${e.code} | ${e.title} |`);
+  return ['| Reason (web `code`) | HTTP | Admin `code` | Title |', '|---|---|---|---|', ...rows].join('\n');
+}
+
 export const TABLES: readonly GeneratedTable[] = [
   { file: 'docs/configuration.md', name: 'config-keys', command: 'npm run docs:config', source: 'src/main/config/settings/', render: configTable },
+  { file: 'docs/errors.md', name: 'error-catalogue', command: 'npm run docs:errors', source: 'src/adapters/koa/error-catalogue.ts', render: errorTable },
 ];
 
 /** The file's text with the table between its markers replaced (throws when the markers are missing). */
