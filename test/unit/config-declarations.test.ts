@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/main/config';
 import { CONFIG_KEYS, declarationOf, envNameOf, envNamesOf, named, type SettingValue } from '../../src/main/config/keys';
-import { HMAC_KEYS } from '../../src/main/config/declared-rules';
+import { HMAC_KEYS, requiredInProdChecks } from '../../src/main/config/declared-rules';
+import type { AppConfig } from '../../src/main/config/app-config';
 import { emptyConfigDir, problemsOf } from '../support/config-problems';
 import { prodEnv } from '../support/prod-env';
 
@@ -48,6 +49,15 @@ describe('configuration keys are declared once', () => {
       const problems = problemsOf(prodEnv({ [envNameOf(key)]: '  ' }));
       assert.deepEqual(problems, [`${named(key)}: required in prod (${declarationOf(key).requiredInProd?.why})`]);
     }
+  });
+
+  it('requiredInProd counts a number or a flag as a value (only blanks, an empty list or map are missing)', () => {
+    const c = loadConfig({ env: {}, configDir: emptyConfigDir() });
+    const prod = { ...c, profile: 'prod' as const };
+    const rules = CONFIG_KEYS.filter((k) => declarationOf(k).requiredInProd !== undefined);
+    assert.deepEqual(requiredInProdChecks(prod).length, rules.length);
+    const filled = { ...prod, raw: { ...prod.raw, 'svc.rsa-private-key': 0, 'svc.login.device-cookie-secret': false, 'svc.idempotency.token-secret': ['x'] } };
+    assert.deepEqual(requiredInProdChecks(filled as unknown as AppConfig), []);
   });
 
   it('the HMAC keys are the session share secret, the device-cookie keys and the idempotency token keys', () => {

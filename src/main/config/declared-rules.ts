@@ -11,6 +11,14 @@ export function trimmedText(c: AppConfig, key: ConfigKey): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
+/** No value: '' (or blanks), no entry in a list or a map, or unset. */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
 /** The keys that declare an HMAC key, in declaration order. */
 export const HMAC_KEYS: readonly ConfigKey[] = CONFIG_KEYS.filter((key) => declarationOf(key).hmac !== undefined);
 
@@ -20,7 +28,7 @@ export function requiredInProdChecks(c: AppConfig): string[] {
   const p: string[] = [];
   for (const key of CONFIG_KEYS) {
     const rule = declarationOf(key).requiredInProd;
-    if (rule !== undefined && trimmedText(c, key) === '') p.push(`${named(key)}: required in prod (${rule.why})`);
+    if (rule !== undefined && isEmpty(c.raw[key])) p.push(`${named(key)}: required in prod (${rule.why})`);
   }
   return p;
 }
