@@ -56,6 +56,7 @@ const VALUES: Readonly<Record<string, (r: Run) => string>> = {
   SVC_IDEMPOTENCY_TOKEN_SECRET: () => secret(32),
   SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET: () => secret(32),
   SVC_TRUSTED_PROXIES: () => '127.0.0.1,10.0.0.0/8',
+  SVC_TRUSTED_PROXIES_ALLOW_WIDE: () => 'false',
   SVC_ADMIN_PORT: (r) => String(r.adminPort),
   SVC_WEB_PORT: (r) => String(r.webPort),
   SVC_TIME_ZONE: () => 'Asia/Shanghai',
