@@ -44,13 +44,26 @@ export function configTable(): string {
 
 /** The catalogue in its own order (grouped by status), every reason once. */
 export function errorTable(): string {
-  const rows = (Object.entries(ERROR_CATALOGUE) as Array<[Reason, CatalogueEntry]>).map(([reason, e]) => `| \`${reason}\` | ${e.status} | ${e.code} | ${e.title} |`);
+  const entries = Object.entries(ERROR_CATALOGUE) as Array<[Reason, CatalogueEntry]>;
+  const rows = entries.map(([reason, e]) => `| \`${reason}\` | ${e.status} | ${e.code} | ${e.title} |`);
   return ['| Reason (web `code`) | HTTP | Admin `code` | Title |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 export const TABLES: readonly GeneratedTable[] = [
-  { file: 'docs/configuration.md', name: 'config-keys', command: 'npm run docs:config', source: 'src/main/config/settings/', render: configTable },
-  { file: 'docs/errors.md', name: 'error-catalogue', command: 'npm run docs:errors', source: 'src/adapters/koa/error-catalogue.ts', render: errorTable },
+  {
+    file: 'docs/configuration.md',
+    name: 'config-keys',
+    command: 'npm run docs:config',
+    source: 'src/main/config/settings/',
+    render: configTable,
+  },
+  {
+    file: 'docs/errors.md',
+    name: 'error-catalogue',
+    command: 'npm run docs:errors',
+    source: 'src/adapters/koa/error-catalogue.ts',
+    render: errorTable,
+  },
 ];
 
 /** The file's text with the table between its markers replaced (throws when the markers are missing). */

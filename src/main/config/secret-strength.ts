@@ -48,7 +48,8 @@ export function weakSecretReason(secret: string): string | null {
  * database are theirs to police.
  */
 function hmacSecretsOf(c: AppConfig): Array<readonly [string, string, string]> {
-  const apps = Object.entries(c.sign.apps).map(([app, secret]) => [named('svc.security.sign.apps'), `the secret of app "${app}"`, secret] as const);
+  const appsKey = named('svc.security.sign.apps');
+  const apps = Object.entries(c.sign.apps).map(([app, secret]) => [appsKey, `the secret of app "${app}"`, secret] as const);
   const declared = HMAC_KEYS.map((key) => [named(key), 'the secret', trimmedText(c, key)] as const);
   return [...apps, ...declared].filter(([, , secret]) => secret !== '');
 }
