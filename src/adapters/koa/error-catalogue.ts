@@ -1,6 +1,7 @@
 /**
  * The edge half of the error catalogue: each domain reason's HTTP status, stable admin
- * `code` and problem title. The README's error table is generated from this (npm run docs:errors).
+ * `code` and problem title. docs/errors.md's catalogue table is generated from this (npm run docs:errors;
+ * test/unit/docs-generated.test.ts fails when the committed table differs).
  */
 import type { Reason } from '../../domain/errors';
 

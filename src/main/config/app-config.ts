@@ -2,7 +2,7 @@
 import type { IdempotencySettings } from '../../application/idempotency/idempotency-settings';
 import type { SessionSettings } from '../../application/session/session-settings';
 import type { SignSettings } from '../../application/signing/sign-settings';
-import type { ConfigKey, Profile } from './keys';
+import type { ConfigKey, Profile, SettingValue, SettingValues } from './keys';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -13,7 +13,7 @@ export class ConfigError extends Error {
 
 /** How the service reaches Redis: one server, the master a set of Sentinels names, or a Redis Cluster. */
 export interface RedisSettings {
-  readonly mode: 'standalone' | 'sentinel' | 'cluster';
+  readonly mode: SettingValue<'svc.redis.mode'>;
   /** Standalone: the server. Sentinel: only its credentials and database are used; cluster: only its credentials ('' = none). */
   readonly url: string;
   /** The data password: svc.redis.password, else the URL's ('' = none). */
@@ -62,7 +62,7 @@ export interface AppConfig {
   readonly sessionCache: SessionCacheSettings;
   readonly captcha: {
     readonly enabled: boolean;
-    readonly type: 'math' | 'text';
+    readonly type: SettingValue<'svc.captcha.captcha-type'>;
     readonly ttlSeconds: number;
     readonly ratePerMinute: number;
     /** Operand range of math captchas. */
@@ -70,7 +70,7 @@ export interface AppConfig {
     readonly mathMax: number;
   };
   readonly rsaPrivateKey: string;
-  readonly rsaPadding: 'oaep-sha256' | 'pkcs1';
+  readonly rsaPadding: SettingValue<'svc.rsa.padding'>;
   /** Absolute path of the embedded user directory file; '' = no seeded users. */
   readonly usersFile: string;
   /** Absolute path of the embedded member directory file (web app); '' = no seeded members. */
@@ -91,7 +91,7 @@ export interface AppConfig {
   readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
-  readonly store: 'memory' | 'redis';
+  readonly store: SettingValue<'svc.store'>;
   readonly redis: RedisSettings;
   readonly adminPort: number;
   readonly webPort: number;
@@ -122,10 +122,14 @@ export interface AppConfig {
   /** Slow-client protection of the HTTP servers. */
   readonly server: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly keepAliveTimeoutMs: number };
   /** Where admin users and members live: the embedded files (default) or MySQL / MariaDB. */
-  readonly directory: 'file' | 'sql';
+  readonly directory: SettingValue<'svc.directory'>;
   readonly datasource: { readonly url: string; readonly username: string; readonly password: string };
-  /** Every key with its resolved value, for tooling (secrets included: never log this). */
-  readonly raw: Readonly<Record<ConfigKey, unknown>>;
+  /**
+   * Every key's validated value, typed by its declaration (secrets included: never log this). A
+   * setting that needs no derivation (trimming, a resolved path, a profile default) is read here,
+   * `config.raw['svc.some.key']`, rather than given a field above.
+   */
+  readonly raw: SettingValues;
   /** Where each key's value came from. */
   readonly origins: Readonly<Record<ConfigKey, KeyOrigin>>;
   /** What loading set aside rather than refused (a profile's entries for apps the operator did not configure); warned at start. */

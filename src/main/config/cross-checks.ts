@@ -7,6 +7,7 @@ import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
 import { isSfString } from '../../domain/signing';
 import type { AppConfig, RedisSettings } from './app-config';
 import { urlPassword } from './build';
+import { hmacLengthChecks } from './declared-rules';
 import { prodSecretChecks } from './prod-secrets';
 import { secretStrengthChecks } from './secret-strength';
 
@@ -44,14 +45,7 @@ function valueChecks(c: AppConfig): string[] {
     else if (secret.length < 16) p.push(`svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): the secret of app "${app}" is shorter than 16 characters`);
   }
   p.push(...signSchemeChecks(c));
-  for (const [key, env, secret] of [
-    ['svc.login.device-cookie-secret', 'SVC_LOGIN_DEVICE_COOKIE_SECRET', c.deviceCookie.secret],
-    ['svc.login.device-cookie-previous-secret', 'SVC_LOGIN_DEVICE_COOKIE_PREVIOUS_SECRET', c.deviceCookie.previousSecret],
-    ['svc.idempotency.token-secret', 'SVC_IDEMPOTENCY_TOKEN_SECRET', c.idempotency.tokenSecret],
-    ['svc.idempotency.token-previous-secret', 'SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET', c.idempotency.tokenPreviousSecret],
-  ] as const) {
-    if (secret !== '' && secret.length < 32) p.push(`${key} (${env}): shorter than 32 characters`);
-  }
+  p.push(...hmacLengthChecks(c));
   if (c.rsaPrivateKey !== '') {
     try {
       parseRsaPrivateKey(c.rsaPrivateKey);

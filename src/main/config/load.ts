@@ -2,12 +2,11 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
 import { packageRoot } from '../../adapters/package-root';
 import { ConfigError, type AppConfig, type KeyOrigin, type LoadOptions } from './app-config';
 import { build } from './build';
 import { crossChecks } from './cross-checks';
-import { CONFIG_KEYS, envNameOf, KEYS, PROFILES, type ConfigKey, type Profile } from './keys';
+import { CONFIG_KEYS, declarationOf, envNameOf, envNamesOf, PROFILES, type ConfigKey, type Profile, type SettingValues } from './keys';
 
 export const DEFAULT_CONFIG_DIR = path.join(packageRoot(), 'config');
 
@@ -106,13 +105,14 @@ export function loadConfig(opts: LoadOptions = {}): AppConfig {
   const profile = profileRaw as Profile;
 
   const layers: Layers = { values: new Map(), origins: new Map() };
-  for (const key of CONFIG_KEYS) set(layers, key, KEYS[key].default, { source: 'default' });
+  for (const key of CONFIG_KEYS) set(layers, key, declarationOf(key).default, { source: 'default' });
   const packaged = sameDirectory(configDir, DEFAULT_CONFIG_DIR);
   readYaml(path.join(configDir, 'application.yml'), packaged, layers, problems);
   readYaml(path.join(configDir, `application-${profile}.yml`), packaged, layers, problems);
-  if (env.REDIS_URL !== undefined && env.SVC_REDIS_URL === undefined) set(layers, 'svc.redis.url', env.REDIS_URL, { source: 'environment' });
   for (const key of CONFIG_KEYS) {
-    const v = env[envNameOf(key)];
+    const v = envNamesOf(key)
+      .map((name) => env[name])
+      .find((value) => value !== undefined);
     if (v !== undefined) set(layers, key, v, { source: 'environment' });
   }
   for (const [k, v] of Object.entries(opts.overrides ?? {})) set(layers, k, v, { source: 'override' });
@@ -121,14 +121,15 @@ export function loadConfig(opts: LoadOptions = {}): AppConfig {
   const origins = {} as Record<ConfigKey, KeyOrigin>;
   for (const key of CONFIG_KEYS) {
     origins[key] = layers.origins.get(key) as KeyOrigin;
-    const parsed = (KEYS[key].schema as z.ZodTypeAny).safeParse(layers.values.get(key));
+    const parsed = declarationOf(key).schema.safeParse(layers.values.get(key));
     if (parsed.success) raw[key] = parsed.data;
     else problems.push(`${key} (${envNameOf(key)}): ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const loadWarnings = dropProfileEntriesOfUnknownApps(raw, origins);
-  const cfg = build(profile, raw, configDir, { origins, loadWarnings });
+  // Every value passed its key's schema above, so each is that schema's output.
+  const cfg = build(profile, raw as SettingValues, configDir, { origins, loadWarnings });
   problems.push(...crossChecks(cfg));
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;

@@ -1,5 +1,9 @@
-/** The production rule: no default secrets and no in-memory store; every missing one is named. */
+/**
+ * The production rule: no default secrets and no in-memory store; every missing one is named. A key
+ * that is simply required in prod says so in its declaration (`requiredInProd`); the rules here span keys.
+ */
 import type { AppConfig } from './app-config';
+import { requiredInProdChecks } from './declared-rules';
 
 /** A Redis password in every mode: in the URL or in svc.redis.password. */
 function redisPasswordChecks(c: AppConfig): string[] {
@@ -18,11 +22,7 @@ export function prodSecretChecks(c: AppConfig): string[] {
     p.push('svc.datasource.password (SVC_DATASOURCE_PASSWORD): required in prod when svc.directory=sql (no default secrets)');
   }
   if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
-  if (c.rsaPrivateKey === '') p.push('svc.rsa-private-key (SVC_RSA_PRIVATE_KEY): required in prod (no default secrets)');
-  if (c.deviceCookie.secret === '') p.push('svc.login.device-cookie-secret (SVC_LOGIN_DEVICE_COOKIE_SECRET): required in prod (no default secrets; 32+ characters)');
-  if (c.idempotency.tokenSecret === '') {
-    p.push('svc.idempotency.token-secret (SVC_IDEMPOTENCY_TOKEN_SECRET): required in prod (no default secrets; 32+ characters, the same on every instance)');
-  }
+  p.push(...requiredInProdChecks(c));
   p.push(...redisPasswordChecks(c));
   if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {
     p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while svc.security.sign.enabled=true (a JSON object {"<APP_KEY>":"<APP_SECRET>"})');

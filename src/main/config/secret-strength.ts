@@ -9,6 +9,8 @@
  * Generate secrets, e.g. `openssl rand -base64 32`.
  */
 import type { AppConfig } from './app-config';
+import { HMAC_KEYS, trimmedText } from './declared-rules';
+import { named } from './keys';
 
 /** Fewer distinct characters than this is low-entropy. */
 export const MIN_DISTINCT_CHARACTERS = 6;
@@ -40,24 +42,25 @@ export function weakSecretReason(secret: string): string | null {
   return null;
 }
 
-/** Every HMAC secret setting that holds a value: [key, env var, what, secret]. Passwords of Redis and the database are theirs to police. */
-function hmacSecretsOf(c: AppConfig): Array<readonly [string, string, string, string]> {
-  const out: Array<readonly [string, string, string, string]> = Object.entries(c.sign.apps).map(([app, secret]) => ['svc.security.sign.apps', 'SVC_SECURITY_SIGN_APPS', `the secret of app "${app}"`, secret] as const);
-  out.push(['svc.login.device-cookie-secret', 'SVC_LOGIN_DEVICE_COOKIE_SECRET', 'the secret', c.deviceCookie.secret]);
-  out.push(['svc.login.device-cookie-previous-secret', 'SVC_LOGIN_DEVICE_COOKIE_PREVIOUS_SECRET', 'the secret', c.deviceCookie.previousSecret]);
-  out.push(['svc.idempotency.token-secret', 'SVC_IDEMPOTENCY_TOKEN_SECRET', 'the secret', c.idempotency.tokenSecret]);
-  out.push(['svc.idempotency.token-previous-secret', 'SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET', 'the secret', c.idempotency.tokenPreviousSecret]);
-  out.push(['session.share-secret', 'SESSION_SHARE_SECRET', 'the secret', c.session.shareSecret]);
-  return out.filter(([, , , secret]) => secret !== '');
+/**
+ * Every HMAC secret setting that holds a value: [key and env var, what, secret]; the keys declared
+ * `hmac` (setting.ts), after each app secret of svc.security.sign.apps. Passwords of Redis and the
+ * database are theirs to police.
+ */
+function hmacSecretsOf(c: AppConfig): Array<readonly [string, string, string]> {
+  const appsKey = named('svc.security.sign.apps');
+  const apps = Object.entries(c.sign.apps).map(([app, secret]) => [appsKey, `the secret of app "${app}"`, secret] as const);
+  const declared = HMAC_KEYS.map((key) => [named(key), 'the secret', trimmedText(c, key)] as const);
+  return [...apps, ...declared].filter(([, , secret]) => secret !== '');
 }
 
 /** Prod: every HMAC secret that is published or low-entropy, named by key (never echoing the value). */
 export function secretStrengthChecks(c: AppConfig): string[] {
   if (c.profile !== 'prod') return [];
   const p: string[] = [];
-  for (const [key, env, what, secret] of hmacSecretsOf(c)) {
+  for (const [key, what, secret] of hmacSecretsOf(c)) {
     const reason = weakSecretReason(secret);
-    if (reason !== null) p.push(`${key} (${env}): ${what} ${reason}; prod refuses it (generate one, e.g. openssl rand -base64 32)`);
+    if (reason !== null) p.push(`${key}: ${what} ${reason}; prod refuses it (generate one, e.g. openssl rand -base64 32)`);
   }
   return p;
 }
