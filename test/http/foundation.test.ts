@@ -5,7 +5,7 @@ import { parseCidrList } from '../../src/adapters/koa/client-ip';
 import { currentUser, type AuthGuards } from '../../src/adapters/koa/guards';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
 import { EnvelopeResponder, ProblemResponder } from '../../src/adapters/koa/responders';
-import type { RouteDef } from '../../src/adapters/koa/routes';
+import { route, type RouteDef } from '../../src/adapters/koa/routes';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { SessionManagers } from '../../src/application/session/session-manager';
 import type { Principal } from '../../src/domain/session';
@@ -20,18 +20,18 @@ const PROBE = z.record(z.unknown());
 
 function probeRoutes(g: AuthGuards, type: string): RouteDef[] {
   return [
-    { method: 'get', path: '/probe/open', summary: 'open', response: PROBE, handler: async () => ({ hello: 'world' }) },
-    { method: 'get', path: '/probe/boom', summary: 'throws', response: PROBE, handler: async () => { throw new Error('secret internal detail'); } },
-    {
+    route({ method: 'get', path: '/probe/open', summary: 'open', response: PROBE, handler: async () => ({ hello: 'world' }) }),
+    route({ method: 'get', path: '/probe/boom', summary: 'throws', response: PROBE, handler: async () => { throw new Error('secret internal detail'); } }),
+    route({
       method: 'post', path: '/probe/body', summary: 'validated body',
       body: z.object({ name: z.string().min(1), age: z.number().int() }),
       response: PROBE,
-      handler: async (ctx) => ctx.state.body,
-    },
-    { method: 'get', path: '/probe/list', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) },
-    { method: 'post', path: '/probe/add', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) },
-    { method: 'get', path: '/probe/any', summary: 'or', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) },
-    { method: 'get', path: '/probe/admin-role', summary: 'role', response: PROBE, guards: [g.requireLogin(type), g.requireRole(type, 'admin')], handler: async () => ({ ok: true }) },
+      handler: async (_ctx, { body }) => body,
+    }),
+    route({ method: 'get', path: '/probe/list', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) }),
+    route({ method: 'post', path: '/probe/add', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) }),
+    route({ method: 'get', path: '/probe/any', summary: 'or', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) }),
+    route({ method: 'get', path: '/probe/admin-role', summary: 'role', response: PROBE, guards: [g.requireLogin(type), g.requireRole(type, 'admin')], handler: async () => ({ ok: true }) }),
   ];
 }
 

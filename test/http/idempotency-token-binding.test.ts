@@ -10,6 +10,7 @@ import { parseCidrList } from '../../src/adapters/koa/client-ip';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
 import { idempotencyGuards } from '../../src/adapters/koa/idempotency-guards';
 import { ProblemResponder } from '../../src/adapters/koa/responders';
+import { route } from '../../src/adapters/koa/routes';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { SessionManagers } from '../../src/application/session/session-manager';
 import { idempotencyGuardDeps } from '../../src/main/container';
@@ -37,7 +38,7 @@ for (const kind of STORE_KINDS) {
         trustedProxies: parseCidrList([]),
         bodyLimitBytes: 4096,
         log: silentLogger,
-        routes: [{ method: 'post', path: '/probe', summary: 'anonymous TOKEN route', guards: [idempotent({ mode: 'TOKEN' })], response: z.object({ ok: z.boolean() }), handler: async () => ({ ok: true }) }],
+        routes: [route({ method: 'post', path: '/probe', summary: 'anonymous TOKEN route', guards: [idempotent({ mode: 'TOKEN' })], response: z.object({ ok: z.boolean() }), handler: async () => ({ ok: true }) })],
       });
     });
     after(async () => infra?.dispose());

@@ -9,6 +9,7 @@ import { parseCidrList } from '../../src/adapters/koa/client-ip';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
 import { idempotencyGuards } from '../../src/adapters/koa/idempotency-guards';
 import { ProblemResponder } from '../../src/adapters/koa/responders';
+import { route } from '../../src/adapters/koa/routes';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { signToken } from '../../src/application/idempotency/one-time-token';
 import { SessionManagers } from '../../src/application/session/session-manager';
@@ -103,18 +104,18 @@ for (const kind of STORE_KINDS) {
           bodyLimitBytes: 4096,
           log: silentLogger,
           routes: [
-            {
+            route({
               method: 'post',
               path: '/probe/:id',
               summary: 'fails on its first call',
               guards: [idempotent({ mode: 'PARAM', ttlSeconds: 30 })],
               response: z.object({ id: z.string(), calls: z.number() }),
-              handler: async (ctx) => {
+              handler: async (_ctx, { params }) => {
                 calls++;
                 if (calls === 1) throw new Error('transient failure');
-                return { id: ctx.params.id, calls };
+                return { id: params.id, calls };
               },
-            },
+            }),
           ],
         });
         const id = randomUUID();

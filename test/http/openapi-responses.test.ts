@@ -10,7 +10,7 @@ import request from 'supertest';
 import { z } from 'zod';
 import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
 import { toOpenApiPath } from '../../src/adapters/koa/openapi';
-import type { RouteDef } from '../../src/adapters/koa/routes';
+import { route, type RouteDef } from '../../src/adapters/koa/routes';
 import type { Reason } from '../../src/domain/errors';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 
@@ -170,9 +170,9 @@ describe('OpenAPI: success payloads and derived statuses', () => {
 
   it('a JSON route without a response schema does not compile', () => {
     // @ts-expect-error -- `response` is required on a JSON route
-    const missing: RouteDef = { method: 'get', path: '/x', summary: 'x', handler: async () => ({}) };
-    const withNone: RouteDef = { method: 'delete', path: '/x', summary: 'x', successStatus: 204, handler: async () => null };
-    const described: RouteDef = { method: 'get', path: '/x', summary: 'x', response: z.object({ x: z.string() }), handler: async () => ({ x: '' }) };
+    const missing: RouteDef = route({ method: 'get', path: '/x', summary: 'x', handler: async () => ({}) });
+    const withNone: RouteDef = route({ method: 'delete', path: '/x', summary: 'x', successStatus: 204, handler: async () => {} });
+    const described: RouteDef = route({ method: 'get', path: '/x', summary: 'x', response: z.object({ x: z.string() }), handler: async () => ({ x: '' }) });
     assert.ok(missing && withNone && described);
   });
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { idempotencyGuards } from '../../src/adapters/koa/idempotency-guards';
 import { buildOpenApiDocument, toOpenApiPath } from '../../src/adapters/koa/openapi';
 import { rateLimiter } from '../../src/adapters/koa/rate-limit';
-import type { RouteDef } from '../../src/adapters/koa/routes';
+import { route, type RouteDef } from '../../src/adapters/koa/routes';
 import { requireSignature } from '../../src/adapters/koa/signature-guard';
 import { CheckRateLimit } from '../../src/application/auth/check-rate-limit';
 import { VerifySignature } from '../../src/application/signing/verify-signature';
@@ -70,7 +70,7 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
     const g = authGuardsOf(c);
     const { idempotent } = idempotencyGuards(idempotencyGuardDeps(c, config, infra));
     const routes: RouteDef[] = [
-      {
+      route({
         method: 'post',
         path: '/system/user/:id',
         summary: 'add user',
@@ -85,8 +85,8 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
         body: z.object({ username: z.string().min(1), password: z.string() }),
         response: z.object({ userId: z.string() }),
         handler: async () => ({ userId: '1' }),
-      },
-      { method: 'post', path: '/orders', summary: 'order', guards: [idempotent({ mode: 'TOKEN' })], successStatus: 201, response: z.object({ id: z.string() }), handler: async () => ({ id: '1' }) },
+      }),
+      route({ method: 'post', path: '/orders', summary: 'order', guards: [idempotent({ mode: 'TOKEN' })], successStatus: 201, response: z.object({ id: z.string() }), handler: async () => ({ id: '1' }) }),
     ];
     const doc = buildOpenApiDocument({ title: 't', version: '1', format: 'problem', routes }) as unknown as Doc;
     await assertValid(doc);

@@ -7,7 +7,7 @@ import { parseCidrList } from '../../src/adapters/koa/client-ip';
 import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
 import { createHttpApp } from '../../src/adapters/koa/http-app';
 import { ProblemResponder } from '../../src/adapters/koa/responders';
-import type { RouteDef } from '../../src/adapters/koa/routes';
+import { route, type RouteDef } from '../../src/adapters/koa/routes';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { formatDateTime } from '../../src/application/shared/date-time';
 import type { AppConfig, ConfigKey } from '../../src/main/config';
@@ -315,8 +315,8 @@ for (const kind of STORE_KINDS) {
       const g = authGuardsOf(c.built.web.container);
       // The real web routes plus two probes for what no real web route answers (403, 500).
       const probes: RouteDef[] = [
-        { method: 'get', path: '/probe/staff', summary: 'permission', response: z.record(z.unknown()), guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) },
-        { method: 'get', path: '/probe/boom', summary: 'throws', response: z.record(z.unknown()), handler: async () => { throw new Error('secret internal detail'); } },
+        route({ method: 'get', path: '/probe/staff', summary: 'permission', response: z.record(z.unknown()), guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) }),
+        route({ method: 'get', path: '/probe/boom', summary: 'throws', response: z.record(z.unknown()), handler: async () => { throw new Error('secret internal detail'); } }),
       ];
       app = createHttpApp({
         realm: 'web',

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { guard } from '../../src/adapters/koa/guards';
+import { guard, type Guard } from '../../src/adapters/koa/guards';
 import { describeOperation, globalTags, OperationIds, TAG_DESCRIPTIONS } from '../../src/adapters/koa/openapi-meta';
-import type { RouteDef } from '../../src/adapters/koa/routes';
+import { route as declare, type RouteDef } from '../../src/adapters/koa/routes';
 import { ConfigError, loadConfig } from '../../src/main/config';
 import { licenseOf, serversOf } from '../../src/main/operations';
 import { testConfig } from '../support/apps';
 
 const noop = () => async (_ctx: unknown, next: () => Promise<unknown>) => next();
-const route = (over: Partial<RouteDef>): RouteDef => ({ method: 'get', path: '/x', summary: 'Does x', response: z.object({}), handler: async () => ({}), ...over }) as RouteDef;
+const route = (over: { summary?: string; guards?: readonly Guard[]; tags?: readonly string[] }): RouteDef =>
+  declare({ method: 'get', path: '/x', summary: 'Does x', response: z.object({}), handler: async () => ({}), ...over });
 
 describe('OpenAPI document-level parts', () => {
   it('describes an operation from its summary and, in order, what each guard requires', () => {

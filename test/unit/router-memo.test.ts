@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import Koa from 'koa';
 import request from 'supertest';
-import { buildRouter, type RouteDef } from '../../src/adapters/koa/routes';
+import { buildRouter, route, type RouteDef } from '../../src/adapters/koa/routes';
 import type { AppState } from '../../src/adapters/koa/state';
 import { z } from 'zod';
 
 /** The router remembers matches per method and path: repeated requests must route exactly as the first. */
 describe('route matching memo', () => {
   const routes: RouteDef[] = [
-    { method: 'get', path: '/items/:id', summary: 'get', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { get: ctx.params.id }; } },
-    { method: 'post', path: '/items/:id', summary: 'post', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { post: ctx.params.id }; } },
-    {
+    route({ method: 'get', path: '/items/:id', summary: 'get', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx, { params }) => { ctx.body = { get: params.id }; } }),
+    route({ method: 'post', path: '/items/:id', summary: 'post', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx, { params }) => { ctx.body = { post: params.id }; } }),
+    route({
       method: 'get',
       path: '/mutate/:id',
       summary: 'mutate',
@@ -20,8 +20,8 @@ describe('route matching memo', () => {
         (ctx.params as Record<string, string>).leak = 'x'; // must not reach the next request
         ctx.body = seen;
       },
-    },
-    { method: 'get', path: '/static', summary: 'static', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute }; } },
+    }),
+    route({ method: 'get', path: '/static', summary: 'static', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute }; } }),
   ];
   const router = buildRouter(routes);
   const app = new Koa<AppState>();

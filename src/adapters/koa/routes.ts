@@ -1,6 +1,11 @@
 /**
  * Route table: each route declares its method, path, guards (in order) and body schema in one
  * visible place. The same declarations build the router (and later the API description).
+ *
+ * Routes are declared with `route()`, which infers the handler's input from the declaration:
+ * `body` and `query` are the outputs of their schemas, `params` has one string per `:name` of the
+ * path literal; a JSON route's handler must return what its `response` schema accepts. `RouteDef`
+ * (what the router, the API description and the apps hold) can only be made by `route()`.
  */
 import type Router from '@koa/router';
 import type { z } from 'zod';
@@ -21,47 +26,144 @@ export interface RawResponse {
   readonly otherStatuses?: Readonly<Record<number, string>>;
 }
 
-interface RouteBase {
+/**
+ * The names of a path's `:name` parameters: `'/system/user/:id/roles'` gives `'id'`. Plain
+ * `:name` segments only (no path-to-regexp modifiers or custom patterns, which no route uses); a
+ * path that is not a literal (`string`) has none.
+ */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Rest}`
+  ? Rest extends `${infer Name}/${infer Tail}`
+    ? Name | PathParamNames<Tail>
+    : Rest
+  : never;
+
+/** The router's decoded path parameters of `P`, each a non-empty string. */
+export type PathParams<P extends string> = { readonly [K in PathParamNames<P>]: string };
+
+type BodySchema = z.ZodTypeAny | undefined;
+type QuerySchema = z.AnyZodObject | undefined;
+/** What validation leaves of a declared schema (its output); `undefined` when none is declared. */
+type Parsed<S> = S extends z.ZodTypeAny ? z.output<S> : undefined;
+
+/** A handler's validated input, typed from its route's declaration. */
+export interface RouteInput<P extends string, B extends BodySchema, Q extends QuerySchema> {
+  /** The body as `body` parsed it (the route declares none: `undefined`). */
+  readonly body: Parsed<B>;
+  /** The query string as `query` parsed it (the route declares none: `undefined`; the raw one stays in `ctx.query`). */
+  readonly query: Parsed<Q>;
+  readonly params: PathParams<P>;
+}
+
+export type RouteHandler<P extends string, B extends BodySchema, Q extends QuerySchema, Out> = (
+  ctx: AppContext,
+  input: RouteInput<P, B, Q>,
+) => Promise<Out>;
+
+interface SpecBase<P extends string, B extends BodySchema, Q extends QuerySchema> {
   readonly method: HttpMethod;
-  readonly path: string;
+  /** A literal where it has `:name` parameters, so that the handler's `params` name them. */
+  readonly path: P;
   readonly summary: string;
   readonly tags?: readonly string[];
   /** Guards run in this order, before body validation and the handler; each declares the reasons it may answer with. */
   readonly guards?: readonly Guard[];
-  /** JSON body schema; the parsed value is in `ctx.state.body`. */
-  readonly body?: z.ZodTypeAny;
-  /** Query-string schema (an object of its parameters); the parsed value is in `ctx.state.query`. */
-  readonly query?: z.AnyZodObject;
+  /** JSON body schema; the handler gets its output as `input.body`. */
+  readonly body?: B;
+  /** Query-string schema (an object of its parameters); the handler gets its output as `input.query`. */
+  readonly query?: Q;
   /** The failures the handler may raise: the `reasons` of the use cases it calls (guards declare their own). */
   readonly raises?: readonly Reason[];
-  readonly handler: (ctx: AppContext) => Promise<unknown>;
 }
 
-/** A JSON route: its return value, in the app's format; `response` describes it (`z.null()` when it carries nothing). */
-interface JsonRoute extends RouteBase {
+/**
+ * What a JSON handler may return for a schema's type: the same, with any array or object read-only
+ * (use cases hand out read-only views; only JSON serialisation reads them).
+ */
+export type Serialisable<T> = T extends (infer E)[]
+  ? readonly Serialisable<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Serialisable<T[K]> }
+    : T;
+
+/**
+ * A JSON route: its return value, in the app's format; `response` describes it (`z.null()` when it
+ * carries nothing). The handler returns `z.input` of `response`: the value is serialised as it is,
+ * never parsed by the schema, so what it must be is a value the schema accepts (which is also what
+ * the API description, generated from the schema, shows). `O` is what the handler really returns.
+ */
+export interface JsonRouteSpec<
+  P extends string,
+  B extends BodySchema,
+  Q extends QuerySchema,
+  R extends z.ZodTypeAny,
+  O extends Serialisable<z.input<R>> = Serialisable<z.input<R>>,
+> extends SpecBase<P, B, Q> {
   readonly raw?: undefined;
   readonly successStatus?: 200 | 201 | 202;
-  readonly response: z.ZodTypeAny;
+  readonly response: R;
+  readonly handler: RouteHandler<P, B, Q, O>;
 }
 
 /** A route that answers 204 with no content. */
-interface NoContentRoute extends RouteBase {
+export interface NoContentRouteSpec<P extends string, B extends BodySchema, Q extends QuerySchema> extends SpecBase<P, B, Q> {
   readonly raw?: undefined;
   readonly successStatus: 204;
   readonly response?: undefined;
+  readonly handler: RouteHandler<P, B, Q, void>;
 }
 
 /**
  * The handler writes `ctx.status` / `ctx.body` itself instead of returning data for the app's
  * envelope (health probes, Prometheus text, HTML, assets); `raw` declares what it writes.
  */
-interface RawRoute extends RouteBase {
+export interface RawRouteSpec<P extends string, B extends BodySchema, Q extends QuerySchema> extends SpecBase<P, B, Q> {
   readonly raw: RawResponse;
   readonly successStatus?: 200;
   readonly response?: undefined;
+  readonly handler: RouteHandler<P, B, Q, void>;
 }
 
-export type RouteDef = JsonRoute | NoContentRoute | RawRoute;
+/** Only `route()` makes a `RouteDef`, so every mounted handler is typed from its declaration. */
+const DECLARED: unique symbol = Symbol('declared by route()');
+
+/** A declared route as the router and the API description see it: the handler takes the context only. */
+type Declared<S> = Omit<S, 'handler'> & { readonly handler: (ctx: AppContext) => Promise<unknown>; readonly [DECLARED]: true };
+
+export type RouteDef =
+  | Declared<JsonRouteSpec<string, BodySchema, QuerySchema, z.ZodTypeAny>>
+  | Declared<NoContentRouteSpec<string, BodySchema, QuerySchema>>
+  | Declared<RawRouteSpec<string, BodySchema, QuerySchema>>;
+
+/**
+ * Declares a route. Its handler gets `(ctx, { body, query, params })`, typed from `body`, `query`
+ * and the path literal; a JSON route's handler must return what `response` accepts, a 204 or raw
+ * route's returns nothing. Handlers still read headers, cookies and `ctx.state` from `ctx`.
+ *
+ * A JSON handler's return type is a `const` type parameter checked against the response, not the
+ * response itself as the contextual type: TypeScript widens literals (`true`, `'UP'`) returned
+ * against a type that depends on a schema still being inferred, and would refuse `{ done: true }`
+ * for `z.literal(true)`.
+ */
+export function route<
+  P extends string,
+  R extends z.ZodTypeAny,
+  const O extends Serialisable<z.input<R>>,
+  B extends BodySchema = undefined,
+  Q extends QuerySchema = undefined,
+>(spec: JsonRouteSpec<P, B, Q, R, O>): RouteDef;
+export function route<P extends string, B extends BodySchema = undefined, Q extends QuerySchema = undefined>(
+  spec: NoContentRouteSpec<P, B, Q>,
+): RouteDef;
+export function route<P extends string, B extends BodySchema = undefined, Q extends QuerySchema = undefined>(spec: RawRouteSpec<P, B, Q>): RouteDef;
+export function route(
+  spec: JsonRouteSpec<string, BodySchema, QuerySchema, z.ZodTypeAny> | NoContentRouteSpec<string, BodySchema, QuerySchema> | RawRouteSpec<string, BodySchema, QuerySchema>,
+): RouteDef {
+  const { handler, ...declaration } = spec;
+  // validateBody / validateQuery ran this route's own schemas and the router matched its own path,
+  // so what they left is each overload's typed input (here, the schemas' `any` output).
+  const run = (ctx: AppContext): Promise<unknown> => handler(ctx, { body: ctx.state.body, query: ctx.state.query, params: ctx.params });
+  return { ...declaration, handler: run, [DECLARED]: true };
+}
 
 export function zodIssuesToFieldErrors(issues: readonly z.ZodIssue[]): FieldError[] {
   return issues.map((i) => ({
@@ -82,16 +184,21 @@ export function validateBody(schema: z.ZodTypeAny): AppMiddleware {
   };
 }
 
+/** The query string parsed by `schema`; problems point at `/query/<name>` (422 validation-failed). */
+export function parseQuery<O>(schema: z.ZodType<O, z.ZodTypeDef, unknown>, query: unknown): O {
+  const parsed = schema.safeParse(query);
+  if (!parsed.success) {
+    throw new DomainError('validation-failed', 'The query is not valid.', {
+      errors: zodIssuesToFieldErrors(parsed.error.issues).map((e) => ({ ...e, pointer: `/query${e.pointer}` })),
+    });
+  }
+  return parsed.data;
+}
+
 /** Validates the query string; problems point at `/query/<name>`. */
 export function validateQuery(schema: z.AnyZodObject): AppMiddleware {
   return async function validateQuery(ctx, next) {
-    const parsed = schema.safeParse(ctx.query);
-    if (!parsed.success) {
-      throw new DomainError('validation-failed', 'The query is not valid.', {
-        errors: zodIssuesToFieldErrors(parsed.error.issues).map((e) => ({ ...e, pointer: `/query${e.pointer}` })),
-      });
-    }
-    ctx.state.query = parsed.data;
+    ctx.state.query = parseQuery(schema, ctx.query);
     await next();
   };
 }

@@ -32,8 +32,8 @@ export interface AppState {
   signedBy?: string;
   /** The validated request body (set by validateBody). */
   body?: unknown;
-  /** The validated query string of a route that declares `query`. */
-  query?: unknown;
+  /** The validated query string of a route that declares `query` (its schema is an object). */
+  query?: Readonly<Record<string, unknown>>;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
-import type { RsaDecryptor } from '../ports/rsa-decryptor';
+import type { CaptchaType } from '../ports/captcha-generator';
+import type { RsaDecryptor, RsaPadding } from '../ports/rsa-decryptor';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 import type { Reason } from '../../domain/errors';
@@ -15,7 +16,7 @@ export class GetLoginConfig {
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
   ) {}
 
-  execute(): { captchaEnabled: boolean; captchaType: string; publicKey: string; rsaPadding: string } {
+  execute(): { captchaEnabled: boolean; captchaType: CaptchaType; publicKey: string; rsaPadding: RsaPadding } {
     return { captchaEnabled: this.settings.captcha.enabled, captchaType: this.settings.captcha.type, publicKey: this.rsa.publicKeyPem, rsaPadding: this.rsa.padding };
   }
 }

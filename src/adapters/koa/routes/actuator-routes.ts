@@ -5,7 +5,7 @@
  * orchestrators and Spring-style tooling read), not the admin envelope; DOWN is HTTP 503.
  */
 import type { CheckHealth, HealthReport } from '../../../application/health/check-health';
-import type { RawResponse, RouteDef } from '../routes';
+import { route, type RawResponse, type RouteDef } from '../routes';
 import { AppInfo, HealthReport as HealthReportSchema, PrometheusText } from '../schemas/operation-schemas';
 import type { AppContext } from '../state';
 
@@ -37,35 +37,35 @@ const HEALTH_OR_DOWN: RawResponse = { ...HEALTH, otherStatuses: { 503: 'DOWN: a 
 
 function healthRoutes(o: ActuatorOptions): RouteDef[] {
   return [
-    {
+    route({
       method: 'get',
       path: '/actuator/health',
       summary: 'Health: UP when every component (store, ...) is up; 503 when DOWN',
       tags: TAGS,
       raw: HEALTH_OR_DOWN,
       handler: async (ctx) => writeHealth(ctx, await o.health.execute('all'), o.showDetails),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/actuator/health/liveness',
       summary: 'Liveness probe: UP while the process answers',
       tags: TAGS,
       raw: HEALTH,
       handler: async (ctx) => writeHealth(ctx, { status: 'UP', components: {} }, false),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/actuator/health/readiness',
       summary: 'Readiness probe: DOWN (503) while the store is unreachable',
       tags: TAGS,
       raw: HEALTH_OR_DOWN,
       handler: async (ctx) => writeHealth(ctx, await o.health.execute('readiness'), o.showDetails),
-    },
+    }),
   ];
 }
 
 function infoRoute(o: ActuatorOptions): RouteDef {
-  return {
+  return route({
     method: 'get',
     path: '/actuator/info',
     summary: 'Name and version (in prod nothing more); elsewhere also the profile, start time and Node version',
@@ -75,11 +75,11 @@ function infoRoute(o: ActuatorOptions): RouteDef {
       ctx.type = JSON_TYPE;
       ctx.body = o.info();
     },
-  };
+  });
 }
 
 function prometheusRoute(o: ActuatorOptions): RouteDef {
-  return {
+  return route({
     method: 'get',
     path: '/actuator/prometheus',
     summary: 'Metrics in the Prometheus text format',
@@ -91,7 +91,7 @@ function prometheusRoute(o: ActuatorOptions): RouteDef {
       ctx.type = contentType;
       ctx.body = body;
     },
-  };
+  });
 }
 
 export function actuatorRoutes(o: ActuatorOptions): RouteDef[] {

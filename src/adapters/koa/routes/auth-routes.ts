@@ -15,7 +15,7 @@ import { CreateUser } from '../../../application/users/create-user';
 import type { ClientInfo } from '../../../domain/session';
 import { currentUser, type AuthGuards } from '../guards';
 import type { RateLimitGuardFactory } from '../rate-limit';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { CaptchaImage, LoginConfig, LoginResult, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
 
@@ -115,7 +115,7 @@ export function adminAuthRoutes(
 ): RouteDef[] {
   const type = 'admin';
   return [
-    {
+    route({
       method: 'get',
       path: '/auth/getConfig',
       summary: 'Captcha settings and the RSA public key (PEM, SPKI) the login password is encrypted with',
@@ -123,8 +123,8 @@ export function adminAuthRoutes(
       response: LoginConfig,
       raises: GetLoginConfig.reasons,
       handler: async () => deps.config.execute(),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/auth/captchaImage',
       summary:
@@ -134,12 +134,9 @@ export function adminAuthRoutes(
       query: captchaQuery,
       response: CaptchaImage,
       raises: [...CreateCaptcha.reasons, 'validation-failed'],
-      handler: async (ctx) => {
-        const { purpose } = ctx.state.query as z.infer<typeof captchaQuery>;
-        return deps.captcha.execute({ scope: type, force: purpose === 'unlock' });
-      },
-    },
-    {
+      handler: async (_ctx, { query }) => deps.captcha.execute({ scope: type, force: query.purpose === 'unlock' }),
+    }),
+    route({
       method: 'post',
       path: '/auth/login',
       summary: 'Log in with an RSA-encrypted password and the captcha answer; sets the device cookie ag_device_admin',
@@ -148,9 +145,8 @@ export function adminAuthRoutes(
       body: adminLoginBody,
       response: LoginResult,
       raises: Login.reasons,
-      handler: async (ctx) => {
-        const b = ctx.state.body as z.infer<typeof adminLoginBody>;
-        return loginWithDeviceCookie(ctx, deps.login, {
+      handler: async (ctx, { body: b }) =>
+        loginWithDeviceCookie(ctx, deps.login, {
           loginType: type,
           username: b.username,
           password: b.password,
@@ -158,9 +154,8 @@ export function adminAuthRoutes(
           requireCaptcha: true,
           captcha: { code: b.code, uuid: b.uuid },
           client: clientOf(ctx),
-        });
-      },
-    },
+        }),
+    }),
     ...sessionAuthRoutes(deps, type),
   ];
 }
@@ -168,7 +163,7 @@ export function adminAuthRoutes(
 /** Refresh and logout: the same for both login types. */
 export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[] {
   return [
-    {
+    route({
       method: 'post',
       path: '/auth/refresh-token',
       summary: 'Rotate a refresh token: a new access token and refresh token (single use; reuse revokes the login)',
@@ -176,9 +171,9 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
       body: refreshBody,
       response: TokenPair,
       raises: RefreshToken.reasons,
-      handler: async (ctx) => deps.refresh.execute({ loginType: type, refreshToken: (ctx.state.body as z.infer<typeof refreshBody>).refreshToken, client: clientOf(ctx) }),
-    },
-    {
+      handler: async (ctx, { body }) => deps.refresh.execute({ loginType: type, refreshToken: body.refreshToken, client: clientOf(ctx) }),
+    }),
+    route({
       method: 'post',
       path: '/auth/logout',
       summary: 'Log out the current token and delete its refresh token',
@@ -192,7 +187,7 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[]
         await deps.logout.execute({ loginType: type, tokenHash: auth.tokenHash, family: auth.record.attrs.rtFamily });
         return { loggedOut: true, userId: currentUser(ctx).userId };
       },
-    },
+    }),
   ];
 }
 
@@ -208,7 +203,7 @@ export interface WebAuthRouteDeps extends AuthRouteDeps {
 export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
   const type = 'web';
   return [
-    {
+    route({
       method: 'post',
       path: '/auth/register',
       summary: 'Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409',
@@ -218,13 +213,12 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       successStatus: 201,
       response: RegisteredMember,
       raises: CreateUser.reasons,
-      handler: async (ctx) => {
-        const b = ctx.state.body as z.infer<typeof registerBody>;
+      handler: async (_ctx, { body: b }) => {
         const created = await deps.register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [], actor: null });
         return { userId: created.userId, username: created.username };
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/auth/captchaImage',
       summary: 'A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 captcha-required (send uuid and code with the login)',
@@ -233,8 +227,8 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       response: CaptchaImage,
       raises: CreateCaptcha.reasons,
       handler: async () => deps.captcha.execute({ scope: type, force: true }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/auth/login',
       summary:
@@ -244,8 +238,7 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       body: webLoginBody,
       response: TokenPair,
       raises: Login.reasons,
-      handler: async (ctx) => {
-        const b = ctx.state.body as z.infer<typeof webLoginBody>;
+      handler: async (ctx, { body: b }) => {
         const out = await loginWithDeviceCookie(ctx, deps.login, {
           loginType: type,
           username: b.username,
@@ -257,7 +250,7 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
         });
         return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
       },
-    },
+    }),
     ...sessionAuthRoutes(deps, type),
   ];
 }

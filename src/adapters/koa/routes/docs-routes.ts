@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../../../domain/errors';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { CssSource, HtmlPage, JavaScriptSource, OpenApiDocument, PngImage } from '../schemas/operation-schemas';
 
 const ASSET_TYPES: Readonly<Record<string, string>> = {
@@ -67,7 +67,7 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
     'swagger-initializer.js': ['application/javascript; charset=utf-8', INITIALIZER],
   };
   return [
-    {
+    route({
       method: 'get',
       path: '/v3/api-docs',
       summary: 'This OpenAPI 3.1 description',
@@ -77,8 +77,8 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
         ctx.type = 'application/json';
         ctx.body = o.document();
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/swagger-ui',
       summary: 'Swagger UI (interactive docs)',
@@ -88,16 +88,15 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
         ctx.type = 'text/html; charset=utf-8';
         ctx.body = html;
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/swagger-ui/:file',
       summary: 'Swagger UI assets (from swagger-ui-dist): styles, scripts, icons; index.html is the page again',
       tags,
       raw: { content: ASSET_CONTENT },
       raises: ['not-found'],
-      handler: async (ctx) => {
-        const file = String(ctx.params.file);
+      handler: async (ctx, { params: { file } }) => {
         const own = generated[file];
         if (own !== undefined) {
           [ctx.type, ctx.body] = own;
@@ -114,6 +113,6 @@ export function docsRoutes(o: DocsOptions): RouteDef[] {
         ctx.type = type;
         ctx.body = bytes;
       },
-    },
+    }),
   ];
 }

@@ -9,8 +9,8 @@ import type { VerifySignature } from '../../../application/signing/verify-signat
 import { currentUser, type AuthGuards } from '../guards';
 import type { IdempotencyMode } from '../idempotency-guards';
 import type { Guard } from '../guards';
-import type { RouteDef } from '../routes';
-import { exampleRecord, FilteredEcho, SignedEcho, SignedQueryEcho } from '../schemas/operation-schemas';
+import { route, type RouteDef } from '../routes';
+import { exampleRecord, type ExampleRecordSchema, FilteredEcho, SignedEcho, SignedQueryEcho } from '../schemas/operation-schemas';
 import { requireSignature } from '../signature-guard';
 import type { AppContext } from '../state';
 
@@ -28,10 +28,15 @@ function parsedBody(ctx: AppContext): unknown {
   return typeof req.rawBody === 'string' && req.rawBody !== '' ? req.body : null;
 }
 
+/** The query string as parsed, for echoing (a parsed query string has no undefined values; this drops what its type allows). */
+function queryOf(ctx: AppContext): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(ctx.query).flatMap(([name, value]) => (value === undefined ? [] : [[name, value]])));
+}
+
 /** `POST /open/echo` and `GET /open/echo` (signed): the parsed JSON body or the query, and the app key that signed it. Both apps. */
 export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): RouteDef[] {
   return [
-    {
+    route({
       method: 'post',
       path: '/open/echo',
       summary: 'Echoes a signed JSON body and the app key that signed it',
@@ -39,30 +44,30 @@ export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): Ro
       guards: [requireSignature(deps.verifySignature)],
       response: SignedEcho,
       handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, body: parsedBody(ctx) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/open/echo',
       summary: 'Echoes the query of a signed GET and the app key that signed it',
       tags: ['examples'],
       guards: [requireSignature(deps.verifySignature)],
       response: SignedQueryEcho,
-      handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, query: { ...ctx.query } }),
-    },
+      handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, query: queryOf(ctx) }),
+    }),
   ];
 }
 
 /** `GET /examples/echo`: the query parameters and the X-Echo header as the handler sees them (after the input filter). */
 export function filteredEchoRoutes(): RouteDef[] {
   return [
-    {
+    route({
       method: 'get',
       path: '/examples/echo',
       summary: 'Echoes the query parameters and the X-Echo header as the handler saw them',
       tags: ['examples'],
       response: FilteredEcho,
-      handler: async (ctx) => ({ query: { ...ctx.query }, echo: ctx.get('X-Echo') === '' ? null : ctx.get('X-Echo') }),
-    },
+      handler: async (ctx) => ({ query: queryOf(ctx), echo: ctx.get('X-Echo') === '' ? null : ctx.get('X-Echo') }),
+    }),
   ];
 }
 
@@ -78,9 +83,9 @@ interface Collection {
   readonly loginType: string;
   readonly path: string;
   readonly collection: string;
-  readonly body: z.ZodTypeAny;
+  readonly body: z.AnyZodObject;
   /** The stored record's schema (named). */
-  readonly record: z.ZodTypeAny;
+  readonly record: ExampleRecordSchema;
   readonly guard: Guard;
   readonly what: string;
 }
@@ -89,7 +94,7 @@ interface Collection {
 function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
   const login = deps.guards.requireLogin(o.loginType);
   return [
-    {
+    route({
       method: 'post',
       path: o.path,
       summary: `Creates ${o.what} (${String(o.guard.doc.idempotency)} duplicate-submission protection)`,
@@ -99,10 +104,9 @@ function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
       successStatus: 201,
       response: o.record,
       raises: CreateExampleRecord.reasons,
-      handler: async (ctx) =>
-        deps.createRecord.execute({ collection: o.collection, ownerId: currentUser(ctx).userId, data: ctx.state.body as Record<string, unknown> }),
-    },
-    {
+      handler: async (ctx, { body }) => deps.createRecord.execute({ collection: o.collection, ownerId: currentUser(ctx).userId, data: body }),
+    }),
+    route({
       method: 'get',
       path: o.path,
       summary: `Lists the caller's ${o.collection}, oldest first`,
@@ -111,7 +115,7 @@ function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
       response: z.array(o.record),
       raises: ListExampleRecords.reasons,
       handler: async (ctx) => deps.listRecords.execute({ collection: o.collection, ownerId: currentUser(ctx).userId }),
-    },
+    }),
   ];
 }
 

@@ -8,7 +8,7 @@ import { Authenticate } from '../../../application/auth/authenticate';
 import { IssueIdempotencyToken } from '../../../application/idempotency/issue-idempotency-token';
 import { optionalLogin } from '../guards';
 import type { RateLimitGuardFactory } from '../rate-limit';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { IdempotencyToken } from '../schemas/account-schemas';
 
 export interface IdempotentTokenDeps {
@@ -23,7 +23,7 @@ export interface IdempotentTokenDeps {
 
 export function idempotentTokenRoutes(deps: IdempotentTokenDeps): RouteDef[] {
   return [
-    {
+    route({
       method: 'get',
       path: '/idempotent/token',
       summary:
@@ -42,6 +42,6 @@ export function idempotentTokenRoutes(deps: IdempotentTokenDeps): RouteDef[] {
         const issued = await deps.issue.execute({ scope: (ctx.state as { realm?: string }).realm ?? 'app', session: ctx.state.auth?.record.tokenId });
         return { token: issued.token, expiresIn: issued.expiresInSeconds };
       },
-    },
+    }),
   ];
 }

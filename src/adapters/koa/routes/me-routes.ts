@@ -4,12 +4,12 @@ import { EndSession } from '../../../application/auth/end-session';
 import { ListSessions, type OnlineSession } from '../../../application/auth/list-sessions';
 import { LogoutAll } from '../../../application/auth/logout-all';
 import { currentUser, type AuthGuards } from '../guards';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { CurrentUser, LogoutAllResult, MemberProfile, MemberSession } from '../schemas/account-schemas';
 
 export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
   return [
-    {
+    route({
       method: 'get',
       path: '/auth/me',
       summary: 'The current admin user (LoginContext.getAdminUser())',
@@ -20,7 +20,7 @@ export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
         const u = currentUser(ctx);
         return { userId: u.userId, username: u.username, nickname: u.nickname ?? u.username, roles: u.roles, permissions: u.permissions };
       },
-    },
+    }),
   ];
 }
 
@@ -49,7 +49,7 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
   const type = 'web';
   const login = deps.guards.requireLogin(type);
   return [
-    {
+    route({
       method: 'get',
       path: '/user/profile',
       summary: "The current member's profile",
@@ -60,8 +60,8 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
         const u = currentUser(ctx);
         return { userId: u.userId, username: u.username, nickname: u.nickname ?? u.username };
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/user/sessions',
       summary: "The member's live sessions, oldest first; `current` marks the caller's own",
@@ -73,8 +73,8 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
         const u = currentUser(ctx);
         return memberSessions(await deps.listSessions.execute({ loginType: type, userId: u.userId }), u.tokenId);
       },
-    },
-    {
+    }),
+    route({
       method: 'delete',
       path: '/user/sessions/:tokenId',
       summary: 'End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404',
@@ -82,14 +82,12 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       guards: [login],
       successStatus: 204,
       raises: EndSession.reasons,
-      handler: async (ctx) => {
-        const tokenId = String(ctx.params.tokenId ?? '');
+      handler: async (ctx, { params: { tokenId } }) => {
         // Only the caller's own sessions are searched: another member's token id is "not found", revealing nothing.
         await deps.endSession.execute({ loginType: type, tokenId, kick: false, ownerId: currentUser(ctx).userId });
-        return null;
       },
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/user/logout-all',
       summary: 'Log out everywhere: every session of the member ends and their refresh tokens are revoked',
@@ -101,6 +99,6 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
         const user = currentUser(ctx);
         return { endedSessions: await deps.logoutAll.execute({ loginType: type, userId: user.userId, username: user.username }) };
       },
-    },
+    }),
   ];
 }

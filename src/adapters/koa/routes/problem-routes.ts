@@ -6,7 +6,7 @@
  */
 import { DomainError, type Reason } from '../../../domain/errors';
 import { ERROR_CATALOGUE } from '../error-catalogue';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { HtmlPage } from '../schemas/operation-schemas';
 
 interface ProblemPage {
@@ -101,23 +101,27 @@ export function problemPageHtml(reason: Reason, typeUri: string): string {
 `;
 }
 
+/** A reason of the catalogue (an own key of PROBLEM_PAGES, so `__proto__` and the like are not). */
+function isReason(s: string): s is Reason {
+  return Object.prototype.hasOwnProperty.call(PROBLEM_PAGES, s);
+}
+
 export function problemRoutes(typeBase: string): RouteDef[] {
   return [
-    {
+    route({
       method: 'get',
       path: '/problems/:reason',
       summary: 'Human documentation of a problem type (the page each problem `type` URI resolves to)',
       tags: ['problems'],
       raw: { content: { 'text/html': HtmlPage } },
       raises: ['not-found'],
-      handler: async (ctx) => {
-        const reason = String(ctx.params.reason ?? '');
-        if (!Object.prototype.hasOwnProperty.call(PROBLEM_PAGES, reason)) throw new DomainError('not-found', 'There is no such problem type.');
+      handler: async (ctx, { params: { reason } }) => {
+        if (!isReason(reason)) throw new DomainError('not-found', 'There is no such problem type.');
         ctx.status = 200;
         ctx.type = 'text/html; charset=utf-8';
         ctx.set('Cache-Control', 'public, max-age=3600');
-        ctx.body = problemPageHtml(reason as Reason, typeBase + reason);
+        ctx.body = problemPageHtml(reason, typeBase + reason);
       },
-    },
+    }),
   ];
 }

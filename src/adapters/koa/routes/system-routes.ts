@@ -8,11 +8,9 @@ import { ListSessions } from '../../../application/auth/list-sessions';
 import { USERNAME_PATTERN } from '../../../domain/password';
 import { CreateUser } from '../../../application/users/create-user';
 import { ListUsers } from '../../../application/users/list-users';
-import { DomainError } from '../../../domain/errors';
 import { currentUser, type AuthGuards, type Guard } from '../guards';
-import { zodIssuesToFieldErrors, type RouteDef } from '../routes';
+import { parseQuery, route, type RouteDef } from '../routes';
 import { KickedOutSession, OnlineSession, User, UserPage } from '../schemas/account-schemas';
-import type { AppContext } from '../state';
 
 export interface SystemRouteDeps {
   readonly guards: AuthGuards;
@@ -37,22 +35,12 @@ const pageQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(500).default(20),
 });
 
-function parseQuery<T extends z.ZodTypeAny>(ctx: AppContext, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(ctx.query);
-  if (!parsed.success) {
-    throw new DomainError('validation-failed', 'The query is not valid.', {
-      errors: zodIssuesToFieldErrors(parsed.error.issues).map((e) => ({ ...e, pointer: `/query${e.pointer}` })),
-    });
-  }
-  return parsed.data as z.infer<T>;
-}
-
 /** `extraGuards` lets other features (idempotency, signing) add guards to POST /system/user. */
 export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: readonly Guard[] } = {}): RouteDef[] {
   const type = 'admin';
   const login = deps.guards.requireLogin(type);
   return [
-    {
+    route({
       method: 'post',
       path: '/system/user',
       summary: 'Create an admin user (password RSA-encrypted; duplicate username -> 409)',
@@ -61,12 +49,10 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       body: createUserBody,
       response: User,
       raises: CreateUser.delegatedReasons,
-      handler: async (ctx) => {
-        const b = ctx.state.body as z.infer<typeof createUserBody>;
-        return deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles, actor: currentUser(ctx) });
-      },
-    },
-    {
+      handler: async (ctx, { body: b }) =>
+        deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles, actor: currentUser(ctx) }),
+    }),
+    route({
       method: 'get',
       path: '/system/user/list',
       summary: 'Admin users, paged (?page=1&pageSize=20)',
@@ -74,9 +60,10 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       guards: [login, deps.guards.requirePermission(type, 'system:user:list')],
       response: UserPage,
       raises: [...ListUsers.reasons, 'validation-failed'],
-      handler: async (ctx) => deps.listUsers.execute(parseQuery(ctx, pageQuery)),
-    },
-    {
+      // Parsed in the handler: declared as `query`, page and pageSize would join the API description, which does not list them yet.
+      handler: async (ctx) => deps.listUsers.execute(parseQuery(pageQuery, ctx.query)),
+    }),
+    route({
       method: 'get',
       path: '/monitor/online',
       summary: 'Live admin sessions: token id, user, login time, client IP, user agent',
@@ -85,8 +72,8 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       response: z.array(OnlineSession),
       raises: ListSessions.reasons,
       handler: async () => deps.listSessions.execute({ loginType: type }),
-    },
-    {
+    }),
+    route({
       method: 'delete',
       path: '/monitor/online/:tokenId',
       summary: 'Force a session out; its token then answers 401 "kicked out"',
@@ -94,11 +81,10 @@ export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: 
       guards: [login, deps.guards.requirePermission(type, 'monitor:online:forceLogout')],
       response: KickedOutSession,
       raises: EndSession.reasons,
-      handler: async (ctx) => {
-        const tokenId = String(ctx.params.tokenId ?? '');
+      handler: async (_ctx, { params: { tokenId } }) => {
         await deps.endSession.execute({ loginType: type, tokenId, kick: true });
         return { tokenId, kickedOut: true };
       },
-    },
+    }),
   ];
 }

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { HtmlPage, JavaScriptSource } from '../schemas/operation-schemas';
 
 const PAGE = `<!doctype html>
@@ -214,7 +214,7 @@ interface Asset {
 }
 
 function assetRoute(a: Asset): RouteDef {
-  return {
+  return route({
     method: 'get',
     path: a.path,
     summary: a.summary,
@@ -226,7 +226,7 @@ function assetRoute(a: Asset): RouteDef {
       ctx.type = `${a.contentType}; charset=utf-8`;
       ctx.body = body;
     },
-  };
+  });
 }
 
 export function tryItRoutes(): RouteDef[] {

@@ -6,9 +6,8 @@ import { z } from 'zod';
 import { ChangeUserRoles } from '../../../application/users/change-user-roles';
 import { DisableUser } from '../../../application/users/disable-user';
 import { currentUser, type AuthGuards } from '../guards';
-import type { RouteDef } from '../routes';
+import { route, type RouteDef } from '../routes';
 import { DisabledUser, UserAccess } from '../schemas/account-schemas';
-import type { AppContext } from '../state';
 
 export interface UserAdminUseCases {
   readonly changeRoles: Pick<ChangeUserRoles, 'execute'>;
@@ -18,12 +17,10 @@ export interface UserAdminUseCases {
 const ROLE_KEY = z.string().min(1, 'a role key must not be empty').max(64);
 const RolesBody = z.object({ roles: z.array(ROLE_KEY).max(100) });
 
-const idParam = (ctx: AppContext): string => String((ctx as unknown as { params?: Record<string, string> }).params?.id ?? '');
-
 export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases): RouteDef[] {
   const edit = [guards.requireLogin('admin'), guards.requirePermission('admin', 'system:user:edit')];
   return [
-    {
+    route({
       method: 'post',
       path: '/system/user/:id/roles',
       summary: "Replace a user's roles; every live session of the user gets the new permissions at once",
@@ -32,13 +29,12 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       body: RolesBody,
       response: UserAccess,
       raises: ChangeUserRoles.reasons,
-      handler: async (ctx) => {
-        const body = ctx.state.body as z.infer<typeof RolesBody>;
-        const r = await useCases.changeRoles.execute({ actor: currentUser(ctx), userId: idParam(ctx), roles: body.roles });
+      handler: async (ctx, { body, params }) => {
+        const r = await useCases.changeRoles.execute({ actor: currentUser(ctx), userId: params.id, roles: body.roles });
         return { ...r.user, sessionsUpdated: r.sessions.action === 'updated' ? r.sessions.sessions : 0 };
       },
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/system/user/:id/disable',
       summary: 'Disable a user; every live session of the user ends at once (401 token-kicked-out)',
@@ -46,10 +42,10 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       guards: edit,
       response: DisabledUser,
       raises: DisableUser.reasons,
-      handler: async (ctx) => {
-        const r = await useCases.disable.execute({ actor: currentUser(ctx), userId: idParam(ctx) });
+      handler: async (ctx, { params }) => {
+        const r = await useCases.disable.execute({ actor: currentUser(ctx), userId: params.id });
         return { userId: r.userId, username: r.username, enabled: r.enabled, sessionsEnded: r.sessions.sessions };
       },
-    },
+    }),
   ];
 }

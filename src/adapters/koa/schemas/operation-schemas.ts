@@ -73,8 +73,11 @@ export const FilteredEcho = z
   .object({ query: QueryEchoed, echo: z.string().nullable().openapi({ description: 'The X-Echo header after the input filter; null when not sent' }) })
   .openapi('FilteredEcho', { description: 'The query parameters and the X-Echo header as the handler saw them (after the input filter)', example: { query: { q: '&lt;b&gt;' }, echo: null } });
 
+/** What a route answering with an example record may return: any stored record (its `data` is the body it was created from). */
+export type ExampleRecordSchema = z.ZodType<unknown, z.ZodTypeDef, { id: string; ownerId: string; createdAt: string; data: Readonly<Record<string, unknown>> }>;
+
 /** A stored example record (order, payment, notice) whose `data` is the body it was created from. */
-export function exampleRecord<T extends z.ZodTypeAny>(name: string, data: T, what: string, example: z.infer<T>): z.ZodTypeAny {
+export function exampleRecord<T extends z.AnyZodObject>(name: string, data: T, what: string, example: z.infer<T>) {
   return z
     .object({ id: z.string().uuid(), ownerId: z.string(), createdAt: z.string().datetime(), data })
     .openapi(name, {
