@@ -117,6 +117,8 @@ export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
     bcryptCost: config.bcryptCost,
     maxLoginFailures: config.login.maxFailures,
     lockSeconds: config.login.lockSeconds,
+    captchaMaxFailures: config.raw['svc.login.captcha-max-failures'],
+    hardLockSeconds: config.raw['svc.login.hard-lock-seconds'],
     timeZone: config.timeZone,
     deviceCookie: { secrets: deviceCookieSecretsOf(config, log), maxAgeSeconds: config.deviceCookie.maxAgeSeconds, secure: config.profile === 'prod', path: config.deviceCookie.path },
   };

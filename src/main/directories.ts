@@ -43,7 +43,7 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
-const ADMINISTRATION_METHODS = ['rolePermissions', 'setRoles', 'setEnabled'] as const;
+const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles', 'setEnabled'] as const;
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);

@@ -225,6 +225,12 @@ export function describeUserAdministrationContract(name: string, make: MakeDirec
       assert.deepEqual(none.permissions, []);
     });
 
+    it('assignedRoles: every role key of the user, a disabled one included; [] without roles; null for no such user', async () => {
+      assert.deepEqual(sorted((await admin.assignedRoles(await idOf('dan'))) ?? []), ['retired', 'viewer']);
+      assert.deepEqual(await admin.assignedRoles(await idOf('nobody')), []);
+      for (const id of ['999999', 'x', '']) assert.equal(await admin.assignedRoles(id), null, id);
+    });
+
     it('rolePermissions names the keys that are no role', async () => {
       const r = await admin.rolePermissions(['viewer', 'no-such-role']);
       assert.equal(!r.ok && r.reason, 'unknown-role');

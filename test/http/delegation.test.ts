@@ -39,6 +39,8 @@ const FIXTURE: DirectoryFixture = {
     { username: 'peer', nickname: 'Other user admin', passwordHash: HASH, enabled: true, roles: ['useradmin'] },
     { username: 'lee', nickname: 'Lister', passwordHash: HASH, enabled: true, roles: ['lister'] },
     { username: 'aud', nickname: 'Auditor', passwordHash: HASH, enabled: true, roles: ['auditor'] },
+    // holds a disabled role: what it grants is dormant, not gone
+    { username: 'sleeper', nickname: 'Sleeper', passwordHash: HASH, enabled: true, roles: ['lister', 'dormant'] },
   ],
 };
 
@@ -144,6 +146,15 @@ for (const [name, setup] of Object.entries(setups)) {
       // a super admin may still do all of it
       const root = await tokenOf('root');
       await http().post(`/system/user/${id('aud')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['lister'] }).expect(200);
+    });
+
+    it('an account is judged on its disabled roles too: a user admin cannot re-role or disable one holding a dormant permission it lacks', async () => {
+      const t = await tokenOf('uadmin');
+      denied(await http().post(`/system/user/${id('sleeper')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }), /"system:config:edit"/);
+      denied(await http().post(`/system/user/${id('sleeper')}/disable`).set('Authorization', `Bearer ${t}`), /"system:config:edit"/);
+      assert.equal(await enabledOf('sleeper'), true);
+      const root = await tokenOf('root');
+      await http().post(`/system/user/${id('sleeper')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['lister'] }).expect(200);
     });
 
     it('what the rules allow still works: grant a covered role, its own role, re-role and disable an equal peer, create a covered user', async () => {

@@ -81,9 +81,9 @@ for (const kind of STORE_KINDS) {
         sessionsUpdated: 2,
       });
       for (const t of [ann1, ann2]) assert.ok((await me(t).expect(200)).body.data.permissions.includes('system:user:edit'));
-      // ... and the new permission works at once: ann may now change dan's roles (to a role whose
-      // permissions she holds herself: the delegation rules, test/http/delegation.test.ts).
-      await http().post(`/system/user/${id('dan')}/roles`).set('Authorization', `Bearer ${ann1}`).send({ roles: ['viewer'] }).expect(200);
+      // ... and the new permission works at once: ann may now change the roles of a user she covers
+      // (dan holds a dormant role she lacks) to a role she holds herself (test/http/delegation.test.ts).
+      await http().post(`/system/user/${id('nobody')}/roles`).set('Authorization', `Bearer ${ann1}`).send({ roles: ['viewer'] }).expect(200);
 
       const loss = await http().post(`/system/user/${id('ann')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['auditor'] }).expect(200);
       assert.equal(loss.body.data.sessionsUpdated, 2);

@@ -75,6 +75,11 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
     return { ok: true, permissions: [...new Set(roleKeys.flatMap((k) => this.roles.get(k)?.permissions ?? []))].sort() };
   }
 
+  async assignedRoles(userId: string): Promise<readonly string[] | null> {
+    const row = this.rows.get(userId);
+    return row === undefined ? null : [...new Set(row.roles)].sort();
+  }
+
   async setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
     const row = this.rows.get(userId);
     if (!row) return { ok: false, reason: 'user-not-found', detail: `No user with id "${userId}".` };

@@ -185,6 +185,11 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     return { ok: true, permissions: [...new Set(roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []))].filter((p) => p.trim() !== '') };
   }
 
+  async assignedRoles(userId: string): Promise<readonly string[] | null> {
+    const a = this.byId.get(userId);
+    return a === undefined ? null : [...new Set(a.roles)];
+  }
+
   /** UserAdministration: changes live in memory (the file is never rewritten). */
   async setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
     const a = this.byId.get(userId);

@@ -200,6 +200,19 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
     return { ok: true, permissions: [...new Set(rows.flatMap((r) => splitPermissionColumn(String(r.permission))))].sort() };
   }
 
+  async assignedRoles(userId: string): Promise<readonly string[] | null> {
+    if (!ID.test(userId)) return null;
+    const [rows] = await this.pool.execute<RowDataPacket[]>(
+      {
+        sql: 'SELECT u.id, r.role_key FROM sys_user u LEFT JOIN sys_user_role ur ON ur.user_id = u.id LEFT JOIN sys_role r ON r.id = ur.role_id WHERE u.id = ?',
+        timeout: this.timeout,
+      },
+      [userId],
+    );
+    if (rows.length === 0) return null;
+    return [...new Set(rows.map((r) => r.role_key).filter((k): k is string => typeof k === 'string'))].sort();
+  }
+
   setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
     if (!ID.test(userId)) return Promise.resolve(notFound(userId));
     return this.inTransaction<AdministrationResult>(async (conn) => {

@@ -35,6 +35,8 @@ import type { AuthSettings } from './auth-settings';
 export interface LockAttempt {
   readonly key: string;
   readonly id: string;
+  /** Judged on the account's shared budget (no valid device cookie), not on a cookie's own. */
+  readonly shared: boolean;
 }
 
 interface LockState {
@@ -82,7 +84,8 @@ interface Step<T> {
   readonly next?: LockState | null;
 }
 
-type Admission = 'admitted' | 'wait' | { readonly leftMs: number };
+/** `hard`: refused even with a solved captcha (the captcha cap is reached, or there is no captcha way in). */
+type Admission = 'admitted' | 'wait' | { readonly leftMs: number; readonly hard: boolean };
 
 /** What a login attempt brings besides the password. */
 export interface LockProof {
@@ -124,17 +127,20 @@ export class AccountLock {
   async begin(loginType: string, username: string, proof: LockProof = { deviceId: null, captchaSolved: false }): Promise<LockAttempt | null> {
     if (this.settings.maxLoginFailures <= 0) return null;
     const { deviceId } = proof;
-    const key = deviceId === null ? `loginfail:${loginType}:${foldUsername(username)}` : `devicefail:${loginType}:${deviceId}`;
-    const pass = deviceId === null && proof.captchaSolved;
-    const attempt: LockAttempt = { key, id: randomBytes(9).toString('base64url') };
+    const shared = deviceId === null;
+    const key = shared ? `loginfail:${loginType}:${foldUsername(username)}` : `devicefail:${loginType}:${deviceId}`;
+    const pass = shared && proof.captchaSolved;
+    const attempt: LockAttempt = { key, id: randomBytes(9).toString('base64url'), shared };
     // The wait runs on real time: it is the time a client is kept waiting, whatever the clock port says.
     const giveUpAt = Date.now() + MAX_WAIT_MS;
     let idleUntil = Date.now() + IDLE_WAIT_MS;
     let seen: string | null | undefined;
     for (;;) {
-      const { out, raw } = await this.change(key, (s, now) => this.admit(s, now, attempt.id, pass));
+      const { out, raw } = await this.change(key, (s, now) => this.admit(s, now, attempt.id, pass, shared));
       if (out === 'admitted') return attempt;
-      if (out !== 'wait') throw deviceId === null ? captchaRequired(out.leftMs) : locked(out.leftMs);
+      // A device cookie whose own budget is spent is no worse off than a stranger: the shared budget judges it.
+      if (out !== 'wait' && !shared) return this.begin(loginType, username, { deviceId: null, captchaSolved: proof.captchaSolved });
+      if (out !== 'wait') throw out.hard ? locked(out.leftMs) : captchaRequired(out.leftMs);
       if (raw !== seen) idleUntil = Date.now() + IDLE_WAIT_MS;
       seen = raw;
       // Those ahead are still being compared: after the bound, answer "try again in a moment".
@@ -143,13 +149,20 @@ export class AccountLock {
     }
   }
 
-  /** Records the attempt's failure; the failure that reaches the cap locks for a full lock period. */
+  /**
+   * Records the attempt's failure. The failure that spends a budget locks it for a full lock
+   * period; on the shared budget, with a captcha way in, every failure from then on keeps its
+   * record for `hardLockSeconds` after it, so the captcha cap bounds failures per that period
+   * however the attacker paces them.
+   */
   async fail(attempt: LockAttempt | null): Promise<void> {
     if (attempt === null) return;
-    const lockMs = this.settings.lockSeconds * 1000;
+    const { maxLoginFailures: max, captchaMaxFailures } = this.settings;
+    const { lockSeconds, hardLockSeconds } = this.settings;
+    const spentMs = (attempt.shared && captchaMaxFailures > 0 ? Math.max(hardLockSeconds, lockSeconds) : lockSeconds) * 1000;
     await this.change(attempt.key, (s, now) => {
       const failures = s.failures + 1;
-      const lockedUntil = s.failures === 0 || failures >= this.settings.maxLoginFailures ? now + lockMs : s.lockedUntil;
+      const lockedUntil = failures >= max ? now + spentMs : s.failures === 0 ? now + lockSeconds * 1000 : s.lockedUntil;
       return { out: undefined, next: { failures, lockedUntil, inFlight: withoutAttempt(s, attempt.id) } };
     });
   }
@@ -177,14 +190,19 @@ export class AccountLock {
     });
   }
 
-  /** `pass`: a solved captcha on the shared budget, admitted whatever the budget holds. */
-  private admit(s: LockState, now: number, id: string, pass: boolean): Step<Admission> {
+  /**
+   * `pass`: a solved captcha on the shared budget, admitted past a spent budget until the captcha
+   * cap (`maxLoginFailures + captchaMaxFailures` failures, places held included) is reached.
+   */
+  private admit(s: LockState, now: number, id: string, pass: boolean, shared: boolean): Step<Admission> {
     const max = this.settings.maxLoginFailures;
-    const place = { out: 'admitted', next: { ...s, inFlight: { ...s.inFlight, [id]: now + LEASE_MS } } } as const;
-    if (pass) return place;
-    if (s.failures >= max) return { out: { leftMs: s.lockedUntil - now } };
-    if (s.failures + Object.keys(s.inFlight).length >= max) return { out: 'wait' };
-    return place;
+    const cap = shared ? max + this.settings.captchaMaxFailures : max;
+    const held = s.failures + Object.keys(s.inFlight).length;
+    const leftMs = s.lockedUntil - now;
+    if (s.failures >= cap) return { out: { leftMs, hard: true } };
+    if (s.failures >= max && !pass) return { out: { leftMs, hard: false } };
+    if (held >= (pass ? cap : max)) return { out: 'wait' };
+    return { out: 'admitted', next: { ...s, inFlight: { ...s.inFlight, [id]: now + LEASE_MS } } };
   }
 
   /**

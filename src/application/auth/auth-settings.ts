@@ -10,6 +10,10 @@ export interface AuthSettings {
   /** Consecutive failed logins of one username before it is locked; 0 = off. */
   readonly maxLoginFailures: number;
   readonly lockSeconds: number;
+  /** Failures admitted with a solved captcha once the shared budget is spent; 0 = a spent budget refuses (429). */
+  readonly captchaMaxFailures: number;
+  /** How long a spent shared budget remembers its failures after the last one (and refuses once the captcha cap is reached). */
+  readonly hardLockSeconds: number;
   /** IANA zone of `expires`. */
   readonly timeZone: string;
   /** Device cookies: the keys (the current one first; every one verifies), lifetime, HTTPS only, Path. */

@@ -66,10 +66,13 @@ export class DeviceCookies {
    * account, that has not expired and that was issued after the account's cut-off; null when
    * none is (absent, malformed, forged, another account's, another login type's, expired,
    * revoked). Every value sent under the cookie's name is tried (a planted junk cookie cannot hide
-   * the owner's), at most MAX_PRESENTED_COOKIES; every key is compared, in constant time.
+   * the owner's): the well-formed ones, at most MAX_PRESENTED_COOKIES; every key is compared, in
+   * constant time.
    */
   async verify(loginType: string, username: string, presented: readonly string[]): Promise<string | null> {
+    // Only well-formed values count towards the cap (junk costs no HMAC), so junk cannot push the owner's out.
     const valid = presented
+      .filter((value) => VALUE.test(value))
       .slice(0, MAX_PRESENTED_COOKIES)
       .map((value) => this.check(loginType, username, value))
       .filter((c): c is { id: string; issued: number } => c !== null);

@@ -20,6 +20,11 @@ export interface UserAdministration {
    */
   rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant>;
   /**
+   * Every role key assigned to the user, enabled or not (a disabled role is dormant, not gone:
+   * enabling it gives its holders its permissions again); null when there is no such user.
+   */
+  assignedRoles(userId: string): Promise<readonly string[] | null>;
+  /**
    * Replaces the user's roles with exactly these role keys (duplicates ignored). A key that names
    * no role changes nothing. A disabled role is a known role: it is assigned but grants nothing.
    * Returns the user as a login would now see them.

@@ -5,7 +5,8 @@
  *   permissions cover (`permissionsNotCovered`: `*:*:*` covers all; `system:*` covers
  *   `system:user:add`; a pattern is covered only by an equal or wider one).
  * - A caller changes the roles of, disables, enables, resets or deletes only an account whose
- *   current permissions it covers: nobody but a `*:*:*` holder touches a `*:*:*` account.
+ *   permissions it covers, those of its disabled roles and menus included (they are dormant, not
+ *   gone): nobody but a `*:*:*` holder touches a `*:*:*` account, active or dormant.
  * - A caller never changes its own roles or enabled flag (that is someone else's call).
  *
  * Every user-administration use case asks this one class before it writes; a refusal is
@@ -67,8 +68,20 @@ export class Delegation {
     if (targetUserId === actor.userId) throw denied(`You cannot ${action} your own account here; ask another administrator.`);
     const target = await this.directory.findById(targetUserId);
     if (target === null) throw new DomainError('user-not-found', `No user with id "${targetUserId}".`);
-    const missing = permissionsNotCovered(actor.permissions, target.permissions);
+    const missing = permissionsNotCovered(actor.permissions, [...target.permissions, ...(await this.dormantPermissions(targetUserId))]);
     if (missing.length > 0) throw denied(`You cannot ${action} this account: it holds ${list(missing)}, which you do not hold.`);
     return target;
+  }
+
+  /**
+   * What the account's roles could grant, disabled roles and menus included: an account holding a
+   * dormant `*:*:*` role is a super admin the day it is enabled, and is judged as one.
+   */
+  private async dormantPermissions(userId: string): Promise<readonly string[]> {
+    if (this.administration === undefined) return [];
+    const roles = await this.administration.assignedRoles(userId);
+    if (roles === null || roles.length === 0) return [];
+    const grant = await this.administration.rolePermissions(roles);
+    return grant.ok ? grant.permissions : [];
   }
 }

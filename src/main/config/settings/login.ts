@@ -68,7 +68,15 @@ export const LOGIN_KEYS = {
   }),
   'svc.login.lock-seconds': setting({
     schema: int(1, 86400), default: 900,
-    doc: 'how long a locked username or device cookie answers 429',
+    doc: 'how long a spent budget lasts after its last failure: a device cookie answers 429, clients without one 428 `captcha-required`',
+  }),
+  'svc.login.captcha-max-failures': setting({
+    schema: int(0, 100000), default: 90,
+    doc: 'once a username\'s shared budget is spent, failed logins still admitted with a solved captcha before even those are refused (429) for `hard-lock-seconds`; with `max-failures` the most failures one account takes per hard lock period (100 per hour by default, ASVS 2.2.1); `0`: a spent budget answers 429, no captcha way in',
+  }),
+  'svc.login.hard-lock-seconds': setting({
+    schema: int(60, 7 * 86400), default: 3600,
+    doc: 'once a username\'s shared budget is spent, how long its failures are remembered after the last one (captcha-solved failures count against `captcha-max-failures` in it), and how long the username refuses clients without a device cookie once that cap is reached',
   }),
   'svc.login.device-cookie-secret': setting({
     schema: str, default: '', secret: true,
