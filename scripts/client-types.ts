@@ -34,6 +34,19 @@ async function liveDocument(callback: http.RequestListener): Promise<OpenAPI3> {
   }
 }
 
+/**
+ * Where each app's served document is committed, byte for byte (pretty-printed JSON): a refactoring must leave it
+ * unchanged, and a deliberate change of the API shows in review as a diff of this file.
+ */
+export function documentFile(app: AppName): string {
+  return path.join(__dirname, '..', 'clients', `${app}.openapi.json`);
+}
+
+/** The committed form of a served document. */
+export function documentText(doc: OpenAPI3): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
 /** openapi-typescript's declarations for one document, with a header saying where they come from. */
 export async function declarationsFor(app: AppName, doc: OpenAPI3): Promise<string> {
   const ast = await openapiTS(doc, { silent: true });
@@ -56,17 +69,16 @@ export async function liveDocuments(): Promise<Record<AppName, OpenAPI3>> {
 }
 
 /** The declarations of both apps, as they would be generated now. */
-export async function generateClients(): Promise<Record<AppName, string>> {
+export async function generateClients(): Promise<Record<AppName, { readonly declarations: string; readonly document: string }>> {
   const docs = await liveDocuments();
-  const out = {} as Record<AppName, string>;
-  for (const name of APP_NAMES) out[name] = await declarationsFor(name, docs[name]);
+  const out = {} as Record<AppName, { declarations: string; document: string }>;
+  for (const name of APP_NAMES) out[name] = { document: documentText(docs[name]), declarations: await declarationsFor(name, structuredClone(docs[name])) };
   return out;
 }
 
 /** Why the committed declarations are stale (the first line that differs), or undefined when they match. */
-export function driftOf(app: AppName, committed: string | undefined, generated: string): string | undefined {
+export function driftOf(app: AppName, committed: string | undefined, generated: string, file = `clients/${app}.d.ts`): string | undefined {
   if (committed === generated) return undefined;
-  const file = `clients/${app}.d.ts`;
   if (committed === undefined) return `${file} is missing: run npm run gen:clients and commit it`;
   const a = committed.split('\n');
   const b = generated.split('\n');

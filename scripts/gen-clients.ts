@@ -1,15 +1,16 @@
-/** `npm run gen:clients`: regenerates clients/admin.d.ts and clients/web.d.ts from the live documents. */
+/** `npm run gen:clients`: regenerates clients/<app>.d.ts and the documents themselves (clients/<app>.openapi.json) from the live documents. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { APP_NAMES, clientFile, generateClients } from './client-types';
+import { APP_NAMES, clientFile, documentFile, generateClients } from './client-types';
 
 async function main(): Promise<void> {
   const generated = await generateClients();
   for (const app of APP_NAMES) {
-    const file = clientFile(app);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, generated[app]);
-    console.log(`wrote ${path.relative(process.cwd(), file)}`);
+    for (const [file, text] of [[clientFile(app), generated[app].declarations], [documentFile(app), generated[app].document]] as const) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      console.log(`wrote ${path.relative(process.cwd(), file)}`);
+    }
   }
 }
 
