@@ -1,8 +1,12 @@
 /**
  * The store backends' registry (src/main/store-backends.ts): the layers in their one documented
- * order, each backend's layers, and the assembly that applies them.
+ * order, each backend's layers, the assembly that applies them, and no backend's name spelled
+ * anywhere else in src/.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { PromMetrics } from '../../src/adapters/metrics/prom-metrics';
 import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
@@ -72,5 +76,55 @@ describe('store backends: one registry, one order of layers', () => {
     } finally {
       await stores.close();
     }
+  });
+});
+
+/** Every .ts file under `dir`. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/**
+ * Where a backend's name may still be spelled, and why. The Redis adapter speaks its own
+ * topology vocabulary (RedisTopology's `mode`, the health details' `mode`), which its callers and
+ * tests construct; the registry maps svc.redis.mode onto it. The health endpoint's OpenAPI
+ * example stays byte-identical.
+ */
+const ALLOWED: ReadonlyArray<{ readonly under: string; readonly names: readonly string[]; readonly why: string }> = [
+  { under: 'main/store-backends.ts', names: [...STORE_BACKEND_NAMES, ...REDIS_MODE_NAMES], why: 'the registry' },
+  { under: 'adapters/redis/', names: REDIS_MODE_NAMES, why: "the Redis adapter's own topology discriminants" },
+  { under: 'adapters/koa/schemas/operation-schemas.ts', names: ['redis'], why: 'an example value of the health document (OpenAPI unchanged)' },
+];
+
+describe('no backend name outside the registry', () => {
+  const SRC = path.join(__dirname, '../../src');
+  /** `file:line 'name'` for every string literal (value or type) in src/ that is a backend's name. */
+  function spelled(): string[] {
+    const names = new Set<string>([...STORE_BACKEND_NAMES, ...REDIS_MODE_NAMES]);
+    const found: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const rel = path.relative(SRC, file).split(path.sep).join('/');
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && names.has(node.text)) {
+          const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+          found.push(`${rel}:${line} '${node.text}'`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    return found;
+  }
+
+  it('src/ spells svc.store and svc.redis.mode values only in src/main/store-backends.ts (and the places ALLOWED names)', () => {
+    const all = spelled();
+    const outside = all.filter((hit) => !ALLOWED.some((a) => hit.startsWith(a.under) && a.names.some((n) => hit.endsWith(` '${n}'`))));
+    assert.deepEqual(outside, [], `a backend's name outside the registry: ask storeBackendOf()/redisModeOf() what the backend can do instead:\n${outside.join('\n')}`);
+    for (const a of ALLOWED) assert.ok(all.some((hit) => hit.startsWith(a.under)), `stale exception ${a.under} (${a.why}): nothing spelled there any more`);
   });
 });

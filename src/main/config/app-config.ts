@@ -2,6 +2,7 @@
 import type { IdempotencySettings } from '../../application/idempotency/idempotency-settings';
 import type { SessionSettings } from '../../application/session/session-settings';
 import type { SignSettings } from '../../application/signing/sign-settings';
+import type { RedisModeName, StoreBackendName } from '../store-backends';
 import type { ConfigKey, Profile } from './keys';
 
 export class ConfigError extends Error {
@@ -13,7 +14,7 @@ export class ConfigError extends Error {
 
 /** How the service reaches Redis: one server, the master a set of Sentinels names, or a Redis Cluster. */
 export interface RedisSettings {
-  readonly mode: 'standalone' | 'sentinel' | 'cluster';
+  readonly mode: RedisModeName;
   /** Standalone: the server. Sentinel: only its credentials and database are used; cluster: only its credentials ('' = none). */
   readonly url: string;
   /** The data password: svc.redis.password, else the URL's ('' = none). */
@@ -91,7 +92,7 @@ export interface AppConfig {
   readonly xss: { readonly enabled: boolean; readonly excludePaths: readonly string[] };
   /** Mount the example handlers (/open/echo, /examples/echo, /orders, /payments). */
   readonly examplesEnabled: boolean;
-  readonly store: 'memory' | 'redis';
+  readonly store: StoreBackendName;
   readonly redis: RedisSettings;
   readonly adminPort: number;
   readonly webPort: number;

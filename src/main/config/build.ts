@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { TokenStyle } from '../../domain/session';
 import type { SignScheme } from '../../domain/signing';
+import type { StoreBackendName } from '../store-backends';
 import type { AppConfig, KeyOrigin, RedisSettings } from './app-config';
 import type { ConfigKey, Profile } from './keys';
 
@@ -76,7 +77,7 @@ export function urlPassword(url: string): string {
   }
 }
 
-function redisOf(s: Read): AppConfig['redis'] {
+function redisOf(s: Read): RedisSettings {
   const url = s<string>('svc.redis.url').trim();
   return {
     mode: s<RedisSettings['mode']>('svc.redis.mode'),
@@ -153,7 +154,7 @@ export function build(profile: Profile, r: Record<ConfigKey, unknown>, configDir
     idempotency: idempotencyOf(s),
     xss: { enabled: s<boolean>('svc.xss.enabled'), excludePaths: s<string[]>('svc.xss.exclude-paths') },
     examplesEnabled: s<boolean>('svc.examples.enabled'),
-    store: s<'memory' | 'redis'>('svc.store'),
+    store: s<StoreBackendName>('svc.store'),
     redis: redisOf(s),
     adminPort: s<number>('svc.admin.port'),
     webPort: s<number>('svc.web.port'),

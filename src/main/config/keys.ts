@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { actuatorExposure, bool, cidrList, int, list, nonEmpty, originList, port, profileBool, secondsOrOff, str, stringMap } from './values';
 import { cookiePath, emailOrEmpty, hostPortList, httpUrlOrEmpty, publicUrlMap, signSchemeMap } from './values';
+import { DEFAULT_REDIS_MODE, DEFAULT_STORE_BACKEND, REDIS_MODE_NAMES, STORE_BACKEND_NAMES } from '../store-backends';
 
 export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
@@ -63,11 +64,11 @@ export const KEYS = {
     default: [],
   },
   'svc.examples.enabled': { schema: bool, default: false },
-  'svc.store': { schema: z.enum(['memory', 'redis']), default: 'memory' },
+  'svc.store': { schema: z.enum(STORE_BACKEND_NAMES), default: DEFAULT_STORE_BACKEND },
   'svc.redis.url': { schema: str, default: '', secret: true },
   'svc.redis.key-prefix': { schema: str, default: 'ag:' },
   'svc.redis.command-timeout-ms': { schema: int(50, 60000), default: 2000 },
-  'svc.redis.mode': { schema: z.enum(['standalone', 'sentinel', 'cluster']), default: 'standalone' },
+  'svc.redis.mode': { schema: z.enum(REDIS_MODE_NAMES), default: DEFAULT_REDIS_MODE },
   'svc.redis.password': { schema: str, default: '', secret: true },
   'svc.redis.sentinels': { schema: hostPortList, default: [] },
   'svc.redis.nodes': { schema: hostPortList, default: [] },
