@@ -25,6 +25,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createContainer } from './container';
 import { createSqlDirectories, type Directories } from './directories';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
+import { IN_PROCESS_STORE, storeBackendOf } from './store-backends';
 
 
 function loadCliConfig(): AppConfig {
@@ -72,7 +73,7 @@ class CliContext {
   /** The container on the configured store, for the session commands. */
   container(): Container {
     const c = this.cfg();
-    if (c.store !== 'redis') {
+    if (!storeBackendOf(c).shared) {
       throw new CliFailure('sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)');
     }
     this.infra ??= createInfrastructure(c, { log: this.log, sessionReaders: 'tools' });
@@ -97,7 +98,7 @@ class CliContext {
       directories = { admins: file, members: file, administration: null, close: async () => undefined };
       where = c.usersFile;
     }
-    const infra = createInfrastructure({ ...c, store: 'memory' }, { log: this.log, directories });
+    const infra = createInfrastructure({ ...c, store: IN_PROCESS_STORE }, { log: this.log, directories });
     try {
       const create = createContainer(c, infra, 'cli', { directory: directories.admins, rsa: new NoRsaDecryptor() }).get(CreateUser);
       const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles, actor: null });

@@ -53,9 +53,9 @@ import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
-import { timed } from '../adapters/timed-store';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
+import { decorateForApp } from './store-backends';
 
 /** Every use case and service, bound by class; a container builds each once (singleton scope). */
 const SERVICES = [
@@ -170,11 +170,12 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   infra.reportSessionCache?.(metrics);
   c.bind(TOKENS.Clock).toConstantValue(infra.clock);
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
-  c.bind(TOKENS.SessionStore).toConstantValue(timed(infra.sessions, 'session', metrics));
-  c.bind(TOKENS.KeyValueStore).toConstantValue(timed(infra.kv, 'key-value', metrics));
-  c.bind(TOKENS.ListStore).toConstantValue(timed(infra.lists, 'list', metrics));
-  c.bind(TOKENS.RateLimitStore).toConstantValue(timed(infra.rateLimits, 'rate-limit', metrics));
-  c.bind(TOKENS.CaptchaStore).toConstantValue(timed(infra.captchas, 'captcha', metrics));
+  const stores = decorateForApp(infra, infra.storeBackend, metrics);
+  c.bind(TOKENS.SessionStore).toConstantValue(stores.sessions);
+  c.bind(TOKENS.KeyValueStore).toConstantValue(stores.kv);
+  c.bind(TOKENS.ListStore).toConstantValue(stores.lists);
+  c.bind(TOKENS.RateLimitStore).toConstantValue(stores.rateLimits);
+  c.bind(TOKENS.CaptchaStore).toConstantValue(stores.captchas);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
   // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));

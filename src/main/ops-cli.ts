@@ -21,6 +21,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { createContainer } from './container';
 import { createInfrastructure } from './infrastructure';
+import { storeBackendOf } from './store-backends';
 
 export interface OpsIo {
   readonly env?: NodeJS.ProcessEnv;
@@ -88,7 +89,7 @@ export async function runOps(args: readonly string[], io: OpsIo): Promise<number
   }
 
   if (group === 'sessions' && command === 'resync' && arg !== undefined && arg !== '') {
-    if (config.store === 'memory') {
+    if (!storeBackendOf(config).shared) {
       io.err('svc.store=memory: sessions live inside the server process; resync needs the shared store (svc.store=redis)');
       return 2;
     }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { MAX_ANSWER_ODDS, mathAnswerOdds } from '../../adapters/captcha/svg-captcha-generator';
 import { parseRsaPrivateKey } from '../../adapters/crypto/rsa';
 import { catchAllFamilies, wideRanges } from '../../adapters/koa/client-ip';
+import { redisModeOf, storeBackendOf } from '../store-backends';
 import { parseDatasourceUrl } from '../../adapters/sql/mysql-pool';
 import { isSfString } from '../../domain/signing';
 import type { AppConfig, RedisSettings } from './app-config';
@@ -63,7 +64,7 @@ function valueChecks(c: AppConfig): string[] {
 
 /** Cluster mode: seed nodes, a prefix without hash-tag braces, database 0; svc.redis.nodes in no other mode. */
 function clusterChecks(r: RedisSettings): string[] {
-  if (r.mode !== 'cluster') {
+  if (!redisModeOf(r).usesNodes) {
     return r.nodes.length > 0 ? [`svc.redis.nodes (SVC_REDIS_NODES): only used when svc.redis.mode=cluster (svc.redis.mode is ${r.mode})`] : [];
   }
   const p: string[] = [];
@@ -88,12 +89,14 @@ function urlDatabase(url: string): number {
 function redisChecks(c: AppConfig): string[] {
   const p: string[] = [];
   const r = c.redis;
-  if (r.mode === 'cluster' && c.store === 'redis' && c.sessionCache.enabled) {
+  const mode = redisModeOf(r);
+  const inUse = storeBackendOf(c) === mode;
+  if (inUse && mode.localSessionCache === 'refused' && c.sessionCache.enabled) {
     p.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED): the local session cache is not supported with svc.redis.mode=cluster (it would need one tracking connection per master); set it to false');
   }
-  if (r.mode === 'standalone' && c.profile !== 'prod' && c.store === 'redis' && r.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
-  if (r.mode === 'sentinel' && r.sentinels.length === 0) p.push('svc.redis.sentinels (SVC_REDIS_SENTINELS): required when svc.redis.mode=sentinel (a comma list of host:port)');
-  if (r.mode !== 'sentinel') {
+  if (mode.urlNamesServer && c.profile !== 'prod' && inUse && r.url === '') p.push('svc.redis.url (SVC_REDIS_URL or REDIS_URL): required when svc.store=redis');
+  if (mode.usesSentinels && r.sentinels.length === 0) p.push('svc.redis.sentinels (SVC_REDIS_SENTINELS): required when svc.redis.mode=sentinel (a comma list of host:port)');
+  if (!mode.usesSentinels) {
     if (r.sentinels.length > 0) p.push(`svc.redis.sentinels (SVC_REDIS_SENTINELS): only used when svc.redis.mode=sentinel (svc.redis.mode is ${r.mode})`);
     if (c.raw['svc.redis.sentinel-password'] !== '') p.push(`svc.redis.sentinel-password (SVC_REDIS_SENTINEL_PASSWORD): only used when svc.redis.mode=sentinel (svc.redis.mode is ${r.mode})`);
   }
@@ -184,7 +187,7 @@ export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
   const warnings = [...c.loadWarnings, ...(proxy === null ? [] : [proxy])];
   warnings.push(...prodWarnings(c));
-  if (c.store === 'memory' && c.sessionCache.enabled) {
+  if (storeBackendOf(c).localSessionCache === 'ignored' && c.sessionCache.enabled) {
     warnings.push('session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with svc.store=memory: the in-memory store already lives in the process');
   }
   return warnings;

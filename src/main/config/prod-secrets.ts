@@ -2,14 +2,16 @@
  * The production rule: no default secrets and no in-memory store; every missing one is named. A key
  * that is simply required in prod says so in its declaration (`requiredInProd`); the rules here span keys.
  */
+import { redisModeOf, storeBackendOf } from '../store-backends';
 import type { AppConfig } from './app-config';
 import { requiredInProdChecks } from './declared-rules';
 
 /** A Redis password in every mode: in the URL or in svc.redis.password. */
 function redisPasswordChecks(c: AppConfig): string[] {
-  if (c.redis.mode === 'standalone' && c.redis.url === '') return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password'];
+  const { urlNamesServer } = redisModeOf(c.redis);
+  if (urlNamesServer && c.redis.url === '') return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password'];
   if (c.redis.password !== '') return [];
-  if (c.redis.mode === 'standalone') {
+  if (urlNamesServer) {
     return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): the URL carries no password; prod requires one (in the URL or in svc.redis.password / SVC_REDIS_PASSWORD)'];
   }
   return [`svc.redis.password (SVC_REDIS_PASSWORD): required in prod in every mode (svc.redis.mode is ${c.redis.mode}); or put it in svc.redis.url's credentials`];
@@ -21,7 +23,7 @@ export function prodSecretChecks(c: AppConfig): string[] {
   if (c.directory === 'sql' && c.datasource.password === '') {
     p.push('svc.datasource.password (SVC_DATASOURCE_PASSWORD): required in prod when svc.directory=sql (no default secrets)');
   }
-  if (c.store === 'memory') p.push('svc.store (SVC_STORE): "memory" is refused in prod; set svc.store=redis');
+  if (!storeBackendOf(c).shared) p.push(`svc.store (SVC_STORE): "${c.store}" is refused in prod; set svc.store=redis`);
   p.push(...requiredInProdChecks(c));
   p.push(...redisPasswordChecks(c));
   if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {

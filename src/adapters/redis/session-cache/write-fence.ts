@@ -9,7 +9,7 @@
  * Applied on standalone and Sentinel, cache on or off, so an instance without the cache (a rolling
  * change of session.local-cache.enabled, the command-line tool) does not outrun the caches of the
  * others. A failed fence is ignored: the write is done, and a Redis that cannot answer a PING
- * closes the caches' tracking links too. Not on a Redis Cluster (infrastructure.ts): the cache is
+ * closes the caches' tracking links too. Not on a Redis Cluster (store-backends.ts): the cache is
  * refused there, so no instance has tracking clients to fence against, and a keyless PING through
  * the cluster client reaches a random node, not the master that took the write.
  */

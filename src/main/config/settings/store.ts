@@ -1,11 +1,12 @@
 /** The session and key-value store: memory or Redis, and how Redis is reached. */
 import { z } from 'zod';
+import { DEFAULT_REDIS_MODE, DEFAULT_STORE_BACKEND, REDIS_MODE_NAMES, STORE_BACKEND_NAMES } from '../../store-backends';
 import { setting } from '../setting';
 import { hostPortList, int, nonEmpty, str } from '../values';
 
 export const STORE_KEYS = {
   'svc.store': setting({
-    schema: z.enum(['memory', 'redis']), default: 'memory',
+    schema: z.enum(STORE_BACKEND_NAMES), default: DEFAULT_STORE_BACKEND,
     doc: '`memory` (dev/test only) or `redis`',
   }),
   'svc.redis.url': setting({
@@ -22,7 +23,7 @@ export const STORE_KEYS = {
     doc: 'a Redis command fails (503) instead of hanging after this',
   }),
   'svc.redis.mode': setting({
-    schema: z.enum(['standalone', 'sentinel', 'cluster']), default: 'standalone',
+    schema: z.enum(REDIS_MODE_NAMES), default: DEFAULT_REDIS_MODE,
     doc: '`standalone` (one server at `svc.redis.url`), `sentinel` (the master named by `svc.redis.sentinels`) or `cluster` (a Redis Cluster found from `svc.redis.nodes`; the local session cache is refused there). How to pick, and the failover runbooks: [operations](operations.md#redis-topologies)',
   }),
   'svc.redis.password': setting({
