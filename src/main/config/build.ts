@@ -1,6 +1,6 @@
 /** The typed AppConfig from the validated key values: paths resolved, profile defaults applied. */
 import path from 'node:path';
-import type { AppConfig, KeyOrigin } from './app-config';
+import type { AppConfig, KeyOrigin, RedisSettings } from './app-config';
 import type { ConfigKey, Profile, SettingValue, SettingValues } from './keys';
 
 /** The validated value of a key, typed by its declaration (the output of the key's schema). */
@@ -74,7 +74,7 @@ export function urlPassword(url: string): string {
   }
 }
 
-function redisOf(s: Read): AppConfig['redis'] {
+function redisOf(s: Read): RedisSettings {
   const url = s('svc.redis.url').trim();
   return {
     mode: s('svc.redis.mode'),
