@@ -3,6 +3,7 @@
  * reason string. HTTP status, admin numeric code and problem titles live at the edge
  * (src/adapters/koa/error-catalogue.ts); nothing here knows about HTTP.
  */
+import type { LoginType } from './login-type';
 export const REASONS = [
   // generic request problems
   'validation-failed',
@@ -76,7 +77,7 @@ export interface DomainErrorExtras {
   /** Seconds the client should wait before retrying (429, 409 in-progress, 503). */
   readonly retryAfterSeconds?: number;
   /** Login type concerned (realm of WWW-Authenticate on 401s). */
-  readonly loginType?: string;
+  readonly loginType?: LoginType;
   /** Whether a credential was presented (RFC 6750: error="invalid_token" only then). */
   readonly tokenPresented?: boolean;
   /** Extra response headers computed by the use case (e.g. rate-limit headers). */

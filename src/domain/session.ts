@@ -3,6 +3,7 @@
  * as pure data and functions (no store, no clock, no HTTP).
  */
 import type { Reason } from './errors';
+import type { LoginType } from './login-type';
 
 export type TokenStyle = 'uuid' | 'simple-uuid' | 'random-64';
 
@@ -58,7 +59,7 @@ export interface ClientInfo {
 /** What the store keeps for one live token (keyed by the SHA-256 of the token, never the token). */
 export interface SessionRecord {
   readonly v: 1;
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly tokenId: string;
   readonly createdAt: number;
   /** Absolute expiry in ms since epoch; null = never (timeout -1). */

@@ -15,6 +15,7 @@ import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../suppo
 import { slotCheckedClient, type SlotCheckedClient } from '../support/slot-check';
 import { describeRedisStoreContracts } from './redis-contracts';
 import { makeRecord, newHash } from './session-store.contract';
+import type { LoginType } from '../../src/domain/login-type';
 
 describe('Redis key layout: tagged (cluster) on one server', function () {
   let checked: SlotCheckedClient | undefined;
@@ -90,6 +91,8 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       if (checked) await deleteByPrefix(checked.client, prefix);
     });
 
+    /** A login type of its own (not one the apps use), so listAll sees only this test's sessions. */
+    const MERGE = 'merge' as LoginType;
     it('listAll merges the buckets oldest first (createdAt, then hash) and fills the limit past dead entries', async () => {
       const store = new RedisSessionStore(checked!.client, prefix, 'tagged');
       const clock = new FakeClock(Date.now());
@@ -97,16 +100,16 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       for (let i = 0; i < 40; i++) {
         const hash = newHash();
         const createdAt = clock.now() - 1000 * (i % 7);
-        await store.create({ loginType: 'merge', tokenHash: hash, record: makeRecord({ loginType: 'merge', userId: `u${i}`, createdAt }), retentionMs: 3_600_000, replaceOthers: false, now: clock.now() });
+        await store.create({ loginType: MERGE, tokenHash: hash, record: makeRecord({ loginType: MERGE, userId: `u${i}`, createdAt }), retentionMs: 3_600_000, replaceOthers: false, now: clock.now() });
         made.push({ hash, createdAt });
       }
       const dead = made.slice(0, 10).map((m) => m.hash);
-      for (const h of dead.slice(0, 5)) await store.deleteSession('merge', h);
-      await store.mark('merge', dead.slice(5), 'kicked-out');
+      for (const h of dead.slice(0, 5)) await store.deleteSession(MERGE, h);
+      await store.mark(MERGE, dead.slice(5), 'kicked-out');
       const live = made.filter((m) => !dead.includes(m.hash)).sort((a, b) => a.createdAt - b.createdAt || (a.hash < b.hash ? -1 : 1));
-      const listed = await store.listAll('merge', clock.now(), 25);
+      const listed = await store.listAll(MERGE, clock.now(), 25);
       assert.deepEqual(listed.map((s) => s.tokenHash), live.slice(0, 25).map((m) => m.hash));
-      assert.equal((await store.listAll('merge', clock.now(), 100)).length, 30);
+      assert.equal((await store.listAll(MERGE, clock.now(), 100)).length, 30);
     });
 
     it('setMany over several subjects writes them all; one subject stays one script', async () => {

@@ -8,13 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { SessionStore } from '../../src/application/ports/session-store';
 import type { SessionRecord, StoredSession } from '../../src/domain/session';
 import { type MakeFixture, useFixture } from './fixture';
+import type { LoginType } from '../../src/domain/login-type';
 
 const HOUR = 3_600_000;
 
 export const newHash = (): string => randomBytes(32).toString('hex');
 
 export function makeRecord(opts: {
-  loginType?: string;
+  loginType?: LoginType;
   userId?: string;
   createdAt: number;
   expiresAt?: number | null;
@@ -45,7 +46,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
     /** Creates a session of `userId` at the clock's now (retention 1 h unless given). */
     async function login(opts: {
       userId?: string;
-      loginType?: string;
+      loginType?: LoginType;
       retentionMs?: number | null;
       expiresAt?: number | null;
       replaceOthers?: boolean;

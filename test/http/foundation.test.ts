@@ -12,13 +12,14 @@ import type { Principal } from '../../src/domain/session';
 import { authGuardsOf } from '../../src/main/container';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { requireRedis } from '../support/services';
+import type { LoginType } from '../../src/domain/login-type';
 
 const viewer: Principal = { userId: '7', username: 'viewer', roles: ['viewer'], permissions: ['system:user:list', 'monitor:*'] };
 
 /** The probes answer JSON objects of any shape. */
 const PROBE = z.record(z.unknown());
 
-function probeRoutes(g: AuthGuards, type: string): RouteDef[] {
+function probeRoutes(g: AuthGuards, type: LoginType): RouteDef[] {
   return [
     route({ method: 'get', path: '/probe/open', summary: 'open', response: PROBE, handler: async () => ({ hello: 'world' }) }),
     route({ method: 'get', path: '/probe/boom', summary: 'throws', response: PROBE, handler: async () => { throw new Error('secret internal detail'); } }),
@@ -58,7 +59,7 @@ for (const kind of STORE_KINDS) {
     });
     after(async () => infra?.dispose());
 
-    const login = async (type: string, p: Principal = viewer) => (await managers.get(type).login(p)).token;
+    const login = async (type: LoginType, p: Principal = viewer) => (await managers.get(type).login(p)).token;
 
     describe('admin envelope', () => {
       it('success is code 0 with HTTP 200', async () => {

@@ -16,6 +16,7 @@ import { FencedSessionStore } from '../../src/adapters/redis/session-cache/write
 import type { SessionStore } from '../../src/application/ports/session-store';
 import type { SessionRecord, StoredSession } from '../../src/domain/session';
 import { FakeClock } from '../support/fake-clock';
+import type { LoginType } from '../../src/domain/login-type';
 
 const KEYS = new RedisKeys('t:');
 const IDLE = 60_000;
@@ -37,7 +38,7 @@ class FakeTracking implements SessionTracking {
   async read(recordKey: string): Promise<[string | null, string | null, number]> {
     this.reads++;
     if (this.held !== null) await new Promise<void>((resolve) => this.held?.push(resolve));
-    const [, , type, hash] = recordKey.split(':') as [string, string, string, string];
+    const [, , type, hash] = recordKey.split(':') as [string, string, LoginType, string];
     const got = await this.store.getSession(type, hash, 0, null);
     if (got === null) return [null, null, -2];
     if (got.state !== 'active') return [got.state, null, -1];

@@ -5,12 +5,13 @@ import { hashToken, sameTokenHash } from '../../src/application/session/session-
 import { type SessionSettings } from '../../src/application/session/session-settings';
 import { DEFAULT_SESSION_POLICY, EXPIRED_GRACE_MS, type Principal } from '../../src/domain/session';
 import { FakeClock } from '../support/fake-clock';
+import type { LoginType } from '../../src/domain/login-type';
 
 const alice: Principal = { userId: '1', username: 'alice', roles: ['admin'], permissions: ['*:*:*'] };
 const bob: Principal = { userId: '2', username: 'bob', roles: [], permissions: [] };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-function setup(overrides: Partial<SessionSettings> = {}, loginType = 'admin') {
+function setup(overrides: Partial<SessionSettings> = {}, loginType: LoginType = 'admin') {
   const clock = new FakeClock();
   const store = new InMemoryBackend(clock).sessions;
   const policy: SessionSettings = { ...DEFAULT_SESSION_POLICY, shareSecret: '', ...overrides };

@@ -8,10 +8,11 @@ import { Authenticate } from '../../application/auth/authenticate';
 import { CheckPermission } from '../../application/auth/check-permission';
 import { CheckRole } from '../../application/auth/check-role';
 import type { AppContext, AppMiddleware, AuthState, LoginUser } from './state';
+import type { LoginType } from '../../domain/login-type';
 
 export interface GuardDoc {
   readonly kind: 'login' | 'permission' | 'role' | 'rate-limit' | 'signature' | 'idempotency' | 'other';
-  readonly loginType?: string;
+  readonly loginType?: LoginType;
   readonly permissions?: readonly string[];
   readonly roles?: readonly string[];
   readonly mode?: MatchMode;
@@ -31,10 +32,10 @@ export function guard(doc: GuardDoc, fn: AppMiddleware): Guard {
 /** The login and permission guards, on the Authenticate / CheckPermission / CheckRole use cases. */
 export interface AuthGuards {
   /** Resolves the caller's session of `loginType`; anything else is 401 with the precise reason. */
-  requireLogin(loginType: string): Guard;
+  requireLogin(loginType: LoginType): Guard;
   /** `system:user:add`-style permission check against the session's snapshot (no store call). */
-  requirePermission(loginType: string, permissions: string | readonly string[], mode?: MatchMode): Guard;
-  requireRole(loginType: string, roles: string | readonly string[], mode?: MatchMode): Guard;
+  requirePermission(loginType: LoginType, permissions: string | readonly string[], mode?: MatchMode): Guard;
+  requireRole(loginType: LoginType, roles: string | readonly string[], mode?: MatchMode): Guard;
 }
 
 export interface AuthGuardDeps {
@@ -63,7 +64,7 @@ export function authGuards(deps: AuthGuardDeps): AuthGuards {
   };
 }
 
-function requireLogin(authenticate: Authenticate, loginType: string): Guard {
+function requireLogin(authenticate: Authenticate, loginType: LoginType): Guard {
   const source = authenticate.source(loginType); // fails at start-up if the type is not registered
   const doc: GuardDoc = { kind: 'login', loginType, header: source.name, prefix: source.prefix, reasons: Authenticate.reasons };
   return guard(doc, async function requireLogin(ctx, next) {
@@ -80,7 +81,7 @@ function requireLogin(authenticate: Authenticate, loginType: string): Guard {
  * requireLogin (a token that is not valid answers 401) and `ctx.state.auth` is set; a request that
  * presents none passes as anonymous.
  */
-export function optionalLogin(authenticate: Authenticate, loginType: string): Guard {
+export function optionalLogin(authenticate: Authenticate, loginType: LoginType): Guard {
   const source = authenticate.source(loginType); // fails at start-up if the type is not registered
   return guard({ kind: 'other', optionalLogin: loginType, reasons: Authenticate.reasons }, async function optionalLogin(ctx, next) {
     const header = ctx.get(source.name) || undefined;
@@ -90,7 +91,7 @@ export function optionalLogin(authenticate: Authenticate, loginType: string): Gu
   });
 }
 
-async function authenticateInto(ctx: AppContext, authenticate: Authenticate, loginType: string, header: string | undefined, cookie: string | undefined): Promise<void> {
+async function authenticateInto(ctx: AppContext, authenticate: Authenticate, loginType: LoginType, header: string | undefined, cookie: string | undefined): Promise<void> {
   const { tokenHash, record } = await authenticate.execute({ loginType, header, cookie });
   // Object.assign, not an object spread: a spread into a literal with more properties takes a
   // slow path on Node 20, and this runs on every authenticated request.
@@ -98,7 +99,7 @@ async function authenticateInto(ctx: AppContext, authenticate: Authenticate, log
   ctx.state.auth = { loginType, tokenHash, record, user };
 }
 
-function authOf(ctx: AppContext, loginType: string): AuthState {
+function authOf(ctx: AppContext, loginType: LoginType): AuthState {
   const auth = ctx.state.auth;
   if (!auth || auth.loginType !== loginType) {
     // A route declared a permission guard without requireLogin before it: a wiring bug.

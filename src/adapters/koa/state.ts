@@ -2,6 +2,7 @@
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import type { Principal, SessionRecord } from '../../domain/session';
 import type { DomainError } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
 
 export interface Responder {
   /** Writes a success body in the app's format. */
@@ -12,12 +13,12 @@ export interface Responder {
 
 /** The logged-in caller (the spec's SystemLoginUser from `LoginContext.getAdminUser()`). */
 export interface LoginUser extends Principal {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly tokenId: string;
 }
 
 export interface AuthState {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly tokenHash: string;
   readonly record: SessionRecord;
   readonly user: LoginUser;

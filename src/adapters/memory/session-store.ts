@@ -11,6 +11,7 @@ import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/
 import { bySessionAge } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
 import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
+import type { LoginType } from '../../domain/login-type';
 
 /** Joins the parts of a composite map key; NUL cannot appear in login types, ids or hashes. */
 const SEP = '\u0000';
@@ -54,7 +55,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return { replaced };
   }
 
-  async getSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
+  async getSession(loginType: LoginType, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
     const entry = this.liveSession(loginType, tokenHash);
     if (entry === undefined) return null;
     if (entry.kind !== 'active') return { state: entry.kind };
@@ -64,7 +65,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return { state: 'active', record: recordOf(entry), lastActiveAt };
   }
 
-  async update(loginType: string, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
+  async update(loginType: LoginType, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
     const entry = this.liveSession(loginType, tokenHash);
     if (entry?.kind !== 'active') return false;
     this.unindex(loginType, tokenHash, entry);
@@ -74,14 +75,14 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return true;
   }
 
-  async deleteSession(loginType: string, tokenHash: string): Promise<boolean> {
+  async deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean> {
     const entry = this.liveSession(loginType, tokenHash);
     if (entry === undefined) return false;
     this.removeSession(loginType, tokenHash, entry);
     return true;
   }
 
-  async mark(loginType: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
+  async mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     let changed = 0;
     for (const hash of tokenHashes) {
       const entry = this.liveSession(loginType, hash);
@@ -92,16 +93,16 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return changed;
   }
 
-  async listByUser(loginType: string, userId: string, now: number): Promise<ListedSession[]> {
+  async listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     return this.listIndexed(this.byUser, key2(loginType, userId), loginType, now);
   }
 
-  async listAll(loginType: string, now: number, limit: number): Promise<ListedSession[]> {
+  async listAll(loginType: LoginType, now: number, limit: number): Promise<ListedSession[]> {
     if (limit <= 0) return [];
     return this.listIndexed(this.byType, loginType, loginType, now).slice(0, limit);
   }
 
-  async findByTokenId(loginType: string, tokenId: string): Promise<string | null> {
+  async findByTokenId(loginType: LoginType, tokenId: string): Promise<string | null> {
     const hash = this.byTokenId.get(key2(loginType, tokenId));
     if (hash === undefined) return null;
     return this.liveSession(loginType, hash)?.kind === 'active' ? hash : null;

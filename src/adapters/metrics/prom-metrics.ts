@@ -6,6 +6,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Metrics } from '../../application/ports/metrics';
 import { FastHistogram, type HistogramSeries } from './fast-histogram';
+import type { LoginType } from '../../domain/login-type';
 
 let processMetrics: Registry | undefined;
 
@@ -76,7 +77,7 @@ export class PromMetrics implements Metrics {
     series.observe(seconds);
   }
 
-  loginAttempt(loginType: string, outcome: string): void {
+  loginAttempt(loginType: LoginType, outcome: string): void {
     this.logins.inc({ login_type: loginType, outcome });
   }
   rateLimitRejected(limiter: string): void {

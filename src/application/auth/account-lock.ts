@@ -30,6 +30,7 @@ import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
+import type { LoginType } from '../../domain/login-type';
 
 /** An attempt holding a place in a budget: settle it with `fail` or `succeed`. */
 export interface LockAttempt {
@@ -124,7 +125,7 @@ export class AccountLock {
    * the attempt solved a captcha, which is then admitted at once. Waits while attempts ahead
    * still hold the last places. Null when the lock is off (`maxLoginFailures` 0).
    */
-  async begin(loginType: string, username: string, proof: LockProof = { deviceId: null, captchaSolved: false }): Promise<LockAttempt | null> {
+  async begin(loginType: LoginType, username: string, proof: LockProof = { deviceId: null, captchaSolved: false }): Promise<LockAttempt | null> {
     if (this.settings.maxLoginFailures <= 0) return null;
     const { deviceId } = proof;
     const shared = deviceId === null;

@@ -8,6 +8,7 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { ResolveFailure, SessionRecord } from '../../domain/session';
 import { SessionManagers } from '../session/session-manager';
+import type { LoginType } from '../../domain/login-type';
 
 const MESSAGES: Record<ResolveFailure, string> = {
   'token-missing': 'No access token was sent.',
@@ -30,7 +31,7 @@ export interface TokenSource {
 }
 
 export interface AuthenticateInput {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   /** The token header's value, if sent. */
   readonly header: string | undefined;
   /** The token cookie's value, read only when the source allows it and no header was sent. */
@@ -38,7 +39,7 @@ export interface AuthenticateInput {
 }
 
 export interface Authenticated {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly tokenHash: string;
   /** The session, with the principal snapshot (roles, permissions) the permission checks read. */
   readonly record: SessionRecord;
@@ -52,7 +53,7 @@ export class Authenticate {
   constructor(@inject(SessionManagers) private readonly managers: SessionManagers) {}
 
   /** Fails at start-up for an unknown login type. */
-  source(loginType: string): TokenSource {
+  source(loginType: LoginType): TokenSource {
     const p = this.managers.get(loginType).policy;
     return { name: p.tokenName, prefix: p.tokenPrefix, readCookie: p.isReadCookie };
   }

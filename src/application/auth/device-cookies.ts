@@ -24,6 +24,7 @@ import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
+import type { LoginType } from '../../domain/login-type';
 
 /** A device cookie to hand to the client. */
 export interface IssuedDeviceCookie {
@@ -41,7 +42,7 @@ const MAC_BYTES = 32;
 /** At most this many cookies of one name are tried per login (each costs an HMAC per key). */
 export const MAX_PRESENTED_COOKIES = 8;
 
-const cutKey = (loginType: string, username: string): string => `devcut:${loginType}:${foldUsername(username)}`;
+const cutKey = (loginType: LoginType, username: string): string => `devcut:${loginType}:${foldUsername(username)}`;
 
 @injectable()
 export class DeviceCookies {
@@ -52,7 +53,7 @@ export class DeviceCookies {
   ) {}
 
   /** A new cookie for an account that has just logged in. */
-  issue(loginType: string, username: string): IssuedDeviceCookie {
+  issue(loginType: LoginType, username: string): IssuedDeviceCookie {
     const { secrets, maxAgeSeconds, secure, path } = this.settings.deviceCookie;
     const id = randomBytes(16).toString('base64url');
     const issued = this.clock.now();
@@ -69,7 +70,7 @@ export class DeviceCookies {
    * the owner's): the well-formed ones, at most MAX_PRESENTED_COOKIES; every key is compared, in
    * constant time.
    */
-  async verify(loginType: string, username: string, presented: readonly string[]): Promise<string | null> {
+  async verify(loginType: LoginType, username: string, presented: readonly string[]): Promise<string | null> {
     // Only well-formed values count towards the cap (junk costs no HMAC), so junk cannot push the owner's out.
     const valid = presented
       .filter((value) => VALUE.test(value))
@@ -86,13 +87,13 @@ export class DeviceCookies {
    * Revokes every device cookie of the account issued until now: its holders share the account's
    * budget again (log-out-everywhere, disable, password change or reset). One write.
    */
-  async revokeAll(loginType: string, username: string): Promise<void> {
+  async revokeAll(loginType: LoginType, username: string): Promise<void> {
     const ttlMs = this.settings.deviceCookie.maxAgeSeconds * 1000;
     await this.kv.set(cutKey(loginType, username), String(this.clock.now()), ttlMs);
   }
 
   /** The cookie's id and issue time when its MAC is valid and it has not expired, else null. */
-  private check(loginType: string, username: string, value: string): { id: string; issued: number } | null {
+  private check(loginType: LoginType, username: string, value: string): { id: string; issued: number } | null {
     const m = VALUE.exec(value);
     if (m === null) return null;
     const [, id = '', exp = '', iss, mac = ''] = m;
@@ -108,7 +109,7 @@ export class DeviceCookies {
   }
 
   /** `issued` null: the form of earlier releases, whose MAC covered no issue time. */
-  private mac(secret: string, loginType: string, username: string, id: string, expires: number, issued: number | null): Buffer {
+  private mac(secret: string, loginType: LoginType, username: string, id: string, expires: number, issued: number | null): Buffer {
     if (secret === '') throw new Error('device cookies need a key (svc.login.device-cookie-secret)');
     const fields = [loginType, foldUsername(username), id, String(expires), ...(issued === null ? [] : [String(issued)])];
     return createHmac('sha256', secret).update(`authguard-device-cookie${issued === null ? '' : '-v2'}\n${fields.join('\n')}`).digest();

@@ -3,6 +3,7 @@ import { DomainError, type Reason } from '../../domain/errors';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { tokenIdOf } from '../session/session-token';
+import type { LoginType } from '../../domain/login-type';
 
 @injectable()
 export class EndSession {
@@ -20,7 +21,7 @@ export class EndSession {
    * the refresh-token family is revoked, so it cannot mint a new session. `ownerId` limits
    * the search to that user's sessions (a user can only end their own).
    */
-  async execute(input: { loginType: string; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
+  async execute(input: { loginType: LoginType; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
     const manager = this.managers.get(input.loginType);
     let hash: string | null;
     let recorded: string | undefined;

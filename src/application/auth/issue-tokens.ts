@@ -7,6 +7,7 @@ import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 import type { Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
 
 export interface TokenPair {
   readonly accessToken: string;
@@ -16,7 +17,7 @@ export interface TokenPair {
 }
 
 export interface IssueTokensInput {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly principal: Principal;
   readonly client: ClientInfo;
   /** The family to continue (a refresh); absent for a new login. */

@@ -5,6 +5,7 @@ import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 import type { Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
 
 export interface OnlineSession {
   readonly tokenId: string;
@@ -28,7 +29,7 @@ export class ListSessions {
   ) {}
 
   /** Live sessions of a login type (all of them, or one user's), oldest first. */
-  async execute(input: { loginType: string; userId?: string; limit?: number }): Promise<OnlineSession[]> {
+  async execute(input: { loginType: LoginType; userId?: string; limit?: number }): Promise<OnlineSession[]> {
     const m = this.managers.get(input.loginType);
     const list = input.userId === undefined ? await m.listAll(input.limit ?? 1000) : await m.listSessions(input.userId);
     const tz = this.settings.timeZone;

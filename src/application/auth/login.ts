@@ -25,11 +25,12 @@ import type { AuthSettings } from './auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
 import { IssueTokens, type TokenPair } from './issue-tokens';
 import { VerifyCaptcha } from './verify-captcha';
+import type { LoginType } from '../../domain/login-type';
 
 export const BAD_CREDENTIALS_MESSAGE = 'Wrong username or password.';
 
 export interface LoginInput {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly username: string;
   /** The password: RSA ciphertext (base64) when `encrypted`, else plain text. */
   readonly password: string;

@@ -3,6 +3,7 @@ import { DeviceCookies } from './device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import type { Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
 
 @injectable()
 export class LogoutAll {
@@ -23,7 +24,7 @@ export class LogoutAll {
    * Every device cookie of the account issued until now stops exempting its holder from the
    * account's shared failure budget. Returns how many sessions were live.
    */
-  async execute(input: { loginType: string; userId: string; username: string }): Promise<number> {
+  async execute(input: { loginType: LoginType; userId: string; username: string }): Promise<number> {
     const manager = this.managers.get(input.loginType);
     await this.devices.revokeAll(input.loginType, input.username);
     // First the cut-off: it reaches every family of the user, including those of devices whose

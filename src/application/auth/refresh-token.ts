@@ -8,6 +8,7 @@ import { SessionManagers, type SessionManager } from '../session/session-manager
 import { TOKENS } from '../tokens';
 import { principalOf } from '../users/principal';
 import { IssueTokens, type TokenPair } from './issue-tokens';
+import type { LoginType } from '../../domain/login-type';
 
 const invalid = (): DomainError => new DomainError('refresh-token-invalid', 'The refresh token is not valid; log in again.');
 const reused = (): DomainError =>
@@ -42,7 +43,7 @@ export class RefreshToken {
     @inject(TOKENS.Logger) private readonly log: Logger,
   ) {}
 
-  async execute(input: { loginType: string; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
+  async execute(input: { loginType: LoginType; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
     const type = input.loginType;
     const consumed = await this.registry.consume(type, input.refreshToken);
     if (consumed.kind === 'invalid') throw invalid();
@@ -78,7 +79,7 @@ export class RefreshToken {
    * back; expired, logged out or gone is fine (refreshing after the access token lapsed is what
    * refresh tokens are for). A family born before the user's cut-off is refused.
    */
-  private async admit(manager: SessionManager, type: string, record: RefreshRecord): Promise<DirectoryUser> {
+  private async admit(manager: SessionManager, type: LoginType, record: RefreshRecord): Promise<DirectoryUser> {
     const [access, user, cutOff] = await Promise.all([
       manager.stateOf(record.accessHash),
       this.directory.findById(record.userId),

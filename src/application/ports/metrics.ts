@@ -2,9 +2,10 @@
  * What the use cases count. The adapter decides how it is exposed (Prometheus). Label values
  * must come from small fixed sets (reasons, login types, limiter names), never user input.
  */
+import type { LoginType } from '../../domain/login-type';
 export interface Metrics {
   /** A login attempt ended: outcome is "success" or the failure reason ("bad-credentials", "captcha-wrong", ...). */
-  loginAttempt(loginType: string, outcome: string): void;
+  loginAttempt(loginType: LoginType, outcome: string): void;
   /** A request was refused by a rate limiter (e.g. "login"). */
   rateLimitRejected(limiter: string): void;
   /** A signed request failed its check; reason is the domain reason ("sign-invalid", "sign-nonce-replayed", ...). */

@@ -1,4 +1,5 @@
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
+import type { LoginType } from '../../domain/login-type';
 
 /** A live session as listed from the per-user or per-type index. */
 export interface ListedSession {
@@ -8,7 +9,7 @@ export interface ListedSession {
 }
 
 export interface CreateSessionInput {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   /** SHA-256 (hex) of the token: the only form of the token the store ever sees. */
   readonly tokenHash: string;
   readonly record: SessionRecord;
@@ -37,17 +38,17 @@ export interface SessionStore {
    * moved to `now`, but only if it has not already been idle longer than that (a frozen
    * session stays frozen). With `idleLimitMs` null this is a single read.
    */
-  getSession(loginType: string, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null>;
+  getSession(loginType: LoginType, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null>;
   /** Replaces the record of an active session (renew, permission resync); false if not active. */
-  update(loginType: string, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean>;
+  update(loginType: LoginType, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean>;
   /** Removes a session and its index entries; true if something was removed. */
-  deleteSession(loginType: string, tokenHash: string): Promise<boolean>;
+  deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean>;
   /** Turns active sessions into tombstones that keep their TTL; returns how many changed. */
-  mark(loginType: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number>;
+  mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number>;
   /** The user's active (not expired, not tombstoned) sessions; prunes dead index entries. */
-  listByUser(loginType: string, userId: string, now: number): Promise<ListedSession[]>;
+  listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]>;
   /** Active sessions of a login type, oldest first, at most `limit`. */
-  listAll(loginType: string, now: number, limit: number): Promise<ListedSession[]>;
+  listAll(loginType: LoginType, now: number, limit: number): Promise<ListedSession[]>;
   /** The token hash of the session whose short token id is `tokenId`, if it exists. */
-  findByTokenId(loginType: string, tokenId: string): Promise<string | null>;
+  findByTokenId(loginType: LoginType, tokenId: string): Promise<string | null>;
 }

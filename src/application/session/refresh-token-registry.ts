@@ -48,6 +48,7 @@ import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import { SessionManagers } from './session-manager';
+import type { LoginType } from '../../domain/login-type';
 
 /** What a live refresh token stands for. */
 export interface RefreshRecord {
@@ -135,12 +136,12 @@ export class RefreshTokenRegistry {
    * "Revoke everything before now" for one user: every family of theirs created before this
    * moment is refused at its next refresh, whether or not a live session still lists it.
    */
-  async revokeAllOfUser(loginType: string, userId: string): Promise<void> {
+  async revokeAllOfUser(loginType: LoginType, userId: string): Promise<void> {
     await this.kv.set(`rtcut:${loginType}:${userId}`, String(this.clock.now()), this.ttlMs);
   }
 
   /** Whether the user's cut-off (if any) is later than the family's birth. One GET. */
-  async isCutOff(loginType: string, userId: string, family: string): Promise<boolean> {
+  async isCutOff(loginType: LoginType, userId: string, family: string): Promise<boolean> {
     const raw = await this.kv.get(`rtcut:${loginType}:${userId}`);
     return raw !== null && RefreshTokenRegistry.bornAt(family) < Number(raw);
   }
@@ -149,7 +150,7 @@ export class RefreshTokenRegistry {
    * Issues the family's next refresh token, bound to the access token `accessHash`: its record,
    * the family pointer and the access index in one atomic write (never a half family).
    */
-  async issue(loginType: string, userId: string, family: string, accessHash: string): Promise<string> {
+  async issue(loginType: LoginType, userId: string, family: string, accessHash: string): Promise<string> {
     const token = randomUUID().replace(/-/g, '');
     const hash = sha256(token);
     const record: RefreshRecord = { userId, family, accessHash };
@@ -170,7 +171,7 @@ export class RefreshTokenRegistry {
    * the take to a concurrent presentation reads that presentation's marker (within the grace
    * period: "concurrent").
    */
-  async consume(loginType: string, token: string): Promise<ConsumeResult> {
+  async consume(loginType: LoginType, token: string): Promise<ConsumeResult> {
     if (!REFRESH_FORMAT.test(token)) return { kind: 'invalid' };
     const hash = sha256(token);
     const key = `rt:${loginType}:${hash}`;
@@ -191,15 +192,15 @@ export class RefreshTokenRegistry {
   }
 
   /** The refresh-token family of a session: the one its record names (attrs.rtFamily), else the access index's. */
-  async familyOfSession(loginType: string, accessHash: string, recorded: string | undefined): Promise<string | null> {
+  async familyOfSession(loginType: LoginType, accessHash: string, recorded: string | undefined): Promise<string | null> {
     return recorded ?? (await this.familyOfAccess(loginType, accessHash));
   }
 
-  familyOfAccess(loginType: string, accessHash: string): Promise<string | null> {
+  familyOfAccess(loginType: LoginType, accessHash: string): Promise<string | null> {
     return this.kv.get(`rtacc:${loginType}:${accessHash}`);
   }
 
-  async isRevoked(loginType: string, family: string): Promise<boolean> {
+  async isRevoked(loginType: LoginType, family: string): Promise<boolean> {
     return (await this.kv.get(`rtrev:${loginType}:${family}`)) !== null;
   }
 
@@ -209,7 +210,7 @@ export class RefreshTokenRegistry {
    * The revocation marker is written first, so a refresh that consumed the family's token just
    * before this call sees it in its post-rotation re-check and ends the pair it minted.
    */
-  async revokeFamily(loginType: string, family: string, keepAccessHash?: string): Promise<void> {
+  async revokeFamily(loginType: LoginType, family: string, keepAccessHash?: string): Promise<void> {
     await this.kv.set(`rtrev:${loginType}:${family}`, '1', this.ttlMs);
     const raw = await this.kv.getAndDelete(`rtfam:${loginType}:${family}`);
     const live = raw === null ? null : readFamily(raw);

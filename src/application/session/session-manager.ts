@@ -26,6 +26,7 @@ import type { ListedSession, SessionStore } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
+import type { LoginType } from '../../domain/login-type';
 
 export interface ResolvedSession {
   readonly tokenHash: string;
@@ -48,7 +49,7 @@ export class SessionManager {
   private readonly idleMs: number | null;
 
   constructor(
-    readonly loginType: string,
+    readonly loginType: LoginType,
     readonly policy: SessionSettings,
     private readonly store: SessionStore,
     private readonly clock: Clock,
@@ -249,7 +250,7 @@ export class SessionManagers {
     for (const type of LOGIN_TYPES) this.byType.set(type, new SessionManager(type, settings, store, clock, log));
   }
 
-  get(loginType: string): SessionManager {
+  get(loginType: LoginType): SessionManager {
     const m = this.byType.get(loginType);
     if (!m) throw new Error(`login type "${loginType}" is not registered`);
     return m;

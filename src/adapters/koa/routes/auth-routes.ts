@@ -18,6 +18,7 @@ import type { RateLimitGuardFactory } from '../rate-limit';
 import { route, type RouteDef } from '../routes';
 import { CaptchaImage, LoginConfig, LoginResult, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
+import type { LoginType } from '../../../domain/login-type';
 
 export interface AuthRouteDeps {
   readonly guards: AuthGuards;
@@ -32,13 +33,13 @@ export function clientOf(ctx: AppContext): ClientInfo {
 }
 
 /** The device cookie of a login type: one per type, since both apps may share a host and cookies ignore ports. */
-export const deviceCookieName = (loginType: string): string => `ag_device_${loginType}`;
+export const deviceCookieName = (loginType: LoginType): string => `ag_device_${loginType}`;
 
 /**
  * The browser sends the device cookie under `svc.login.device-cookie-path` only (default `/`, so a
  * deployment behind a path prefix still gets it back), never to a script, never cross-site.
  */
-export function deviceCookieHeader(loginType: string, cookie: IssuedDeviceCookie): string {
+export function deviceCookieHeader(loginType: LoginType, cookie: IssuedDeviceCookie): string {
   const attributes = [`Max-Age=${cookie.maxAgeSeconds}`, `Path=${cookie.path}`, 'HttpOnly', 'SameSite=Strict', ...(cookie.secure ? ['Secure'] : [])];
   return [`${deviceCookieName(loginType)}=${cookie.value}`, ...attributes].join('; ');
 }
@@ -161,7 +162,7 @@ export function adminAuthRoutes(
 }
 
 /** Refresh and logout: the same for both login types. */
-export function sessionAuthRoutes(deps: AuthRouteDeps, type: string): RouteDef[] {
+export function sessionAuthRoutes(deps: AuthRouteDeps, type: LoginType): RouteDef[] {
   return [
     route({
       method: 'post',

@@ -13,6 +13,7 @@ import { route, type RouteDef } from '../routes';
 import { exampleRecord, type ExampleRecordSchema, FilteredEcho, SignedEcho, SignedQueryEcho } from '../schemas/operation-schemas';
 import { requireSignature } from '../signature-guard';
 import type { AppContext } from '../state';
+import type { LoginType } from '../../../domain/login-type';
 
 export interface ExampleDeps {
   readonly verifySignature: VerifySignature;
@@ -80,7 +81,7 @@ const Payment = exampleRecord('Payment', paymentBody, 'A payment', { amount: 199
 const Notice = exampleRecord('Notice', noticeBody, 'A notice', { title: 'Maintenance on Sunday' });
 
 interface Collection {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly path: string;
   readonly collection: string;
   readonly body: z.AnyZodObject;

@@ -10,12 +10,13 @@ import { optionalLogin } from '../guards';
 import type { RateLimitGuardFactory } from '../rate-limit';
 import { route, type RouteDef } from '../routes';
 import { IdempotencyToken } from '../schemas/account-schemas';
+import type { LoginType } from '../../../domain/login-type';
 
 export interface IdempotentTokenDeps {
   readonly issue: IssueIdempotencyToken;
   readonly authenticate: Authenticate;
   /** The app's login type, whose access token binds a token. */
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly rateLimit: RateLimitGuardFactory;
   /** svc.idempotency.token-rate-limit-per-minute: per client IP, and per session when one is presented. */
   readonly perMinute: number;

@@ -24,6 +24,7 @@ import { decodeStored, parseLastActive } from '../session-codec';
 import { type CacheEntry, CacheEntries, entryDeadline } from './cache-entries';
 import { mustWriteThrough, type PendingTouch, PendingTouches, storedAfterTouch, SWEEP_MS } from './idle-touches';
 import type { SessionTracking } from './tracking-link';
+import type { LoginType } from '../../../domain/login-type';
 
 export type SessionCacheMetrics = Pick<Metrics, 'sessionCacheLookup' | 'sessionCacheInvalidated' | 'sessionCacheFlushed' | 'sessionCacheTracking'>;
 
@@ -134,11 +135,11 @@ export class CachedSessionStore implements SessionStore {
   }
 
   /** Whether a session is cached right now (tests, diagnostics). */
-  holds(type: string, hash: string): boolean {
+  holds(type: LoginType, hash: string): boolean {
     return this.entries.has(this.d.keys.session(type, hash));
   }
 
-  async getSession(type: string, hash: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
+  async getSession(type: LoginType, hash: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
     const key = this.d.keys.session(type, hash);
     if (!this.coherent) {
       this.d.metrics.sessionCacheLookup('bypass');
@@ -158,38 +159,38 @@ export class CachedSessionStore implements SessionStore {
     return result;
   }
 
-  async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
+  async update(type: LoginType, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
     const ok = await this.d.inner.update(type, hash, record, retentionMs);
     this.entries.invalidate(this.d.keys.session(type, hash));
     return ok;
   }
 
-  async deleteSession(type: string, hash: string): Promise<boolean> {
+  async deleteSession(type: LoginType, hash: string): Promise<boolean> {
     const removed = await this.d.inner.deleteSession(type, hash);
     this.forget(type, [hash]);
     return removed;
   }
 
-  async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
+  async mark(type: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     const n = await this.d.inner.mark(type, tokenHashes, state);
     this.forget(type, tokenHashes);
     return n;
   }
 
-  async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
+  async listByUser(type: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     return this.withLocalUses(type, await this.d.inner.listByUser(type, userId, now));
   }
 
-  async listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
+  async listAll(type: LoginType, now: number, limit: number): Promise<ListedSession[]> {
     return this.withLocalUses(type, await this.d.inner.listAll(type, now, limit));
   }
 
-  findByTokenId(type: string, tokenId: string): Promise<string | null> {
+  findByTokenId(type: LoginType, tokenId: string): Promise<string | null> {
     return this.d.inner.findByTokenId(type, tokenId);
   }
 
   /** Reads a session on the tracking connection (one MGET + PTTL) and caches it unless the read overlapped an invalidation. */
-  private async miss(type: string, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
+  private async miss(type: LoginType, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
     const lastKey = this.d.keys.lastActive(type, hash);
     let read;
     try {
@@ -212,11 +213,8 @@ export class CachedSessionStore implements SessionStore {
     return this.answer(type, hash, key, entry, now, idleMs, true);
   }
 
-  /**
-   * The answer from an entry (`fresh`: just read from Redis). A use is recorded as a waiting touch,
-   * or written through first; a cached session that looks frozen is asked of Redis.
-   */
-  private answer(type: string, hash: string, key: string, entry: CacheEntry, now: number, idleMs: number | null, fresh: boolean): StoredSession | Promise<StoredSession | null> {
+  /** An entry's answer (`fresh`: just read); a use is a waiting touch or written through; a frozen-looking one asks Redis. */
+  private answer(type: LoginType, hash: string, key: string, entry: CacheEntry, now: number, idleMs: number | null, fresh: boolean): StoredSession | Promise<StoredSession | null> {
     const { value } = entry;
     if (value.state !== 'active') {
       if (!fresh) this.d.metrics.sessionCacheLookup('hit');
@@ -239,7 +237,7 @@ export class CachedSessionStore implements SessionStore {
   }
 
   /** The Redis store's own read (and touch), after the session's waiting touch (same connection, so in that order). */
-  private async readThrough(type: string, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
+  private async readThrough(type: LoginType, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
     const waiting = this.touches.take(key);
     const flushed = waiting === undefined ? null : this.writeTouch(key, waiting);
     const [result] = await Promise.all([this.d.inner.getSession(type, hash, now, idleMs), flushed]);
@@ -270,7 +268,7 @@ export class CachedSessionStore implements SessionStore {
   }
 
   /** Sessions removed or tombstoned by this instance: their entries and waiting touches go. */
-  private forget(type: string, hashes: readonly string[]): void {
+  private forget(type: LoginType, hashes: readonly string[]): void {
     for (const hash of hashes) {
       const key = this.d.keys.session(type, hash);
       this.entries.invalidate(key);
@@ -279,7 +277,7 @@ export class CachedSessionStore implements SessionStore {
   }
 
   /** Listings show this instance's uses not yet written. */
-  private withLocalUses(type: string, listed: ListedSession[]): ListedSession[] {
+  private withLocalUses(type: LoginType, listed: ListedSession[]): ListedSession[] {
     if (this.touches.size === 0) return listed;
     return listed.map((s) => {
       const waiting = this.touches.peek(this.d.keys.session(type, s.tokenHash));

@@ -14,13 +14,14 @@
  *   instance that reads "idle past the limit" from Redis therefore reads the truth.
  * - A touch older than the idle limit no longer keeps the session alive and is dropped.
  */
+import type { LoginType } from '../../../domain/login-type';
 
 export const WRITE_THROUGH = 0.5;
 export const DUE = 0.25;
 export const SWEEP_MS = 250;
 
 export interface PendingTouch {
-  readonly loginType: string;
+  readonly loginType: LoginType;
   readonly tokenHash: string;
   /** When the session was used (the app clock's ms). */
   readonly at: number;

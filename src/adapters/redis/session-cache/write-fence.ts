@@ -15,6 +15,7 @@
  */
 import type { CreateSessionInput, ListedSession, SessionStore } from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
+import type { LoginType } from '../../../domain/login-type';
 
 export class FencedSessionStore implements SessionStore {
   constructor(
@@ -27,31 +28,31 @@ export class FencedSessionStore implements SessionStore {
     return this.fenced(await this.inner.create(input), (r) => r.replaced > 0);
   }
 
-  async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
+  async update(type: LoginType, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
     return this.fenced(await this.inner.update(type, hash, record, retentionMs), (ok) => ok);
   }
 
-  async deleteSession(type: string, hash: string): Promise<boolean> {
+  async deleteSession(type: LoginType, hash: string): Promise<boolean> {
     return this.fenced(await this.inner.deleteSession(type, hash), (removed) => removed);
   }
 
-  async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
+  async mark(type: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     return this.fenced(await this.inner.mark(type, tokenHashes, state), (n) => n > 0);
   }
 
-  getSession(type: string, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
+  getSession(type: LoginType, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
     return this.inner.getSession(type, hash, now, idleLimitMs);
   }
 
-  listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
+  listByUser(type: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     return this.inner.listByUser(type, userId, now);
   }
 
-  listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
+  listAll(type: LoginType, now: number, limit: number): Promise<ListedSession[]> {
     return this.inner.listAll(type, now, limit);
   }
 
-  findByTokenId(type: string, tokenId: string): Promise<string | null> {
+  findByTokenId(type: LoginType, tokenId: string): Promise<string | null> {
     return this.inner.findByTokenId(type, tokenId);
   }
 
