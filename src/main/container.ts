@@ -1,52 +1,30 @@
 /**
- * The container both apps (and the CLI) are built from: ports bound through TOKENS, every use
- * case and service bound by its class from the one list below. Only src/main touches it.
+ * The container both apps (and the CLI) are built from: ports bound through TOKENS; use cases and
+ * services are not listed anywhere: asking for an `@injectable()` class binds it (to itself, once
+ * per container: `autoBindInjectable` with the singleton default scope). A class whose port is not
+ * bound in a configuration (ChangeUserRoles and DisableUser need TOKENS.UserAdministration) fails
+ * when asked for, naming the missing port. Only src/main touches it.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
-import { AccountLock } from '../application/auth/account-lock';
 import type { AuthSettings } from '../application/auth/auth-settings';
 import { Authenticate } from '../application/auth/authenticate';
 import { CheckPermission } from '../application/auth/check-permission';
-import { CheckRateLimit } from '../application/auth/check-rate-limit';
 import { CheckRole } from '../application/auth/check-role';
-import { CreateCaptcha } from '../application/auth/create-captcha';
-import { DeviceCookies } from '../application/auth/device-cookies';
-import { EndSession } from '../application/auth/end-session';
-import { GetLoginConfig } from '../application/auth/get-login-config';
-import { IssueTokens } from '../application/auth/issue-tokens';
-import { ListSessions } from '../application/auth/list-sessions';
-import { Login } from '../application/auth/login';
-import { Logout } from '../application/auth/logout';
-import { LogoutAll } from '../application/auth/logout-all';
-import { RefreshToken } from '../application/auth/refresh-token';
-import { VerifyCaptcha } from '../application/auth/verify-captcha';
-import { CreateExampleRecord } from '../application/examples/create-example-record';
-import { ListExampleRecords } from '../application/examples/list-example-records';
-import { CheckHealth, storeHealthIndicator } from '../application/health/check-health';
+import { storeHealthIndicator } from '../application/health/check-health';
 import { AbandonIdempotentRequest } from '../application/idempotency/abandon-idempotent-request';
 import { AcquireIdempotencyLock } from '../application/idempotency/acquire-idempotency-lock';
 import { BeginIdempotentRequest } from '../application/idempotency/begin-idempotent-request';
 import { CompleteIdempotentRequest } from '../application/idempotency/complete-idempotent-request';
 import { ConsumeIdempotencyToken } from '../application/idempotency/consume-idempotency-token';
-import { IssueIdempotencyToken } from '../application/idempotency/issue-idempotency-token';
 import { ReleaseIdempotencyLock } from '../application/idempotency/release-idempotency-lock';
 import { RestoreIdempotencyToken } from '../application/idempotency/restore-idempotency-token';
 import type { IdempotencySettings } from '../application/idempotency/idempotency-settings';
 import type { Logger } from '../application/ports/logger';
 import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
 import type { UserDirectory } from '../application/ports/user-directory';
-import { RefreshTokenRegistry } from '../application/session/refresh-token-registry';
-import { SessionManagers } from '../application/session/session-manager';
-import { VerifySignature } from '../application/signing/verify-signature';
 import { TOKENS } from '../application/tokens';
-import { ChangeUserRoles } from '../application/users/change-user-roles';
-import { CreateUser } from '../application/users/create-user';
-import { Delegation } from '../application/users/delegation';
-import { DisableUser } from '../application/users/disable-user';
-import { ListUsers } from '../application/users/list-users';
-import { ResyncUserSessions } from '../application/users/resync-user-sessions';
 import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
 import { authGuards, type AuthGuards } from '../adapters/koa/guards';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
@@ -57,50 +35,6 @@ import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { decorateForApp } from './store-backends';
 
-/** Every use case and service, bound by class; a container builds each once (singleton scope). */
-const SERVICES = [
-  // sessions and tokens
-  SessionManagers,
-  RefreshTokenRegistry,
-  IssueTokens,
-  // authentication and authorization
-  Authenticate,
-  CheckPermission,
-  CheckRole,
-  CheckRateLimit,
-  AccountLock,
-  DeviceCookies,
-  CreateCaptcha,
-  VerifyCaptcha,
-  GetLoginConfig,
-  Login,
-  RefreshToken,
-  Logout,
-  LogoutAll,
-  ListSessions,
-  EndSession,
-  // request protection
-  VerifySignature,
-  AcquireIdempotencyLock,
-  ReleaseIdempotencyLock,
-  IssueIdempotencyToken,
-  ConsumeIdempotencyToken,
-  RestoreIdempotencyToken,
-  BeginIdempotentRequest,
-  CompleteIdempotentRequest,
-  AbandonIdempotentRequest,
-  // accounts (ChangeUserRoles and DisableUser resolve only where TOKENS.UserAdministration is bound)
-  Delegation,
-  CreateUser,
-  ListUsers,
-  ResyncUserSessions,
-  ChangeUserRoles,
-  DisableUser,
-  // examples and operations
-  CreateExampleRecord,
-  ListExampleRecords,
-  CheckHealth,
-] as const;
 
 /** The accounts an app logs in against, and how its passwords arrive. */
 export interface AppAccounts {
@@ -163,7 +97,7 @@ export function idempotencySettingsOf(config: AppConfig, log?: Logger): Idempote
 
 /** `app` labels the container's metrics registry (one per app; the stores are shared, their latency is counted per app). */
 export function createContainer(config: AppConfig, infra: Infrastructure, app: string, accounts: AppAccounts): Container {
-  const c = new Container({ defaultScope: 'Singleton' });
+  const c = new Container({ defaultScope: 'Singleton', autoBindInjectable: true });
   const metrics = new PromMetrics({ app });
   c.bind(PromMetrics).toConstantValue(metrics);
   c.bind(TOKENS.Metrics).toConstantValue(metrics);
@@ -191,7 +125,6 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
   c.bind(TOKENS.IdempotencySettings).toConstantValue(idempotencySettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
-  for (const service of SERVICES) c.bind<unknown>(service).toSelf();
   return c;
 }
 

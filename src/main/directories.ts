@@ -11,10 +11,7 @@ import type { Logger } from '../application/ports/logger';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
-import { ChangeUserRoles } from '../application/users/change-user-roles';
-import { DisableUser } from '../application/users/disable-user';
-import type { AuthGuards } from '../adapters/koa/guards';
-import type { RouteDef } from '../adapters/koa/routes';
+import type { RouteTable } from '../adapters/koa/route-kit';
 import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
 import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
@@ -60,8 +57,7 @@ export function createDirectories(config: AppConfig, log: Logger): Directories {
   return config.directory === 'sql' ? createSqlDirectories(config, log) : createFileDirectories(config, log);
 }
 
-/** The admin app's account-administration routes, when the directory can change accounts. */
-export function userAdminRoutesOf(c: Container, guards: AuthGuards): RouteDef[] {
-  if (!c.isBound(TOKENS.UserAdministration)) return [];
-  return userAdminRoutes(guards, { changeRoles: c.get(ChangeUserRoles), disable: c.get(DisableUser) });
+/** The admin app's account-administration routes, when the directory can change accounts (their use cases need it). */
+export function userAdminTables(c: Container): RouteTable[] {
+  return c.isBound(TOKENS.UserAdministration) ? [userAdminRoutes] : [];
 }

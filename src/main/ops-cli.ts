@@ -11,6 +11,7 @@
 import 'reflect-metadata';
 import bcrypt from 'bcryptjs';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
+import { TOKENS } from '../application/tokens';
 import { silentLogger } from '../adapters/logging/pino-logger';
 import { seedDevAccounts } from '../adapters/sql/dev-seed';
 import { MigrationRefused } from '../adapters/sql/migration-steps';
@@ -96,7 +97,7 @@ export async function runOps(args: readonly string[], io: OpsIo): Promise<number
     const infra = createInfrastructure(config, { log: silentLogger, sessionReaders: 'tools' });
     try {
       const container = createContainer(config, infra, 'ops', { directory: infra.directories.admins, rsa: new NoRsaDecryptor() });
-      if (!container.isBound(ResyncUserSessions)) {
+      if (!container.isBound(TOKENS.AdminDirectory)) {
         io.err(`no user directory is configured for svc.directory=${config.directory}`);
         return 2;
       }

@@ -13,20 +13,12 @@ import { RefreshToken } from '../../../application/auth/refresh-token';
 import { passwordProblem, USERNAME_PATTERN } from '../../../domain/password';
 import { CreateUser } from '../../../application/users/create-user';
 import type { ClientInfo } from '../../../domain/session';
-import { currentUser, type AuthGuards } from '../guards';
-import type { RateLimitGuardFactory } from '../rate-limit';
+import { currentUser } from '../guards';
+import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { CaptchaImage, LoginConfig, LoginResult, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
 import type { AppContext } from '../state';
 import type { LoginType } from '../../../domain/login-type';
-
-export interface AuthRouteDeps {
-  readonly guards: AuthGuards;
-  readonly rateLimit: RateLimitGuardFactory;
-  readonly login: Login;
-  readonly refresh: RefreshToken;
-  readonly logout: Logout;
-}
 
 export function clientOf(ctx: AppContext): ClientInfo {
   return { ip: ctx.state.clientIp, userAgent: ctx.get('User-Agent').slice(0, 256) };
@@ -111,10 +103,9 @@ const registerBody = z
 
 export const refreshBody = z.object({ refreshToken: z.string().min(1).max(256) }).strict();
 
-export function adminAuthRoutes(
-  deps: AuthRouteDeps & { readonly config: GetLoginConfig; readonly captcha: CreateCaptcha; readonly captchaPerMinute: number },
-): RouteDef[] {
+export function adminAuthRoutes(kit: RouteKit): RouteDef[] {
   const type = 'admin';
+  const [config, captcha, login] = [kit.use(GetLoginConfig), kit.use(CreateCaptcha), kit.use(Login)];
   return [
     route({
       method: 'get',
@@ -123,7 +114,7 @@ export function adminAuthRoutes(
       tags: ['auth'],
       response: LoginConfig,
       raises: GetLoginConfig.reasons,
-      handler: async () => deps.config.execute(),
+      handler: async () => config.execute(),
     }),
     route({
       method: 'get',
@@ -131,23 +122,23 @@ export function adminAuthRoutes(
       summary:
         'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}; ?purpose=unlock gives one even when logins need none (after 428 captcha-required)',
       tags: ['auth'],
-      guards: [deps.rateLimit({ key: 'captcha', windowSeconds: 60, limit: deps.captchaPerMinute, limitType: 'IP' })],
+      guards: [kit.rateLimit({ key: 'captcha', windowSeconds: 60, limit: kit.settings.captchaPerMinute, limitType: 'IP' })],
       query: captchaQuery,
       response: CaptchaImage,
       raises: [...CreateCaptcha.reasons, 'validation-failed'],
-      handler: async (_ctx, { query }) => deps.captcha.execute({ scope: type, force: query.purpose === 'unlock' }),
+      handler: async (_ctx, { query }) => captcha.execute({ scope: type, force: query.purpose === 'unlock' }),
     }),
     route({
       method: 'post',
       path: '/auth/login',
       summary: 'Log in with an RSA-encrypted password and the captcha answer; sets the device cookie ag_device_admin',
       tags: ['auth'],
-      guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
+      guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
       body: adminLoginBody,
       response: LoginResult,
       raises: Login.reasons,
       handler: async (ctx, { body: b }) =>
-        loginWithDeviceCookie(ctx, deps.login, {
+        loginWithDeviceCookie(ctx, login, {
           loginType: type,
           username: b.username,
           password: b.password,
@@ -157,12 +148,13 @@ export function adminAuthRoutes(
           client: clientOf(ctx),
         }),
     }),
-    ...sessionAuthRoutes(deps, type),
+    ...sessionAuthRoutes(kit, type),
   ];
 }
 
 /** Refresh and logout: the same for both login types. */
-export function sessionAuthRoutes(deps: AuthRouteDeps, type: LoginType): RouteDef[] {
+export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
+  const [refresh, logout] = [kit.use(RefreshToken), kit.use(Logout)];
   return [
     route({
       method: 'post',
@@ -172,50 +164,43 @@ export function sessionAuthRoutes(deps: AuthRouteDeps, type: LoginType): RouteDe
       body: refreshBody,
       response: TokenPair,
       raises: RefreshToken.reasons,
-      handler: async (ctx, { body }) => deps.refresh.execute({ loginType: type, refreshToken: body.refreshToken, client: clientOf(ctx) }),
+      handler: async (ctx, { body }) => refresh.execute({ loginType: type, refreshToken: body.refreshToken, client: clientOf(ctx) }),
     }),
     route({
       method: 'post',
       path: '/auth/logout',
       summary: 'Log out the current token and delete its refresh token',
       tags: ['auth'],
-      guards: [deps.guards.requireLogin(type)],
+      guards: [kit.guards.requireLogin(type)],
       response: LogoutResult,
       raises: Logout.reasons,
       handler: async (ctx) => {
         const auth = ctx.state.auth;
         if (!auth) throw new Error('logout without requireLogin');
-        await deps.logout.execute({ loginType: type, tokenHash: auth.tokenHash, family: auth.record.attrs.rtFamily });
+        await logout.execute({ loginType: type, tokenHash: auth.tokenHash, family: auth.record.attrs.rtFamily });
         return { loggedOut: true, userId: currentUser(ctx).userId };
       },
     }),
   ];
 }
 
-export interface WebAuthRouteDeps extends AuthRouteDeps {
-  readonly register: CreateUser;
-  /** The captcha a client solves after 428 captcha-required (web logins need none otherwise). */
-  readonly captcha: CreateCaptcha;
-  readonly captchaPerMinute: number;
-  /** `POST /auth/register` requests per hour per client IP. */
-  readonly registerPerHour: number;
-}
-
-export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
+export function webAuthRoutes(kit: RouteKit): RouteDef[] {
   const type = 'web';
+  // The captcha is the one a client solves after 428 captcha-required (web logins need none otherwise).
+  const [register, captcha, login] = [kit.use(CreateUser), kit.use(CreateCaptcha), kit.use(Login)];
   return [
     route({
       method: 'post',
       path: '/auth/register',
       summary: 'Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409',
       tags: ['auth'],
-      guards: [deps.rateLimit({ key: 'register', windowSeconds: 3600, limit: deps.registerPerHour, limitType: 'IP' })],
+      guards: [kit.rateLimit({ key: 'register', windowSeconds: 3600, limit: kit.settings.registerPerHour, limitType: 'IP' })],
       body: registerBody,
       successStatus: 201,
       response: RegisteredMember,
       raises: CreateUser.reasons,
       handler: async (_ctx, { body: b }) => {
-        const created = await deps.register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [], actor: null });
+        const created = await register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [], actor: null });
         return { userId: created.userId, username: created.username };
       },
     }),
@@ -224,10 +209,10 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       path: '/auth/captchaImage',
       summary: 'A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 captcha-required (send uuid and code with the login)',
       tags: ['auth'],
-      guards: [deps.rateLimit({ key: 'captcha', windowSeconds: 60, limit: deps.captchaPerMinute, limitType: 'IP' })],
+      guards: [kit.rateLimit({ key: 'captcha', windowSeconds: 60, limit: kit.settings.captchaPerMinute, limitType: 'IP' })],
       response: CaptchaImage,
       raises: CreateCaptcha.reasons,
-      handler: async () => deps.captcha.execute({ scope: type, force: true }),
+      handler: async () => captcha.execute({ scope: type, force: true }),
     }),
     route({
       method: 'post',
@@ -235,12 +220,12 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
       summary:
         'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web; after 428 captcha-required also send the captcha uuid and code',
       tags: ['auth'],
-      guards: [deps.rateLimit(LOGIN_RATE_LIMIT)],
+      guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
       body: webLoginBody,
       response: TokenPair,
       raises: Login.reasons,
       handler: async (ctx, { body: b }) => {
-        const out = await loginWithDeviceCookie(ctx, deps.login, {
+        const out = await loginWithDeviceCookie(ctx, login, {
           loginType: type,
           username: b.username,
           password: b.password,
@@ -252,6 +237,6 @@ export function webAuthRoutes(deps: WebAuthRouteDeps): RouteDef[] {
         return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
       },
     }),
-    ...sessionAuthRoutes(deps, type),
+    ...sessionAuthRoutes(kit, type),
   ];
 }

@@ -5,23 +5,14 @@
 import { z } from 'zod';
 import { CreateExampleRecord } from '../../../application/examples/create-example-record';
 import { ListExampleRecords } from '../../../application/examples/list-example-records';
-import type { VerifySignature } from '../../../application/signing/verify-signature';
-import { currentUser, type AuthGuards } from '../guards';
-import type { IdempotencyMode } from '../idempotency-guards';
-import type { Guard } from '../guards';
+import { VerifySignature } from '../../../application/signing/verify-signature';
+import { currentUser, type Guard } from '../guards';
+import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { exampleRecord, type ExampleRecordSchema, FilteredEcho, SignedEcho, SignedQueryEcho } from '../schemas/operation-schemas';
 import { requireSignature } from '../signature-guard';
 import type { AppContext } from '../state';
 import type { LoginType } from '../../../domain/login-type';
-
-export interface ExampleDeps {
-  readonly verifySignature: VerifySignature;
-  readonly guards: AuthGuards;
-  readonly idempotent: (mode: IdempotencyMode) => Guard;
-  readonly createRecord: CreateExampleRecord;
-  readonly listRecords: ListExampleRecords;
-}
 
 /** The parsed JSON body, or null when none was sent (the body parser leaves `{}` then). */
 function parsedBody(ctx: AppContext): unknown {
@@ -35,14 +26,15 @@ function queryOf(ctx: AppContext): Record<string, string | string[]> {
 }
 
 /** `POST /open/echo` and `GET /open/echo` (signed): the parsed JSON body or the query, and the app key that signed it. Both apps. */
-export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): RouteDef[] {
+export function signedEchoRoutes(kit: RouteKit): RouteDef[] {
+  const verifySignature = kit.use(VerifySignature);
   return [
     route({
       method: 'post',
       path: '/open/echo',
       summary: 'Echoes a signed JSON body and the app key that signed it',
       tags: ['examples'],
-      guards: [requireSignature(deps.verifySignature)],
+      guards: [requireSignature(verifySignature)],
       response: SignedEcho,
       handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, body: parsedBody(ctx) }),
     }),
@@ -51,7 +43,7 @@ export function signedEchoRoutes(deps: Pick<ExampleDeps, 'verifySignature'>): Ro
       path: '/open/echo',
       summary: 'Echoes the query of a signed GET and the app key that signed it',
       tags: ['examples'],
-      guards: [requireSignature(deps.verifySignature)],
+      guards: [requireSignature(verifySignature)],
       response: SignedQueryEcho,
       handler: async (ctx) => ({ appKey: ctx.state.signedBy ?? null, query: queryOf(ctx) }),
     }),
@@ -92,8 +84,9 @@ interface Collection {
 }
 
 /** A create route (201 with the record) and its list route, for one record collection. */
-function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
-  const login = deps.guards.requireLogin(o.loginType);
+function collection(kit: RouteKit, o: Collection): RouteDef[] {
+  const login = kit.guards.requireLogin(o.loginType);
+  const [createRecord, listRecords] = [kit.use(CreateExampleRecord), kit.use(ListExampleRecords)];
   return [
     route({
       method: 'post',
@@ -105,7 +98,7 @@ function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
       successStatus: 201,
       response: o.record,
       raises: CreateExampleRecord.reasons,
-      handler: async (ctx, { body }) => deps.createRecord.execute({ collection: o.collection, ownerId: currentUser(ctx).userId, data: body }),
+      handler: async (ctx, { body }) => createRecord.execute({ collection: o.collection, ownerId: currentUser(ctx).userId, data: body }),
     }),
     route({
       method: 'get',
@@ -115,26 +108,26 @@ function collection(deps: ExampleDeps, o: Collection): RouteDef[] {
       guards: [login],
       response: z.array(o.record),
       raises: ListExampleRecords.reasons,
-      handler: async (ctx) => deps.listRecords.execute({ collection: o.collection, ownerId: currentUser(ctx).userId }),
+      handler: async (ctx) => listRecords.execute({ collection: o.collection, ownerId: currentUser(ctx).userId }),
     }),
   ];
 }
 
 /** Web: orders (TOKEN mode) and payments (HEADER mode), login "web". */
-export function webExampleRoutes(deps: ExampleDeps): RouteDef[] {
+export function webExampleRoutes(kit: RouteKit): RouteDef[] {
   return [
-    ...signedEchoRoutes(deps),
+    ...signedEchoRoutes(kit),
     ...filteredEchoRoutes(),
-    ...collection(deps, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, record: Order, guard: deps.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
-    ...collection(deps, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, record: Payment, guard: deps.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
+    ...collection(kit, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, record: Order, guard: kit.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
+    ...collection(kit, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, record: Payment, guard: kit.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
   ];
 }
 
 /** Admin: notices (PARAM mode, 5 s), login "admin". */
-export function adminExampleRoutes(deps: ExampleDeps): RouteDef[] {
+export function adminExampleRoutes(kit: RouteKit): RouteDef[] {
   return [
-    ...signedEchoRoutes(deps),
+    ...signedEchoRoutes(kit),
     ...filteredEchoRoutes(),
-    ...collection(deps, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, record: Notice, guard: deps.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
+    ...collection(kit, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, record: Notice, guard: kit.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
   ];
 }

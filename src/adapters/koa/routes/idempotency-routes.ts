@@ -7,22 +7,14 @@
 import { Authenticate } from '../../../application/auth/authenticate';
 import { IssueIdempotencyToken } from '../../../application/idempotency/issue-idempotency-token';
 import { optionalLogin } from '../guards';
-import type { RateLimitGuardFactory } from '../rate-limit';
+import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { IdempotencyToken } from '../schemas/account-schemas';
-import type { LoginType } from '../../../domain/login-type';
 
-export interface IdempotentTokenDeps {
-  readonly issue: IssueIdempotencyToken;
-  readonly authenticate: Authenticate;
-  /** The app's login type, whose access token binds a token. */
-  readonly loginType: LoginType;
-  readonly rateLimit: RateLimitGuardFactory;
-  /** svc.idempotency.token-rate-limit-per-minute: per client IP, and per session when one is presented. */
-  readonly perMinute: number;
-}
-
-export function idempotentTokenRoutes(deps: IdempotentTokenDeps): RouteDef[] {
+/** The app's login type is the one whose access token binds a token. */
+export function idempotentTokenRoutes(kit: RouteKit): RouteDef[] {
+  const [issue, authenticate] = [kit.use(IssueIdempotencyToken), kit.use(Authenticate)];
+  const perMinute = kit.settings.idempotencyTokenPerMinute;
   return [
     route({
       method: 'get',
@@ -32,15 +24,15 @@ export function idempotentTokenRoutes(deps: IdempotentTokenDeps): RouteDef[] {
       tags: ['idempotency'],
       // The IP limit first (it also shields the session lookup); a presented access token is then authenticated and counted too.
       guards: [
-        deps.rateLimit({ key: 'idempotent-token', windowSeconds: 60, limit: deps.perMinute, limitType: 'IP' }),
-        optionalLogin(deps.authenticate, deps.loginType),
-        deps.rateLimit({ key: 'idempotent-token-session', windowSeconds: 60, limit: deps.perMinute, limitType: 'SESSION' }),
+        kit.rateLimit({ key: 'idempotent-token', windowSeconds: 60, limit: perMinute, limitType: 'IP' }),
+        optionalLogin(authenticate, kit.loginType),
+        kit.rateLimit({ key: 'idempotent-token-session', windowSeconds: 60, limit: perMinute, limitType: 'SESSION' }),
       ],
       response: IdempotencyToken,
       raises: IssueIdempotencyToken.reasons,
       handler: async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
-        const issued = await deps.issue.execute({ scope: (ctx.state as { realm?: string }).realm ?? 'app', session: ctx.state.auth?.record.tokenId });
+        const issued = await issue.execute({ scope: (ctx.state as { realm?: string }).realm ?? 'app', session: ctx.state.auth?.record.tokenId });
         return { token: issued.token, expiresIn: issued.expiresInSeconds };
       },
     }),

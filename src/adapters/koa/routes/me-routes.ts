@@ -3,18 +3,19 @@ import { z } from 'zod';
 import { EndSession } from '../../../application/auth/end-session';
 import { ListSessions, type OnlineSession } from '../../../application/auth/list-sessions';
 import { LogoutAll } from '../../../application/auth/logout-all';
-import { currentUser, type AuthGuards } from '../guards';
+import { currentUser } from '../guards';
+import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { CurrentUser, LogoutAllResult, MemberProfile, MemberSession } from '../schemas/account-schemas';
 
-export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
+export function adminMeRoutes(kit: RouteKit): RouteDef[] {
   return [
     route({
       method: 'get',
       path: '/auth/me',
       summary: 'The current admin user (LoginContext.getAdminUser())',
       tags: ['auth'],
-      guards: [guards.requireLogin('admin')],
+      guards: [kit.guards.requireLogin('admin')],
       response: CurrentUser,
       handler: async (ctx) => {
         const u = currentUser(ctx);
@@ -22,13 +23,6 @@ export function adminMeRoutes(guards: AuthGuards): RouteDef[] {
       },
     }),
   ];
-}
-
-export interface WebUserRouteDeps {
-  readonly guards: AuthGuards;
-  readonly listSessions: ListSessions;
-  readonly endSession: EndSession;
-  readonly logoutAll: LogoutAll;
 }
 
 /** The member's sessions as they see them: `current` marks the caller's own. */
@@ -45,9 +39,10 @@ function memberSessions(list: readonly OnlineSession[], callerTokenId: string): 
 }
 
 /** The member's own account: profile, their sessions ("devices"), ending one or all of them. */
-export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
+export function webProfileRoutes(kit: RouteKit): RouteDef[] {
   const type = 'web';
-  const login = deps.guards.requireLogin(type);
+  const login = kit.guards.requireLogin(type);
+  const [listSessions, endSession, logoutAll] = [kit.use(ListSessions), kit.use(EndSession), kit.use(LogoutAll)];
   return [
     route({
       method: 'get',
@@ -71,7 +66,7 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       raises: ListSessions.reasons,
       handler: async (ctx) => {
         const u = currentUser(ctx);
-        return memberSessions(await deps.listSessions.execute({ loginType: type, userId: u.userId }), u.tokenId);
+        return memberSessions(await listSessions.execute({ loginType: type, userId: u.userId }), u.tokenId);
       },
     }),
     route({
@@ -84,7 +79,7 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       raises: EndSession.reasons,
       handler: async (ctx, { params: { tokenId } }) => {
         // Only the caller's own sessions are searched: another member's token id is "not found", revealing nothing.
-        await deps.endSession.execute({ loginType: type, tokenId, kick: false, ownerId: currentUser(ctx).userId });
+        await endSession.execute({ loginType: type, tokenId, kick: false, ownerId: currentUser(ctx).userId });
       },
     }),
     route({
@@ -97,7 +92,7 @@ export function webProfileRoutes(deps: WebUserRouteDeps): RouteDef[] {
       raises: LogoutAll.reasons,
       handler: async (ctx) => {
         const user = currentUser(ctx);
-        return { endedSessions: await deps.logoutAll.execute({ loginType: type, userId: user.userId, username: user.username }) };
+        return { endedSessions: await logoutAll.execute({ loginType: type, userId: user.userId, username: user.username }) };
       },
     }),
   ];

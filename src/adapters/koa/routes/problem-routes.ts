@@ -6,6 +6,7 @@
  */
 import { DomainError, type Reason } from '../../../domain/errors';
 import { ERROR_CATALOGUE } from '../error-catalogue';
+import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { HtmlPage } from '../schemas/operation-schemas';
 
@@ -106,7 +107,8 @@ function isReason(s: string): s is Reason {
   return Object.prototype.hasOwnProperty.call(PROBLEM_PAGES, s);
 }
 
-export function problemRoutes(typeBase: string): RouteDef[] {
+export function problemRoutes(kit: RouteKit): RouteDef[] {
+  const typeBase = kit.settings.problemBaseUri;
   return [
     route({
       method: 'get',

@@ -8,17 +8,10 @@ import { ListSessions } from '../../../application/auth/list-sessions';
 import { USERNAME_PATTERN } from '../../../domain/password';
 import { CreateUser } from '../../../application/users/create-user';
 import { ListUsers } from '../../../application/users/list-users';
-import { currentUser, type AuthGuards, type Guard } from '../guards';
+import { currentUser } from '../guards';
+import type { RouteKit } from '../route-kit';
 import { parseQuery, route, type RouteDef } from '../routes';
 import { KickedOutSession, OnlineSession, User, UserPage } from '../schemas/account-schemas';
-
-export interface SystemRouteDeps {
-  readonly guards: AuthGuards;
-  readonly createUser: CreateUser;
-  readonly listUsers: ListUsers;
-  readonly listSessions: ListSessions;
-  readonly endSession: EndSession;
-}
 
 const createUserBody = z
   .object({
@@ -35,54 +28,55 @@ const pageQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(500).default(20),
 });
 
-/** `extraGuards` lets other features (idempotency, signing) add guards to POST /system/user. */
-export function systemRoutes(deps: SystemRouteDeps, extraGuards: { createUser?: readonly Guard[] } = {}): RouteDef[] {
+export function systemRoutes(kit: RouteKit): RouteDef[] {
   const type = 'admin';
-  const login = deps.guards.requireLogin(type);
+  const login = kit.guards.requireLogin(type);
+  const [createUser, listUsers, listSessions, endSession] = [kit.use(CreateUser), kit.use(ListUsers), kit.use(ListSessions), kit.use(EndSession)];
   return [
     route({
       method: 'post',
       path: '/system/user',
       summary: 'Create an admin user (password RSA-encrypted; duplicate username -> 409)',
       tags: ['system'],
-      guards: [login, deps.guards.requirePermission(type, 'system:user:add'), ...(extraGuards.createUser ?? [])],
+      // Duplicate-submission protection (the seed's PARAM mode) after the permission check, so refused callers take no lock.
+      guards: [login, kit.guards.requirePermission(type, 'system:user:add'), kit.idempotent({ mode: 'PARAM', ttlSeconds: kit.settings.idempotencyParamTtlSeconds })],
       body: createUserBody,
       response: User,
       raises: CreateUser.delegatedReasons,
       handler: async (ctx, { body: b }) =>
-        deps.createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles, actor: currentUser(ctx) }),
+        createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles, actor: currentUser(ctx) }),
     }),
     route({
       method: 'get',
       path: '/system/user/list',
       summary: 'Admin users, paged (?page=1&pageSize=20)',
       tags: ['system'],
-      guards: [login, deps.guards.requirePermission(type, 'system:user:list')],
+      guards: [login, kit.guards.requirePermission(type, 'system:user:list')],
       response: UserPage,
       raises: [...ListUsers.reasons, 'validation-failed'],
       // Parsed in the handler: declared as `query`, page and pageSize would join the API description, which does not list them yet.
-      handler: async (ctx) => deps.listUsers.execute(parseQuery(pageQuery, ctx.query)),
+      handler: async (ctx) => listUsers.execute(parseQuery(pageQuery, ctx.query)),
     }),
     route({
       method: 'get',
       path: '/monitor/online',
       summary: 'Live admin sessions: token id, user, login time, client IP, user agent',
       tags: ['monitor'],
-      guards: [login, deps.guards.requirePermission(type, 'monitor:online:list')],
+      guards: [login, kit.guards.requirePermission(type, 'monitor:online:list')],
       response: z.array(OnlineSession),
       raises: ListSessions.reasons,
-      handler: async () => deps.listSessions.execute({ loginType: type }),
+      handler: async () => listSessions.execute({ loginType: type }),
     }),
     route({
       method: 'delete',
       path: '/monitor/online/:tokenId',
       summary: 'Force a session out; its token then answers 401 "kicked out"',
       tags: ['monitor'],
-      guards: [login, deps.guards.requirePermission(type, 'monitor:online:forceLogout')],
+      guards: [login, kit.guards.requirePermission(type, 'monitor:online:forceLogout')],
       response: KickedOutSession,
       raises: EndSession.reasons,
       handler: async (_ctx, { params: { tokenId } }) => {
-        await deps.endSession.execute({ loginType: type, tokenId, kick: true });
+        await endSession.execute({ loginType: type, tokenId, kick: true });
         return { tokenId, kickedOut: true };
       },
     }),

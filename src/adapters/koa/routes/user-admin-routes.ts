@@ -5,20 +5,18 @@
 import { z } from 'zod';
 import { ChangeUserRoles } from '../../../application/users/change-user-roles';
 import { DisableUser } from '../../../application/users/disable-user';
-import { currentUser, type AuthGuards } from '../guards';
+import { currentUser } from '../guards';
+import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { DisabledUser, UserAccess } from '../schemas/account-schemas';
-
-export interface UserAdminUseCases {
-  readonly changeRoles: Pick<ChangeUserRoles, 'execute'>;
-  readonly disable: Pick<DisableUser, 'execute'>;
-}
 
 const ROLE_KEY = z.string().min(1, 'a role key must not be empty').max(64);
 const RolesBody = z.object({ roles: z.array(ROLE_KEY).max(100) });
 
-export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases): RouteDef[] {
-  const edit = [guards.requireLogin('admin'), guards.requirePermission('admin', 'system:user:edit')];
+/** Mounted only where the directory can change accounts (their use cases need TOKENS.UserAdministration). */
+export function userAdminRoutes(kit: RouteKit): RouteDef[] {
+  const edit = [kit.guards.requireLogin('admin'), kit.guards.requirePermission('admin', 'system:user:edit')];
+  const [changeRoles, disable] = [kit.use(ChangeUserRoles), kit.use(DisableUser)];
   return [
     route({
       method: 'post',
@@ -30,7 +28,7 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       response: UserAccess,
       raises: ChangeUserRoles.reasons,
       handler: async (ctx, { body, params }) => {
-        const r = await useCases.changeRoles.execute({ actor: currentUser(ctx), userId: params.id, roles: body.roles });
+        const r = await changeRoles.execute({ actor: currentUser(ctx), userId: params.id, roles: body.roles });
         return { ...r.user, sessionsUpdated: r.sessions.action === 'updated' ? r.sessions.sessions : 0 };
       },
     }),
@@ -43,7 +41,7 @@ export function userAdminRoutes(guards: AuthGuards, useCases: UserAdminUseCases)
       response: DisabledUser,
       raises: DisableUser.reasons,
       handler: async (ctx, { params }) => {
-        const r = await useCases.disable.execute({ actor: currentUser(ctx), userId: params.id });
+        const r = await disable.execute({ actor: currentUser(ctx), userId: params.id });
         return { userId: r.userId, username: r.username, enabled: r.enabled, sessionsEnded: r.sessions.sessions };
       },
     }),
