@@ -43,8 +43,9 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: {
-      'max-lines': ['error', 300],
-      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      // Counted on Prettier's output (npm run lint checks it), which spreads a long call over several lines.
+      'max-lines-per-function': ['error', { max: 70, skipBlankLines: true, skipComments: true }],
     },
   },
   // Worker-thread entries and the bin launcher are plain CommonJS (a Worker cannot load .ts).

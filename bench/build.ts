@@ -19,7 +19,8 @@ export function compileServers(root: string): void {
   const worker = 'src/adapters/crypto/crypto-worker.js';
   fs.copyFileSync(path.join(root, worker), path.join(root, 'bench/.build', worker));
   const scripts = 'src/adapters/redis/scripts';
-  if (fs.existsSync(path.join(root, scripts))) fs.cpSync(path.join(root, scripts), path.join(root, 'bench/.build', scripts), { recursive: true });
+  if (fs.existsSync(path.join(root, scripts)))
+    fs.cpSync(path.join(root, scripts), path.join(root, 'bench/.build', scripts), { recursive: true });
 }
 
 export function compiledScript(root: string, script: string): string {

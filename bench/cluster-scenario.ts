@@ -13,7 +13,8 @@
  *   servers. Its server is compiled with the others (it lives in bench/servers/).
  * - Alone: `npx tsx bench/cluster-scenario.ts` compiles the servers as run.ts does and runs
  *   admin-redis (a redis-server of its own) and admin-cluster on the same GET /auth/me in
- *   alternating rounds (bench/load.ts: wrk where installed, -c 50, servers pinned to CPU 0), printing median req/s, their ratio, and Redis commands
+ * alternating rounds (bench/load.ts: wrk where installed, -c 50, servers pinned to CPU 0), printing median req/s, their ratio, and Redis
+ * commands
  *   per request. Env: BENCH_ROUNDS (5), BENCH_SECONDS (3), BENCH_CONNECTIONS (50).
  * Needs redis-server and redis-cli.
  */
@@ -97,7 +98,9 @@ async function round(row: Row): Promise<void> {
   if (result.failures > 0) throw new Error(`${row.name}: ${result.failures} non-2xx answers or errors`);
   row.rps.push(result.rps);
   row.perRequest.push((after - before) / result.requests);
-  process.stderr.write(`${row.name}: ${result.rps.toFixed(0)} req/s, ${((after - before) / result.requests).toFixed(3)} Redis commands/req\n`);
+  process.stderr.write(
+    `${row.name}: ${result.rps.toFixed(0)} req/s, ${((after - before) / result.requests).toFixed(3)} Redis commands/req\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -106,18 +109,32 @@ async function main(): Promise<void> {
   const cluster = await startBenchCluster();
   const servers: ChildProcess[] = [];
   try {
-    const redisServer = await startServer({ root: ROOT, script: 'bench/servers/authguard.ts', args: ['redis'], env: { REDIS_URL: standalone.url } });
+    const redisServer = await startServer({
+      root: ROOT,
+      script: 'bench/servers/authguard.ts',
+      args: ['redis'],
+      env: { REDIS_URL: standalone.url },
+    });
     const clusterServer = await startServer({ root: ROOT, script: clusterScenario.script, args: [], env: { ...cluster.env } });
     servers.push(redisServer.child, clusterServer.child);
     if (PIN) for (const c of servers) if (c.pid !== undefined) pinProcess(c.pid, 0);
     const rows: Row[] = [
-      { name: 'admin-redis', server: redisServer, redisCalls: async () => dataCalls(await ask(standalone.port, undefined, (r) => r.info('commandstats'))), rps: [], perRequest: [] },
+      {
+        name: 'admin-redis',
+        server: redisServer,
+        redisCalls: async () => dataCalls(await ask(standalone.port, undefined, (r) => r.info('commandstats'))),
+        rps: [],
+        perRequest: [],
+      },
       { name: clusterScenario.name, server: clusterServer, redisCalls: () => cluster.redisCalls(), rps: [], perRequest: [] },
     ];
     for (let i = 1; i <= Number(process.env.BENCH_ROUNDS ?? 5); i++) for (const row of rows) await round(row);
     const base = median(rows[0]?.rps ?? []);
     console.log(`\n| scenario (GET ${PATH}) | median req/s | × admin-redis | Redis cmds/req |\n|---|---|---|---|`);
-    for (const r of rows) console.log(`| ${r.name} | ${Math.round(median(r.rps))} | ${(median(r.rps) / base).toFixed(2)} | ${median(r.perRequest).toFixed(3)} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.name} | ${Math.round(median(r.rps))} | ${(median(r.rps) / base).toFixed(2)} | ${median(r.perRequest).toFixed(3)} |`,
+      );
   } finally {
     for (const c of servers) c.kill();
     await cluster.stop();

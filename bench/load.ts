@@ -85,7 +85,12 @@ async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
     connections: o.connections,
     duration: o.seconds,
   });
-  return { rps: result.requests.average, p99Ms: result.latency.p99, requests: result.requests.total, failures: result.non2xx + result.errors };
+  return {
+    rps: result.requests.average,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors,
+  };
 }
 
 /** A Lua string literal (the values here are printable ASCII; anything else is refused). */
@@ -141,7 +146,8 @@ async function runWrk(o: LoadOptions): Promise<LoadResult> {
     lines.push(
       'function done(summary, latency, requests)',
       '  local e = summary.errors',
-      '  io.write(string.format("\\nBENCH-RESULT %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(99), e.status, e.connect + e.read + e.write + e.timeout))',
+      '  io.write(string.format("\\nBENCH-RESULT %d %d %d %d %d\\n", summary.requests, ' +
+        'summary.duration, latency:percentile(99), e.status, e.connect + e.read + e.write + e.timeout))',
       'end',
     );
     const script = path.join(dir, 'load.lua');

@@ -27,12 +27,16 @@ const mainThreadHasher: PasswordHasher = {
 };
 
 async function round(label: string, onMainThread: boolean): Promise<void> {
-  const config = loadConfig({ env: { APP_PROFILE: 'test' }, overrides: { 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.login.max-failures': 0 } });
+  const config = loadConfig({
+    env: { APP_PROFILE: 'test' },
+    overrides: { 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.login.max-failures': 0 },
+  });
   const infra = createInfrastructure(config, { log: silentLogger });
   const app = buildAdminApp(config, onMainThread ? { ...infra, hasher: mainThreadHasher } : infra).app;
   const cb = app.callback();
   const pk = (await request(cb).get('/auth/getConfig')).body.data.publicKey as string;
-  const enc = () => publicEncrypt({ key: pk, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+  const enc = () =>
+    publicEncrypt({ key: pk, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
   await request(cb).post('/auth/login').set('X-Forwarded-For', '10.0.0.1').send({ username: 'admin', password: enc() }); // warm-up
 
   const h = monitorEventLoopDelay({ resolution: 10 });
@@ -49,7 +53,12 @@ async function round(label: string, onMainThread: boolean): Promise<void> {
   h.enable();
   const t0 = performance.now();
   const results = await Promise.all(
-    Array.from({ length: N }, (_, i) => request(cb).post('/auth/login').set('X-Forwarded-For', `10.1.${i >> 8}.${i & 255}`).send({ username: 'admin', password: enc() })),
+    Array.from({ length: N }, (_, i) =>
+      request(cb)
+        .post('/auth/login')
+        .set('X-Forwarded-For', `10.1.${i >> 8}.${i & 255}`)
+        .send({ username: 'admin', password: enc() }),
+    ),
   );
   const elapsed = performance.now() - t0;
   h.disable();
@@ -60,7 +69,9 @@ async function round(label: string, onMainThread: boolean): Promise<void> {
   const pct = (p: number) => (probes[Math.min(probes.length - 1, Math.floor((p / 100) * probes.length))] ?? NaN).toFixed(1);
   const ms = (ns: number) => (ns / 1e6).toFixed(1);
   console.log(
-    `${label.padEnd(30)} ${ok}/${N} logins ok in ${elapsed.toFixed(0)} ms | event-loop delay p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms | GET /auth/getConfig during the storm: n=${probes.length}, p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
+    `${label.padEnd(30)} ${ok}/${N} logins ok in ${elapsed.toFixed(0)} ms | event-loop delay ` +
+      `p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms | GET ` +
+      `/auth/getConfig during the storm: n=${probes.length}, p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
   );
   await infra.close();
 }

@@ -34,13 +34,17 @@ export async function measureLoginTiming(samples = 60): Promise<LoginTiming> {
   try {
     const cb = buildAdminApp(config, infra).app.callback();
     const pem = (await request(cb).get('/auth/getConfig')).body.data.publicKey as string;
-    const enc = (pw: string) => publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(pw)).toString('base64');
+    const enc = (pw: string) =>
+      publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(pw)).toString('base64');
     let n = 0;
     const once = async (username: string): Promise<number> => {
       n++;
       const body = { username, password: enc(`wrong-${n}`) }; // encrypted before the clock starts
       const t = performance.now();
-      const res = await request(cb).post('/auth/login').set('X-Forwarded-For', `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`).send(body);
+      const res = await request(cb)
+        .post('/auth/login')
+        .set('X-Forwarded-For', `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`)
+        .send(body);
       const ms = performance.now() - t;
       if (res.status !== 401) throw new Error(`expected 401, got ${res.status} ${res.text}`);
       return ms;
@@ -60,7 +64,12 @@ export async function measureLoginTiming(samples = 60): Promise<LoginTiming> {
     }
     const u = median(unknown);
     const w = median(wrong);
-    return { samplesPerKind: samples, unknownUserMedianMs: +u.toFixed(2), wrongPasswordMedianMs: +w.toFixed(2), ratio: +(u / w).toFixed(3) };
+    return {
+      samplesPerKind: samples,
+      unknownUserMedianMs: +u.toFixed(2),
+      wrongPasswordMedianMs: +w.toFixed(2),
+      ratio: +(u / w).toFixed(3),
+    };
   } finally {
     await infra.close();
   }
@@ -68,7 +77,11 @@ export async function measureLoginTiming(samples = 60): Promise<LoginTiming> {
 
 export function describeTiming(t: LoginTiming): string {
   const ok = t.ratio >= 0.9 && t.ratio <= 1.1;
-  return `login timing (${t.samplesPerKind} alternating samples each): unknown user median ${t.unknownUserMedianMs} ms, known user + wrong password median ${t.wrongPasswordMedianMs} ms, ratio ${t.ratio} (target 0.9-1.1: ${ok ? 'met' : 'MISSED'})`;
+  return (
+    `login timing (${t.samplesPerKind} alternating samples each): unknown user median ` +
+    `${t.unknownUserMedianMs} ms, known user + wrong password median ${t.wrongPasswordMedianMs} ` +
+    `ms, ratio ${t.ratio} (target 0.9-1.1: ${ok ? 'met' : 'MISSED'})`
+  );
 }
 
 if (require.main === module) {

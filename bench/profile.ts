@@ -37,7 +37,10 @@ const OURS: ReadonlyArray<readonly [string, RegExp]> = [
   ['handler + responder', /koa\/routes\.js|responders\.js|routes\/|application\/users|adapters\/directory|zod/],
 ];
 const FRAMEWORK: ReadonlyArray<readonly [string, RegExp]> = [
-  ['Koa (context, compose, respond)', /koa\/lib|koa-compose|delegates|on-finished|ee-first|statuses|content-type|type-is|mime|vary|encodeurl|parseurl/],
+  [
+    'Koa (context, compose, respond)',
+    /koa\/lib|koa-compose|delegates|on-finished|ee-first|statuses|content-type|type-is|mime|vary|encodeurl|parseurl/,
+  ],
   ["Node's HTTP (parser, outgoing)", /_http_|llhttp|HTTPParser|node::.*Parser/],
 ];
 /** Which middleware.js function: its factories are several edge steps. */
@@ -52,7 +55,9 @@ function owner(frames: readonly string[], dsos: readonly string[]): string {
   if (/kallsyms|vmlinux/.test(dsos[0] ?? '')) {
     const user = frames.find((_, i) => !/kallsyms|vmlinux/.test(dsos[i] ?? ''));
     const call = user?.match(/writev|write|read|epoll_wait|epoll_pwait|futex|accept|close/)?.[0];
-    return call === undefined ? 'kernel: other' : `kernel: ${call.startsWith('write') ? 'socket writes' : call === 'read' ? 'socket reads' : call}`;
+    return call === undefined
+      ? 'kernel: other'
+      : `kernel: ${call.startsWith('write') ? 'socket writes' : call === 'read' ? 'socket reads' : call}`;
   }
   for (const f of frames) {
     if (/adapters\/koa\/middleware\.js/.test(f)) return MIDDLEWARE_JS.find(([, re]) => re.test(f))?.[0] ?? 'edge: other';
@@ -91,9 +96,12 @@ async function main(): Promise<void> {
     const pin = pinning();
     if (pin && child.pid !== undefined) pinProcess(child.pid, 0);
     if (pin && redis.pid !== undefined) pinProcess(redis.pid, 1);
-    const load = (duration: number) => runLoad({ port: ready.port, request: scenario.request(ready), connections: 50, seconds: duration, generator, cpu: pin ? 1 : null });
+    const load = (duration: number) =>
+      runLoad({ port: ready.port, request: scenario.request(ready), connections: 50, seconds: duration, generator, cpu: pin ? 1 : null });
     await load(3); // warm-up: JIT, caches
-    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-g', '-p', String(child.pid), '-o', out], { stdio: 'ignore' });
+    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-g', '-p', String(child.pid), '-o', out], {
+      stdio: 'ignore',
+    });
     await new Promise((r) => setTimeout(r, 300));
     const result = await load(seconds);
     perf.kill('SIGINT');
@@ -106,11 +114,17 @@ async function main(): Promise<void> {
 }
 
 function report(file: string, requests: number, title: string): void {
-  const text = execFileSync('perf', ['script', '-i', file, '-F', 'ip,sym,dso'], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+  const text = execFileSync('perf', ['script', '-i', file, '-F', 'ip,sym,dso'], {
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).toString();
   const counts = new Map<string, number>();
   let samples = 0;
   for (const block of text.split('\n\n')) {
-    const lines = block.split('\n').map((l) => l.trim().replace(/^[0-9a-f]+\s+/, '')).filter(Boolean);
+    const lines = block
+      .split('\n')
+      .map((l) => l.trim().replace(/^[0-9a-f]+\s+/, ''))
+      .filter(Boolean);
     if (lines.length === 0) continue;
     const dsos = lines.map((l) => l.match(/\(([^()]*)\)$/)?.[1] ?? '');
     const frames = lines.map((l) => l.replace(/\s*\([^()]*\)$/, ''));

@@ -16,10 +16,14 @@ export async function benchRedis(): Promise<{ url: string; description: string; 
     return { url, description: `${url} (shared)`, stop: () => undefined };
   }
   const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-    stdio: 'ignore',
-    detached: true, // its own process group
-  });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    {
+      stdio: 'ignore',
+      detached: true, // its own process group
+    },
+  );
   const stop = (): void => {
     if (proc.exitCode === null && proc.pid !== undefined) {
       try {

@@ -21,7 +21,8 @@ import { MASTER_NAME, SentinelTopology } from '../test/support/redis-sentinel';
 
 const samples = Number(process.argv[2] ?? 2000);
 const which = process.argv[3] ?? 'both';
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
+const pct = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
 
 async function time(store: SessionStore, label: string): Promise<number[]> {
   const out: number[] = [];
@@ -39,7 +40,14 @@ async function time(store: SessionStore, label: string): Promise<number[]> {
       attrs: {},
     };
     const start = performance.now();
-    await store.create({ loginType: 'admin', tokenHash: createHash('sha256').update(`${label}-${i}`).digest('hex'), record, retentionMs: 60_000, replaceOthers: false, now });
+    await store.create({
+      loginType: 'admin',
+      tokenHash: createHash('sha256').update(`${label}-${i}`).digest('hex'),
+      record,
+      retentionMs: 60_000,
+      replaceOthers: false,
+      now,
+    });
     out.push(performance.now() - start);
   }
   return out;
@@ -62,7 +70,10 @@ async function sentinel(): Promise<void> {
   const client = createRedisClient({ mode: 'sentinel', sentinels: topology.sentinels, masterName: MASTER_NAME });
   try {
     const plain = new RedisSessionStore(client, 'bench:plain:');
-    const waited = withReplicaWait<SessionStore>(new RedisSessionStore(client, 'bench:wait:'), ['create'], client, { replicas: 1, timeoutMs: 2000 });
+    const waited = withReplicaWait<SessionStore>(new RedisSessionStore(client, 'bench:wait:'), ['create'], client, {
+      replicas: 1,
+      timeoutMs: 2000,
+    });
     await time(plain, 'warm');
     const a = await time(plain, 'plain');
     const b = await time(waited, 'wait');
@@ -82,7 +93,10 @@ async function cluster(): Promise<void> {
   try {
     await new Promise((r) => client.once('ready', r));
     const plain = new RedisKeyValueStore(client, 'bench:plain:');
-    const waited = withReplicaWait<KeyValueStore>(new RedisKeyValueStore(client, 'bench:wait:'), ['set'], client, { replicas: 1, timeoutMs: 2000 });
+    const waited = withReplicaWait<KeyValueStore>(new RedisKeyValueStore(client, 'bench:wait:'), ['set'], client, {
+      replicas: 1,
+      timeoutMs: 2000,
+    });
     await timeSets(plain, 'warm');
     const a = await timeSets(plain, 'plain');
     const b = await timeSets(waited, 'wait');

@@ -1,6 +1,7 @@
 /**
  * npm run bench: starts each server of bench/scenarios.ts as its own process, drives it with
- * wrk (autocannon where wrk is not installed; placement of processes on CPUs: bench/load.ts) in alternating rounds (A B C ... A B C ...), and prints, per scenario, the median
+ * wrk (autocannon where wrk is not installed; placement of processes on CPUs: bench/load.ts) in alternating rounds (A B C ... A B C ...),
+ * and prints, per scenario, the median
  * req/s and the median server CPU time per request, each with its ratio to the bare-Koa baseline
  * of the same run. Writes bench/results/latest.json. Never asserts absolute times: these machines are noisy.
  *
@@ -14,7 +15,8 @@
  * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
  * scenario names, `logins` and `login-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
  * BENCH_AUTH_PATH (default /auth/me; bench/scenarios.ts),
- * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave processes unpinned),
+ * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave
+ * processes unpinned),
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
  * that commit's tree, as `<name>@<ref>`, in the same rounds).
  */
@@ -53,7 +55,13 @@ interface Planned {
 }
 
 function start(p: Planned): Promise<{ child: ChildProcess; ready: Ready }> {
-  return startServer({ root: p.root, script: p.scenario.script, args: p.scenario.args, env: { ...p.scenario.env, REDIS_URL }, name: p.name });
+  return startServer({
+    root: p.root,
+    script: p.scenario.script,
+    args: p.scenario.args,
+    env: { ...p.scenario.env, REDIS_URL },
+    name: p.name,
+  });
 }
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
@@ -94,7 +102,14 @@ interface Sample {
 async function drive(s: Scenario, ready: Ready, pid: number | undefined, redis: Redis | null): Promise<Sample> {
   const before = redis ? await redisCalls(redis) : 0;
   const cpuBefore = cpuSeconds(pid);
-  const result = await runLoad({ port: ready.port, request: s.request(ready), connections: CONNECTIONS, seconds: SECONDS, generator: GENERATOR, cpu: PIN ? 1 : null });
+  const result = await runLoad({
+    port: ready.port,
+    request: s.request(ready),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    generator: GENERATOR,
+    cpu: PIN ? 1 : null,
+  });
   const cpuAfter = cpuSeconds(pid);
   // The requests still in flight when the generator stops finish now: their Redis commands count
   // here, not in the next scenario's round.
@@ -142,7 +157,10 @@ async function loginPhase(planned: Planned): Promise<LoginFigures> {
   try {
     const base = `http://127.0.0.1:${ready.port}`;
     const cfg = (await (await fetch(`${base}/auth/getConfig`)).json()) as { data: { publicKey: string } };
-    const password = publicEncrypt({ key: cfg.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+    const password = publicEncrypt(
+      { key: cfg.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from('admin123'),
+    ).toString('base64');
     const loginBody = JSON.stringify({ username: 'admin', password });
     const storm = (seconds: number) =>
       autocannon({
@@ -222,7 +240,14 @@ async function measureRounds(planned: readonly Planned[]): Promise<Map<string, S
     // One unmeasured second per server first: the first round would otherwise include its JIT warm-up.
     for (const p of planned) {
       const r = running.get(p.name) as { child: ChildProcess; ready: Ready };
-      await runLoad({ port: r.ready.port, request: p.scenario.request(r.ready), connections: CONNECTIONS, seconds: WARMUP_SECONDS, generator: GENERATOR, cpu: PIN ? 1 : null });
+      await runLoad({
+        port: r.ready.port,
+        request: p.scenario.request(r.ready),
+        connections: CONNECTIONS,
+        seconds: WARMUP_SECONDS,
+        generator: GENERATOR,
+        cpu: PIN ? 1 : null,
+      });
     }
     for (let round = 1; round <= ROUNDS; round++) {
       for (const p of planned) {
@@ -236,7 +261,12 @@ async function measureRounds(planned: readonly Planned[]): Promise<Map<string, S
     }
   } finally {
     // Wait for the servers to exit before the bench's Redis stops (no reconnect noise on stderr).
-    await Promise.all([...running.values()].map(({ child }) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill())))));
+    await Promise.all(
+      [...running.values()].map(
+        ({ child }) =>
+          new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill()))),
+      ),
+    );
     redis.disconnect();
   }
   return samples;
@@ -294,7 +324,12 @@ function tableOf(rows: readonly Row[]): string {
   return [
     '| scenario | req/s | × bare Koa | CPU µs/req | × bare Koa CPU | p99 ms | Redis cmds/req |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.medianRps} | ${r.ratioToBaseline.toFixed(2)} | ${dash(r.cpuUsPerRequest, 1)} | ${dash(r.cpuRatioToBaseline, 2)} | ${r.p99Ms} | ${dash(r.redisCommandsPerRequest, 3)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.medianRps} | ${r.ratioToBaseline.toFixed(2)} | ` +
+        `${dash(r.cpuUsPerRequest, 1)} | ${dash(r.cpuRatioToBaseline, 2)} | ${r.p99Ms} | ` +
+        `${dash(r.redisCommandsPerRequest, 3)} |`,
+    ),
   ].join('\n');
 }
 
@@ -360,7 +395,10 @@ async function main(): Promise<void> {
   // Redis is the servers' backing service, not the server under test: it shares the generator's CPU.
   if (PIN && redis.pid !== undefined) pinProcess(redis.pid, 1);
   console.log(`Redis: ${redis.description}${PIN && redis.pid !== undefined ? ', on CPU 1' : ''}`);
-  console.log(`Load: ${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s; ${PIN ? 'servers on CPU 0, the generator on CPU 1' : 'not pinned'}`);
+  console.log(
+    `Load: ${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s; ` +
+      `${PIN ? 'servers on CPU 0, the generator on CPU 1' : 'not pinned'}`,
+  );
   try {
     await measureAndReport(planned, only);
   } finally {
@@ -377,7 +415,9 @@ async function measureAndReport(planned: readonly Planned[], only: string[] | un
   if (!only || only.includes('logins')) {
     const memory = SCENARIOS.find((x) => x.name === 'admin-memory') as Scenario;
     logins = await loginPhase({ name: memory.name, scenario: memory, root: ROOT });
-    console.log(`logins: ${logins.loginsPerSecond}/s vs ${logins.singleThreadComparesPerSecond} single-thread bcryptjs compares/s (cost 10)`);
+    console.log(
+      `logins: ${logins.loginsPerSecond}/s vs ${logins.singleThreadComparesPerSecond} single-thread bcryptjs compares/s (cost 10)`,
+    );
     console.log(`authenticated p99: ${logins.authP99QuietMs} ms alone, ${logins.authP99DuringStormMs} ms during a login storm\n`);
     targets.push(`logins: ${logins.loginRatioToSingleThread}× the single-thread bcryptjs rate (target ≥ 1.8)`);
     targets.push(`authenticated p99 during a login storm: ${logins.p99Ratio}× its p99 without (target ≤ 2)`);
@@ -389,7 +429,21 @@ async function measureAndReport(planned: readonly Planned[], only: string[] | un
   if (timing) console.log(`- ${describeTiming(timing)}`);
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
-    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, secondsPerRound: SECONDS, connections: CONNECTIONS, abRef: process.env.BENCH_AB ?? null, rows, logins, targets, loginTiming: timing }, null, 2),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        rounds: ROUNDS,
+        secondsPerRound: SECONDS,
+        connections: CONNECTIONS,
+        abRef: process.env.BENCH_AB ?? null,
+        rows,
+        logins,
+        targets,
+        loginTiming: timing,
+      },
+      null,
+      2,
+    ),
   );
 }
 

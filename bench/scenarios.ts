@@ -63,11 +63,20 @@ function signedRequest(): RequestSpec {
     setupRequest: (req) => {
       const ts = String(Date.now());
       const nonce = randomBytes(12).toString('hex');
-      const sign = createHmac('sha256', BENCH_APP.secret).update(BENCH_APP.key + ts + nonce + SIGNED_BODY).digest('hex');
+      const sign = createHmac('sha256', BENCH_APP.secret)
+        .update(BENCH_APP.key + ts + nonce + SIGNED_BODY)
+        .digest('hex');
       return {
         ...req,
         body: SIGNED_BODY,
-        headers: { ...req.headers, 'content-type': 'application/json', 'x-app-key': BENCH_APP.key, 'x-timestamp': ts, 'x-nonce': nonce, 'x-sign': sign },
+        headers: {
+          ...req.headers,
+          'content-type': 'application/json',
+          'x-app-key': BENCH_APP.key,
+          'x-timestamp': ts,
+          'x-nonce': nonce,
+          'x-sign': sign,
+        },
       };
     },
   };
@@ -76,17 +85,35 @@ function signedRequest(): RequestSpec {
 export const BASELINE = 'baseline';
 
 export const SCENARIOS: readonly Scenario[] = [
-  { name: BASELINE, description: 'bare Koa, one JSON route', script: 'bench/servers/bare-koa.ts', usesRedis: false, request: () => ({ path: '/hello' }) },
   {
-    name: 'thin-memory', description: 'reference floor: Koa + router + token Map + permission set, nothing else', script: 'bench/servers/thin-koa.ts', args: ['memory'], usesRedis: false,
+    name: BASELINE,
+    description: 'bare Koa, one JSON route',
+    script: 'bench/servers/bare-koa.ts',
+    usesRedis: false,
+    request: () => ({ path: '/hello' }),
+  },
+  {
+    name: 'thin-memory',
+    description: 'reference floor: Koa + router + token Map + permission set, nothing else',
+    script: 'bench/servers/thin-koa.ts',
+    args: ['memory'],
+    usesRedis: false,
     request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
   },
   {
-    name: 'thin-redis', description: 'reference floor on Redis: the same with one ioredis GET (auto-pipelined)', script: 'bench/servers/thin-koa.ts', args: ['redis'], usesRedis: true,
+    name: 'thin-redis',
+    description: 'reference floor on Redis: the same with one ioredis GET (auto-pipelined)',
+    script: 'bench/servers/thin-koa.ts',
+    args: ['redis'],
+    usesRedis: true,
     request: (r) => ({ path: '/system/user/list', headers: { authorization: `Bearer ${r.token}` } }),
   },
   {
-    name: 'admin-memory', description: `admin ${AUTH_PATH}, full stack, in-memory store`, script: 'bench/servers/authguard.ts', args: ['memory'], usesRedis: false,
+    name: 'admin-memory',
+    description: `admin ${AUTH_PATH}, full stack, in-memory store`,
+    script: 'bench/servers/authguard.ts',
+    args: ['memory'],
+    usesRedis: false,
     request: bearer,
     targets: [
       { metric: 'rps', min: 0.5 },
@@ -95,7 +122,11 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
-    name: 'admin-redis', description: `admin ${AUTH_PATH}, full stack, Redis store`, script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    name: 'admin-redis',
+    description: `admin ${AUTH_PATH}, full stack, Redis store`,
+    script: 'bench/servers/authguard.ts',
+    args: ['redis'],
+    usesRedis: true,
     request: bearer,
     targets: [
       { metric: 'rps', min: 0.45 },
@@ -104,8 +135,11 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
-    name: 'admin-redis-cache', description: `admin ${AUTH_PATH}, full stack, Redis store, local session cache on`,
-    script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    name: 'admin-redis-cache',
+    description: `admin ${AUTH_PATH}, full stack, Redis store, local session cache on`,
+    script: 'bench/servers/authguard.ts',
+    args: ['redis'],
+    usesRedis: true,
     env: { SESSION_LOCAL_CACHE_ENABLED: 'true' },
     request: bearer,
     targets: [
@@ -115,17 +149,28 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
-    name: 'public-redis', description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    name: 'public-redis',
+    description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)',
+    script: 'bench/servers/authguard.ts',
+    args: ['redis'],
+    usesRedis: true,
     request: () => ({ path: '/auth/getConfig' }),
     targets: [{ metric: 'redis', max: 0.01 }],
   },
   {
-    name: 'signed-post-redis', description: 'signed POST /open/echo, 1 KiB body, Redis nonce store', script: 'bench/servers/authguard.ts', args: ['redis'], usesRedis: true,
+    name: 'signed-post-redis',
+    description: 'signed POST /open/echo, 1 KiB body, Redis nonce store',
+    script: 'bench/servers/authguard.ts',
+    args: ['redis'],
+    usesRedis: true,
     request: () => signedRequest(),
     targets: [{ metric: 'redis', min: 0.99, max: 1.01 }],
   },
   {
-    name: 'express-passport', description: `Express + Passport + express-session + connect-redis, ${AUTH_PATH}`, script: 'bench/peers/express-passport.ts', usesRedis: true,
+    name: 'express-passport',
+    description: `Express + Passport + express-session + connect-redis, ${AUTH_PATH}`,
+    script: 'bench/peers/express-passport.ts',
+    usesRedis: true,
     request: (r) => ({ path: AUTH_PATH, headers: { cookie: r.cookie ?? '' } }),
   },
 ];

@@ -72,7 +72,8 @@ export async function liveDocuments(): Promise<Record<AppName, OpenAPI3>> {
 export async function generateClients(): Promise<Record<AppName, { readonly declarations: string; readonly document: string }>> {
   const docs = await liveDocuments();
   const out = {} as Record<AppName, { declarations: string; document: string }>;
-  for (const name of APP_NAMES) out[name] = { document: documentText(docs[name]), declarations: await declarationsFor(name, structuredClone(docs[name])) };
+  for (const name of APP_NAMES)
+    out[name] = { document: documentText(docs[name]), declarations: await declarationsFor(name, structuredClone(docs[name])) };
   return out;
 }
 

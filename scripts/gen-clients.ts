@@ -1,4 +1,7 @@
-/** `npm run gen:clients`: regenerates clients/<app>.d.ts and the documents themselves (clients/<app>.openapi.json) from the live documents. */
+/**
+ * `npm run gen:clients`: regenerates clients/<app>.d.ts and the documents themselves (clients/<app>.openapi.json)
+ * from the live documents.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { APP_NAMES, clientFile, documentFile, generateClients } from './client-types';
@@ -6,7 +9,10 @@ import { APP_NAMES, clientFile, documentFile, generateClients } from './client-t
 async function main(): Promise<void> {
   const generated = await generateClients();
   for (const app of APP_NAMES) {
-    for (const [file, text] of [[clientFile(app), generated[app].declarations], [documentFile(app), generated[app].document]] as const) {
+    for (const [file, text] of [
+      [clientFile(app), generated[app].declarations],
+      [documentFile(app), generated[app].document],
+    ] as const) {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, text);
       console.log(`wrote ${path.relative(process.cwd(), file)}`);

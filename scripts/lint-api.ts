@@ -6,7 +6,15 @@
  * the configuration cannot be loaded or serves no document.
  */
 import { loadConfig } from '../src/main/config';
-import { APP_NAMES, formatFinding, isFailure, lintApiDocument, officialSchemaProblems, servedDocuments, swaggerParserProblems } from '../test/support/api-lint';
+import {
+  APP_NAMES,
+  formatFinding,
+  isFailure,
+  lintApiDocument,
+  officialSchemaProblems,
+  servedDocuments,
+  swaggerParserProblems,
+} from '../test/support/api-lint';
 
 async function main(): Promise<number> {
   let docs: Awaited<ReturnType<typeof servedDocuments>>;

@@ -22,7 +22,13 @@ const statuses = new Map<number, number>();
 let requests = 0;
 let logins = 0;
 
-async function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const r = await fetch(`${base}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -43,7 +49,8 @@ async function main(): Promise<void> {
   });
   const base = instance.url('admin');
   const pem = String(((await call(base, 'GET', '/auth/getConfig')).json.data as Record<string, unknown>).publicKey);
-  const enc = (pw: string) => publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(pw)).toString('base64');
+  const enc = (pw: string) =>
+    publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(pw)).toString('base64');
   const report = async (label: string) => {
     const m = await instance.memory();
     console.log(`${label.padEnd(8)} rss ${mb(m.rss)}  heapUsed ${mb(m.heapUsed)}  requests ${requests}  logins ${logins}`);
@@ -58,7 +65,13 @@ async function main(): Promise<void> {
   const client = async (): Promise<void> => {
     while (Date.now() < deadline) {
       const me = ++ip;
-      const login = await call(base, 'POST', '/auth/login', { 'x-forwarded-for': `10.${(me >> 16) & 255}.${(me >> 8) & 255}.${me & 255}` }, { username: 'admin', password: enc('admin123') });
+      const login = await call(
+        base,
+        'POST',
+        '/auth/login',
+        { 'x-forwarded-for': `10.${(me >> 16) & 255}.${(me >> 8) & 255}.${me & 255}` },
+        { username: 'admin', password: enc('admin123') },
+      );
       if (login.status !== 200) continue;
       logins++;
       const data = login.json.data as { accessToken: string; refreshToken: string };
@@ -76,7 +89,12 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, client));
   clearInterval(ticker);
   const end = await report('end');
-  console.log(`statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  console.log(
+    `statuses: ${[...statuses]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ')}`,
+  );
   console.log(`RSS start ${mb(start.rss)} -> end ${mb(end.rss)} (${((end.rss / start.rss - 1) * 100).toFixed(1)} %)`);
   const fatal = instance.fatals.length > 0 || !instance.alive;
   await instance.stop();

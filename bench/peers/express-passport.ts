@@ -21,7 +21,9 @@ interface BenchUser {
   permissions: string[];
 }
 /** The same user as the bench's admin servers log in (bench/servers/authguard.ts). */
-const users: Record<string, BenchUser> = { 'bench-1': { id: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] } };
+const users: Record<string, BenchUser> = {
+  'bench-1': { id: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
+};
 
 async function main(): Promise<void> {
   const client = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
@@ -40,16 +42,22 @@ async function main(): Promise<void> {
   passport.deserializeUser((id: string, done) => done(null, users[id] ?? false));
   app.use(passport.session());
   app.post('/login', (req, res, next) => req.login(users['bench-1'] as BenchUser, (err) => (err ? next(err) : res.json({ ok: true }))));
-  const requirePermission = (perm: string): express.RequestHandler => (req, res, next) => {
-    if (!req.isAuthenticated()) return void res.status(401).json({ code: 401 });
-    const u = req.user as BenchUser;
-    if (!u.permissions.includes(perm) && !u.permissions.includes('*:*:*')) return void res.status(403).json({ code: 403 });
-    next();
-  };
+  const requirePermission =
+    (perm: string): express.RequestHandler =>
+    (req, res, next) => {
+      if (!req.isAuthenticated()) return void res.status(401).json({ code: 401 });
+      const u = req.user as BenchUser;
+      if (!u.permissions.includes(perm) && !u.permissions.includes('*:*:*')) return void res.status(403).json({ code: 403 });
+      next();
+    };
   app.get('/auth/me', (req, res) => {
     if (!req.isAuthenticated()) return void res.status(401).json({ code: 401 });
     const u = req.user as BenchUser;
-    res.json({ code: 0, message: 'ok', data: { userId: u.id, username: u.username, nickname: u.username, roles: u.roles, permissions: u.permissions } });
+    res.json({
+      code: 0,
+      message: 'ok',
+      data: { userId: u.id, username: u.username, nickname: u.username, roles: u.roles, permissions: u.permissions },
+    });
   });
   app.get('/system/user/list', requirePermission('system:user:list'), (req, res) => {
     res.json({ code: 0, message: 'ok', data: { user: (req.user as BenchUser).username } });
@@ -57,10 +65,13 @@ async function main(): Promise<void> {
   const server = app.listen(0, '127.0.0.1', async () => {
     const port = (server.address() as AddressInfo).port;
     const cookie = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/login', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve((res.headers['set-cookie'] ?? [])[0]?.split(';')[0] ?? '');
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, path: '/login', method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve((res.headers['set-cookie'] ?? [])[0]?.split(';')[0] ?? '');
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });

@@ -31,10 +31,13 @@ async function main(): Promise<void> {
   const built = buildAdminApp(config, infra);
   // The first calls wait for the cluster client (at most the command timeout): wait for readiness instead.
   for (let i = 0; i < 100 && !(await infra.health.ping()).up; i++) await new Promise((r) => setTimeout(r, 50));
-  const { token } = await built.container.get(SessionManagers).get('admin').login(
-    { userId: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
-    { ip: '127.0.0.1', userAgent: 'autocannon' },
-  );
+  const { token } = await built.container
+    .get(SessionManagers)
+    .get('admin')
+    .login(
+      { userId: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
+      { ip: '127.0.0.1', userAgent: 'autocannon' },
+    );
   const server = built.app.listen(0, '127.0.0.1', () => {
     process.send?.({ ready: true, port: (server.address() as AddressInfo).port, token });
   });

@@ -28,7 +28,9 @@ async function main(): Promise<void> {
       'svc.security.sign.apps': { [BENCH_APP.key]: BENCH_APP.secret },
       // The load generator spreads logins over many client addresses (X-Forwarded-For from loopback).
       'svc.trusted-proxies': '127.0.0.1,::1',
-      ...(store === 'redis' ? { 'svc.redis.url': process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'svc.redis.key-prefix': `agbench:${process.pid}:` } : {}),
+      ...(store === 'redis'
+        ? { 'svc.redis.url': process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'svc.redis.key-prefix': `agbench:${process.pid}:` }
+        : {}),
     },
   });
   // Production logging (as start.ts): info level, buffered asynchronous writes, to a sink (the bench reads no logs).
@@ -36,10 +38,12 @@ async function main(): Promise<void> {
   const infra = createInfrastructure(config, { log, accessLog: accessLoggerOf(log) });
   const built = which === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
   const managers = built.container.get(SessionManagers);
-  const { token } = await managers.get(which).login(
-    { userId: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
-    { ip: '127.0.0.1', userAgent: 'autocannon' },
-  );
+  const { token } = await managers
+    .get(which)
+    .login(
+      { userId: 'bench-1', username: 'bench', roles: ['viewer'], permissions: ['system:user:list', 'monitor:online:list'] },
+      { ip: '127.0.0.1', userAgent: 'autocannon' },
+    );
   const server = built.app.listen(0, '127.0.0.1', () => {
     process.send?.({ ready: true, port: (server.address() as AddressInfo).port, token });
   });

@@ -39,7 +39,8 @@ const isLogout = shape<{ loggedOut: boolean; userId: string }>({ loggedOut: isBo
 /** The password as `/auth/login` expects it: the UTF-8 bytes encrypted with the server's key, base64-encoded. */
 export function encryptPassword(publicKeyPem: string, rsaPadding: string, password: string): string {
   const bytes = Buffer.from(password, 'utf8');
-  if (rsaPadding === 'oaep-sha256') return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, bytes).toString('base64');
+  if (rsaPadding === 'oaep-sha256')
+    return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, bytes).toString('base64');
   if (rsaPadding === 'pkcs1') return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_PADDING }, bytes).toString('base64');
   throw new Error(`unsupported rsaPadding ${rsaPadding}`);
 }
@@ -48,7 +49,10 @@ export class AdminApi {
   readonly client: Client<paths>;
   readonly tokens = new TokenStore();
 
-  constructor(baseUrl: string, private readonly solveCaptcha?: CaptchaSolver) {
+  constructor(
+    baseUrl: string,
+    private readonly solveCaptcha?: CaptchaSolver,
+  ) {
     this.client = createClient<paths>({ baseUrl });
     this.client.use(this.tokens.bearer());
   }

@@ -17,7 +17,8 @@ export type Described<G, F> = unknown extends G ? F : NonNullable<G>;
 export const isString: Check<string> = (v): v is string => typeof v === 'string';
 export const isNumber: Check<number> = (v): v is number => typeof v === 'number' && Number.isFinite(v);
 export const isBoolean: Check<boolean> = (v): v is boolean => typeof v === 'boolean';
-export const isRecord: Check<Record<string, unknown>> = (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord: Check<Record<string, unknown>> = (v): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function arrayOf<T>(item: Check<T>): Check<T[]> {
   return (v): v is T[] => Array.isArray(v) && v.every(item);

@@ -31,7 +31,8 @@ export class TokenStore {
   bearer(): Middleware {
     return {
       onRequest: ({ request }) => {
-        if (this.current && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${this.current.accessToken}`);
+        if (this.current && !request.headers.has('Authorization'))
+          request.headers.set('Authorization', `Bearer ${this.current.accessToken}`);
         return request;
       },
     };

@@ -11,9 +11,17 @@ import { TokenStore } from './tokens';
 
 // The fields this client relies on, checked at run time (and the fallback types while the document leaves them undescribed).
 const isTokenPair = shape<{ accessToken: string; refreshToken: string }>({ accessToken: isString, refreshToken: isString });
-const isProfile = shape<{ userId: string; username: string; nickname: string }>({ userId: isString, username: isString, nickname: isString });
+const isProfile = shape<{ userId: string; username: string; nickname: string }>({
+  userId: isString,
+  username: isString,
+  nickname: isString,
+});
 const isIdempotencyToken = shape<{ token: string; expiresIn: number }>({ token: isString, expiresIn: isNumber });
-const isOrder = shape<{ id: string; createdAt: string; data: Record<string, unknown> }>({ id: isString, createdAt: isString, data: isRecord });
+const isOrder = shape<{ id: string; createdAt: string; data: Record<string, unknown> }>({
+  id: isString,
+  createdAt: isString,
+  data: isRecord,
+});
 const isLogout = shape<{ loggedOut: boolean; userId: string }>({ loggedOut: isBoolean, userId: isString });
 
 export class WebApi {
@@ -27,7 +35,11 @@ export class WebApi {
 
   /** `POST /auth/login` with the plain password (TLS protects it); keeps the tokens. */
   async login(username: string, password: string) {
-    const pair = described(expectSuccess(await this.client.POST('/auth/login', { body: { username, password } })), isTokenPair, 'token pair');
+    const pair = described(
+      expectSuccess(await this.client.POST('/auth/login', { body: { username, password } })),
+      isTokenPair,
+      'token pair',
+    );
     this.tokens.set(pair);
     return pair;
   }

@@ -14,7 +14,8 @@ export function aroundMethods<T extends object>(
     const fn = target[name];
     if (typeof fn !== 'function') continue;
     const method = String(name);
-    (wrapped as Record<keyof T, unknown>)[name] = (...args: unknown[]) => around(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args), method);
+    (wrapped as Record<keyof T, unknown>)[name] = (...args: unknown[]) =>
+      around(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(target, args), method);
   }
   return wrapped;
 }

@@ -6,7 +6,11 @@
 import { DomainError, isDomainError } from '../domain/errors';
 import { aroundMethods } from './around-methods';
 
-export function failClosedWith<T extends object>(target: T, methods: readonly (keyof T)[], toDomainError: (cause: unknown, method: string) => DomainError): T {
+export function failClosedWith<T extends object>(
+  target: T,
+  methods: readonly (keyof T)[],
+  toDomainError: (cause: unknown, method: string) => DomainError,
+): T {
   return aroundMethods(target, methods, async (call, method) => {
     try {
       return await call();
@@ -19,5 +23,10 @@ export function failClosedWith<T extends object>(target: T, methods: readonly (k
 
 /** Store adapters: `store-unavailable`. */
 export function failClosed<T extends object>(target: T, methods: readonly (keyof T)[]): T {
-  return failClosedWith(target, methods, (cause) => new DomainError('store-unavailable', 'The session store is unavailable; try again shortly.', { cause, retryAfterSeconds: 1 }));
+  return failClosedWith(
+    target,
+    methods,
+    (cause) =>
+      new DomainError('store-unavailable', 'The session store is unavailable; try again shortly.', { cause, retryAfterSeconds: 1 }),
+  );
 }

@@ -9,7 +9,7 @@
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
-    return value === undefined ? 'null' : JSON.stringify(value) ?? 'null';
+    return value === undefined ? 'null' : (JSON.stringify(value) ?? 'null');
   }
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
@@ -48,7 +48,8 @@ export function decodeIdempotencyRecord(text: string): IdempotencyRecord | null 
   try {
     const r = JSON.parse(text) as Partial<Record<string, unknown>>;
     if (r.state === 'running' && typeof r.owner === 'string' && typeof r.fingerprint === 'string') return r as IdempotencyRecord;
-    if (r.state === 'done' && typeof r.fingerprint === 'string' && r.response !== null && typeof r.response === 'object') return r as IdempotencyRecord;
+    if (r.state === 'done' && typeof r.fingerprint === 'string' && r.response !== null && typeof r.response === 'object')
+      return r as IdempotencyRecord;
   } catch {
     /* not ours */
   }

@@ -38,9 +38,7 @@ export type MatchMode = 'AND' | 'OR';
 
 export function hasPermissions(granted: readonly string[], required: readonly string[], mode: MatchMode): boolean {
   if (required.length === 0) return true;
-  return mode === 'AND'
-    ? required.every((p) => hasPermission(granted, p))
-    : required.some((p) => hasPermission(granted, p));
+  return mode === 'AND' ? required.every((p) => hasPermission(granted, p)) : required.some((p) => hasPermission(granted, p));
 }
 
 export function hasRoles(granted: readonly string[], required: readonly string[], mode: MatchMode): boolean {

@@ -1,5 +1,6 @@
 /**
- * How a user's permissions follow from their roles (RuoYi's rule; RuoYi-Vue-Plus is the Java admin framework whose tables the SQL directory reads): the distinct, non-empty
+ * How a user's permissions follow from their roles (RuoYi's rule; RuoYi-Vue-Plus is the Java admin framework whose tables the SQL directory
+ * reads): the distinct, non-empty
  * permission strings of the menus of their enabled roles; the role `admin` holds every permission.
  */
 import { ALL_PERMISSIONS } from './permission';

@@ -73,8 +73,7 @@ export interface SessionRecord {
 export type TombstoneState = 'kicked-out' | 'replaced';
 
 export type StoredSession =
-  | { readonly state: 'active'; readonly record: SessionRecord; readonly lastActiveAt: number }
-  | { readonly state: TombstoneState };
+  { readonly state: 'active'; readonly record: SessionRecord; readonly lastActiveAt: number } | { readonly state: TombstoneState };
 
 export type ResolveFailure = Extract<
   Reason,

@@ -63,7 +63,15 @@ export const RFC9421_REQUIRED_COMPONENTS: readonly string[] = ['@method', '@targ
 /** Covered as well whenever the request has a body (RFC 9530 `Content-Digest`, sha-256). */
 export const RFC9421_BODY_COMPONENT = 'content-digest';
 /** The derived components a request signature may cover (RFC 9421 §2.2), without parameters. */
-export const RFC9421_DERIVED_COMPONENTS: readonly string[] = ['@method', '@target-uri', '@authority', '@scheme', '@request-target', '@path', '@query'];
+export const RFC9421_DERIVED_COMPONENTS: readonly string[] = [
+  '@method',
+  '@target-uri',
+  '@authority',
+  '@scheme',
+  '@request-target',
+  '@path',
+  '@query',
+];
 
 /** The required components a covered list lacks, in the order they are required. */
 export function missingComponents(covered: readonly string[], hasBody: boolean): string[] {

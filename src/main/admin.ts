@@ -22,7 +22,11 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
   if (config.rsaPrivateKey !== '') return parseRsaPrivateKey(config.rsaPrivateKey);
   if (config.profile === 'prod') throw new Error('svc.rsa-private-key is required in prod');
   if (config.profile === 'dev') {
-    infra.log.warn({}, 'svc.rsa-private-key is not set: generated an ephemeral 2048-bit RSA key (dev only; clients must re-fetch /auth/getConfig after a restart)');
+    infra.log.warn(
+      {},
+      'svc.rsa-private-key is not set: generated an ephemeral 2048-bit RSA key (dev only; clients ' +
+        'must re-fetch /auth/getConfig after a restart)',
+    );
   }
   return generateEphemeralRsaKey();
 }

@@ -27,7 +27,6 @@ import { createSqlDirectories, type Directories } from './directories';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
 import { IN_PROCESS_STORE, storeBackendOf } from './store-backends';
 
-
 function loadCliConfig(): AppConfig {
   try {
     // One worker thread is plenty for one command.
@@ -74,7 +73,9 @@ class CliContext {
   container(): Container {
     const c = this.cfg();
     if (!storeBackendOf(c).shared) {
-      throw new CliFailure('sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)');
+      throw new CliFailure(
+        'sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)',
+      );
     }
     this.infra ??= createInfrastructure(c, { log: this.log, sessionReaders: 'tools' });
     return (this.built ??= createContainer(c, this.infra, 'cli', { directory: this.infra.directories.admins, rsa: new NoRsaDecryptor() }));
@@ -101,7 +102,14 @@ class CliContext {
     const infra = createInfrastructure({ ...c, store: IN_PROCESS_STORE }, { log: this.log, directories });
     try {
       const create = createContainer(c, infra, 'cli', { directory: directories.admins, rsa: new NoRsaDecryptor() }).get(CreateUser);
-      const user = await create.execute({ username: input.username, password: input.password, encrypted: false, nickname: input.nickname, roles: input.roles, actor: null });
+      const user = await create.execute({
+        username: input.username,
+        password: input.password,
+        encrypted: false,
+        nickname: input.nickname,
+        roles: input.roles,
+        actor: null,
+      });
       return { user, where };
     } catch (e) {
       return translate(e);
@@ -134,7 +142,8 @@ export function cliDeps(): CliDeps {
     revokeRefreshTokens: (type, userId) => ctx.container().get(RefreshTokenRegistry).revokeAllOfUser(type, userId),
     async resync(userId) {
       const c = ctx.container();
-      if (!c.isBound(TOKENS.AdminDirectory)) throw new CliFailure(`no user directory is configured for svc.directory=${ctx.cfg().directory}`);
+      if (!c.isBound(TOKENS.AdminDirectory))
+        throw new CliFailure(`no user directory is configured for svc.directory=${ctx.cfg().directory}`);
       return c.get(ResyncUserSessions).execute({ userId });
     },
     close: () => ctx.close(),

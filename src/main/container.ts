@@ -35,7 +35,6 @@ import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { decorateForApp } from './store-backends';
 
-
 /** The accounts an app logs in against, and how its passwords arrive. */
 export interface AppAccounts {
   readonly directory: UserDirectory;
@@ -54,7 +53,12 @@ export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
     captchaMaxFailures: config.raw['svc.login.captcha-max-failures'],
     hardLockSeconds: config.raw['svc.login.hard-lock-seconds'],
     timeZone: config.timeZone,
-    deviceCookie: { secrets: deviceCookieSecretsOf(config, log), maxAgeSeconds: config.deviceCookie.maxAgeSeconds, secure: config.profile === 'prod', path: config.deviceCookie.path },
+    deviceCookie: {
+      secrets: deviceCookieSecretsOf(config, log),
+      maxAgeSeconds: config.deviceCookie.maxAgeSeconds,
+      secure: config.profile === 'prod',
+      path: config.deviceCookie.path,
+    },
   };
 }
 
@@ -91,7 +95,8 @@ function deviceCookieSecretsOf(config: AppConfig, log?: Logger): string[] {
 /** The idempotency use cases' settings; `log` hears the dev warning about a generated token key. */
 export function idempotencySettingsOf(config: AppConfig, log?: Logger): IdempotencySettings {
   const { tokenSecret, tokenPreviousSecret, tokenRatePerMinute: _perMinute, ...settings } = config.idempotency;
-  const lapse = 'idempotency tokens lapse at a restart, and instances that do not share svc.idempotency.token-secret refuse each other\'s tokens';
+  const lapse =
+    "idempotency tokens lapse at a restart, and instances that do not share svc.idempotency.token-secret refuse each other's tokens";
   return { ...settings, tokenSecrets: secretsOf(config, 'svc.idempotency.token-secret', tokenSecret, tokenPreviousSecret, lapse, log) };
 }
 
@@ -124,7 +129,9 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
-  c.bind(TOKENS.IdempotencySettings).toConstantValue(idempotencySettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
+  c.bind(TOKENS.IdempotencySettings).toConstantValue(
+    idempotencySettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined),
+  );
   return c;
 }
 

@@ -34,7 +34,8 @@ export type DirectoryFactory = (config: AppConfig, log: Logger) => Directories;
 export const createFileDirectories: DirectoryFactory = (config, log) => {
   if (config.usersFile === '') log.warn({}, 'svc.users-file is not set: the admin directory is empty');
   const admins = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
-  if (config.membersFile === '' && config.profile !== 'prod') log.warn({}, 'svc.members-file is not set: the member directory starts empty');
+  if (config.membersFile === '' && config.profile !== 'prod')
+    log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
   return { admins, members, administration: admins, close: async () => undefined };
 };

@@ -65,7 +65,12 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
   const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
   const hasher = new PooledBcryptHasher(cryptoPool);
   const directories = opts.directories ?? createDirectories(config, opts.log);
-  const stores = assembleStores(config, { log: opts.log, clock, sessionReaders: opts.sessionReaders ?? 'http-apps', ...(opts.keyPrefix === undefined ? {} : { keyPrefix: opts.keyPrefix }) });
+  const stores = assembleStores(config, {
+    log: opts.log,
+    clock,
+    sessionReaders: opts.sessionReaders ?? 'http-apps',
+    ...(opts.keyPrefix === undefined ? {} : { keyPrefix: opts.keyPrefix }),
+  });
   return {
     clock,
     log: opts.log,

@@ -48,8 +48,11 @@ const startedAt = new Date();
 
 const DESCRIPTIONS: Readonly<Record<AppName, string>> = {
   admin:
-    'Admin application (login type "admin"). Every response is the `{code, message, data}` envelope: code 0 on success; an error keeps the real HTTP status, a non-zero code and data null.',
-  web: 'Consumer web application (login type "web"). Errors are RFC 9457 `application/problem+json` with a `code` extension holding the reason.',
+    'Admin application (login type "admin"). Every response is the `{code, message, data}` ' +
+    'envelope: code 0 on success; an error keeps the real HTTP status, a non-zero code and data null.',
+  web:
+    'Consumer web application (login type "web"). Errors are RFC 9457 ' +
+    '`application/problem+json` with a `code` extension holding the reason.',
 };
 
 interface PackageInfo {
@@ -63,7 +66,12 @@ interface PackageInfo {
 function packageInfo(): PackageInfo {
   try {
     const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as Record<string, unknown>;
-    return { name: String(pkg.name), version: String(pkg.version), description: String(pkg.description ?? ''), license: String(pkg.license ?? 'UNLICENSED') };
+    return {
+      name: String(pkg.name),
+      version: String(pkg.version),
+      description: String(pkg.description ?? ''),
+      license: String(pkg.license ?? 'UNLICENSED'),
+    };
   } catch {
     return { name: 'authguard', version: 'unknown', description: '', license: 'UNLICENSED' };
   }

@@ -57,7 +57,9 @@ async function migrateCommand(pool: Pool, io: OpsIo): Promise<number> {
 
 async function seedCommand(pool: Pool, io: OpsIo): Promise<number> {
   const r = await seedDevAccounts(pool, (pw) => bcrypt.hash(pw, BCRYPT_COST));
-  io.out(`dev accounts seeded; users created: ${r.usersCreated.join(', ') || 'none'}; members created: ${r.membersCreated.join(', ') || 'none'}`);
+  io.out(
+    `dev accounts seeded; users created: ${r.usersCreated.join(', ') || 'none'}; members created: ${r.membersCreated.join(', ') || 'none'}`,
+  );
   return 0;
 }
 

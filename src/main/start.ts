@@ -65,7 +65,10 @@ async function main(): Promise<void> {
       server.listen(port, () => resolve());
     });
     servers.push(server);
-    log.info({ app: name, port: (server.address() as AddressInfo).port, profile: config.profile, store: config.store }, `${name} app listening`);
+    log.info(
+      { app: name, port: (server.address() as AddressInfo).port, profile: config.profile, store: config.store },
+      `${name} app listening`,
+    );
   }
   if (config.session.isPrint) process.stdout.write(`authguard ${which.join(' + ')} — profile ${config.profile}, store ${config.store}\n`);
 

@@ -19,7 +19,16 @@ import { FencedSessionStore } from '../adapters/redis/session-cache/write-fence'
 import { failClosed } from '../adapters/store-guard';
 import { timed } from '../adapters/timed-store';
 import { applyWraps, KV_WRITES, METRIC_LABELS, methodWraps, need, SESSION_WRITES } from './store-ports';
-import type { AppContext, LayerInstance, LayerSettings, ProcessContext, RawStores, SessionCacheHandles, StoreAssemblyOptions, StorePorts } from './store-ports';
+import type {
+  AppContext,
+  LayerInstance,
+  LayerSettings,
+  ProcessContext,
+  RawStores,
+  SessionCacheHandles,
+  StoreAssemblyOptions,
+  StorePorts,
+} from './store-ports';
 
 export type { StoreAssemblyOptions, StorePorts } from './store-ports';
 
@@ -69,7 +78,15 @@ export const STORE_LAYERS: readonly StoreLayer[] = [
             // whose edge starts every request after the I/O of the turn that read it (requestContext's
             // CheckPhaseStart, first middleware of both); the tracking link ends itself in that turn's poll phase.
             // assembleApp checks each app's edge and turns the cache to 'own-turn' (with a warning) if not.
-            made = createSessionCache({ inner, connect: connectServer, keyPrefix, clock: opts.clock, log: opts.log, options: sc, hitOrdering: 'caller' });
+            made = createSessionCache({
+              inner,
+              connect: connectServer,
+              keyPrefix,
+              clock: opts.clock,
+              log: opts.log,
+              options: sc,
+              hitOrdering: 'caller',
+            });
             return made.store;
           },
         },
@@ -80,7 +97,11 @@ export const STORE_LAYERS: readonly StoreLayer[] = [
             const { store } = cache();
             if (store.hitOrderingInUse !== 'caller') return;
             store.answerHitsInOwnTurn();
-            opts.log.warn({ why }, "session cache: hits wait for their own event-loop turn ('own-turn'), since an app does not start its requests in the check phase");
+            opts.log.warn(
+              { why },
+              "session cache: hits wait for their own event-loop turn ('own-turn'), since an app does not " +
+                'start its requests in the check phase',
+            );
           },
         },
       };
@@ -171,7 +192,13 @@ const MEMORY: StoreBackend = {
   build(_settings, opts) {
     const backend = new InMemoryBackend(opts.clock);
     const { sessions, kv, lists, rateLimits, captchas } = backend;
-    return { ports: { sessions, kv, lists, rateLimits, captchas }, health: backend, client: null, connect: null, close: () => backend.close() };
+    return {
+      ports: { sessions, kv, lists, rateLimits, captchas },
+      health: backend,
+      client: null,
+      connect: null,
+      close: () => backend.close(),
+    };
   },
 };
 
@@ -192,9 +219,19 @@ function redisMode(
           onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
         });
       const client = connect();
-      const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, { pingTimeoutMs: r.commandTimeoutMs, mode: r.mode, ...healthOptions(settings) });
+      const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, {
+        pingTimeoutMs: r.commandTimeoutMs,
+        mode: r.mode,
+        ...healthOptions(settings),
+      });
       const { sessions, kv, lists, rateLimits, captchas } = stores;
-      return { ports: { sessions, kv, lists, rateLimits, captchas }, health: stores.health, client, connect, close: () => stores.health.close() };
+      return {
+        ports: { sessions, kv, lists, rateLimits, captchas },
+        health: stores.health,
+        client,
+        connect,
+        close: () => stores.health.close(),
+      };
     },
   };
 }
@@ -202,21 +239,56 @@ function redisMode(
 /** svc.redis.mode's values (with svc.store=redis): one server, the master a set of Sentinels names, a Redis Cluster. */
 const REDIS_MODES = {
   standalone: redisMode(
-    { localSessionCache: 'supported', urlNamesServer: true, usesSentinels: false, usesNodes: false, layers: ['session cache', 'write fence', 'replica wait', 'fail closed', 'timing'] },
+    {
+      localSessionCache: 'supported',
+      urlNamesServer: true,
+      usesSentinels: false,
+      usesNodes: false,
+      layers: ['session cache', 'write fence', 'replica wait', 'fail closed', 'timing'],
+    },
     (r) => ({ mode: 'standalone', url: r.url, password: r.password }),
     () => ({}),
   ),
   sentinel: redisMode(
-    { localSessionCache: 'supported', urlNamesServer: false, usesSentinels: true, usesNodes: false, layers: ['session cache', 'write fence', 'replica wait', 'fail closed', 'timing'] },
-    (r) => ({ mode: 'sentinel', sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, url: r.url, password: r.password }),
+    {
+      localSessionCache: 'supported',
+      urlNamesServer: false,
+      usesSentinels: true,
+      usesNodes: false,
+      layers: ['session cache', 'write fence', 'replica wait', 'fail closed', 'timing'],
+    },
+    (r) => ({
+      mode: 'sentinel',
+      sentinels: r.sentinels,
+      masterName: r.masterName,
+      sentinelPassword: r.sentinelPassword,
+      url: r.url,
+      password: r.password,
+    }),
     // What each Sentinel says of the master, in the details (not in prod, where details are not shown).
-    ({ profile, redis: r }) => (profile !== 'prod' ? { probeSentinels: { sentinels: r.sentinels, masterName: r.masterName, sentinelPassword: r.sentinelPassword, timeoutMs: r.commandTimeoutMs } } : {}),
+    ({ profile, redis: r }) =>
+      profile !== 'prod'
+        ? {
+            probeSentinels: {
+              sentinels: r.sentinels,
+              masterName: r.masterName,
+              sentinelPassword: r.sentinelPassword,
+              timeoutMs: r.commandTimeoutMs,
+            },
+          }
+        : {},
   ),
   // No session cache (refused by the configuration: it would need one tracking connection per
   // master), so no write fence either: no instance has a cache to fence against, and a PING
   // through the cluster client goes to a random node, not the master that took the write.
   cluster: redisMode(
-    { localSessionCache: 'refused', urlNamesServer: false, usesSentinels: false, usesNodes: true, layers: ['replica wait', 'ready wait', 'fail closed', 'timing'] },
+    {
+      localSessionCache: 'refused',
+      urlNamesServer: false,
+      usesSentinels: false,
+      usesNodes: true,
+      layers: ['replica wait', 'ready wait', 'fail closed', 'timing'],
+    },
     (r) => ({ mode: 'cluster', nodes: r.nodes, url: r.url, password: r.password }),
     // Every node of the cluster in the details (not in prod, where details are not shown).
     ({ profile }) => ({ clusterNodes: profile !== 'prod' }),
@@ -277,7 +349,13 @@ function layersOf(backend: StoreBackend, ctx: { readonly process: ProcessContext
 export function assembleStores(settings: StoreSettings, opts: StoreAssemblyOptions): AssembledStores {
   const backend = storeBackendOf(settings);
   const raw = backend.build(settings, opts);
-  const ctx: ProcessContext = { settings, opts, keyPrefix: opts.keyPrefix ?? settings.redis.keyPrefix, client: raw.client, connect: raw.connect };
+  const ctx: ProcessContext = {
+    settings,
+    opts,
+    keyPrefix: opts.keyPrefix ?? settings.redis.keyPrefix,
+    client: raw.client,
+    connect: raw.connect,
+  };
   const instances = layersOf(backend, { process: ctx });
   const ports = applyWraps(raw.ports, instances);
   const sessionCache = instances.find((i) => i.sessionCache !== undefined)?.sessionCache;

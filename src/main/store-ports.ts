@@ -27,10 +27,20 @@ export type PortName = keyof StorePorts;
 
 /** Every method of a port, exactly: a method added to the port and missing here is a compile error (it would escape failClosed). */
 function allMethods<T>() {
-  return <const M extends readonly (keyof T)[]>(methods: M & ([Exclude<keyof T, M[number]>] extends [never] ? unknown : never)): M => methods;
+  return <const M extends readonly (keyof T)[]>(methods: M & ([Exclude<keyof T, M[number]>] extends [never] ? unknown : never)): M =>
+    methods;
 }
 
-const SESSION_METHODS = allMethods<SessionStore>()(['create', 'getSession', 'update', 'deleteSession', 'mark', 'listByUser', 'listAll', 'findByTokenId']);
+const SESSION_METHODS = allMethods<SessionStore>()([
+  'create',
+  'getSession',
+  'update',
+  'deleteSession',
+  'mark',
+  'listByUser',
+  'listAll',
+  'findByTokenId',
+]);
 const KV_METHODS = allMethods<KeyValueStore>()([
   'get',
   'set',
@@ -54,10 +64,22 @@ const CAPTCHA_METHODS = allMethods<CaptchaStore>()(['save', 'take']);
 
 /** Some methods of some ports. */
 export type PortMethods = { readonly [P in PortName]?: readonly (keyof StorePorts[P])[] };
-const PORT_METHODS: Required<PortMethods> = { sessions: SESSION_METHODS, kv: KV_METHODS, lists: LIST_METHODS, rateLimits: RL_METHODS, captchas: CAPTCHA_METHODS };
+const PORT_METHODS: Required<PortMethods> = {
+  sessions: SESSION_METHODS,
+  kv: KV_METHODS,
+  lists: LIST_METHODS,
+  rateLimits: RL_METHODS,
+  captchas: CAPTCHA_METHODS,
+};
 
 /** The store label of each port in the store-call metrics. */
-export const METRIC_LABELS: { readonly [P in PortName]: string } = { sessions: 'session', kv: 'key-value', lists: 'list', rateLimits: 'rate-limit', captchas: 'captcha' };
+export const METRIC_LABELS: { readonly [P in PortName]: string } = {
+  sessions: 'session',
+  kv: 'key-value',
+  lists: 'list',
+  rateLimits: 'rate-limit',
+  captchas: 'captcha',
+};
 
 /** How one layer wraps each port it applies to (a port it leaves out is passed on as it is). */
 export type Wraps = { readonly [P in PortName]?: (port: StorePorts[P]) => StorePorts[P] };

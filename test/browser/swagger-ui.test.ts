@@ -46,9 +46,14 @@ describe('Swagger UI in chromium (playwright-core)', function () {
       try {
         await page.goto(`${base}/swagger-ui`);
         await page.waitForSelector('.opblock-summary-path', { timeout: 20000 });
-        const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => (e as unknown as { textContent: string | null }).textContent ?? ''));
+        const paths = await page.$$eval('.opblock-summary-path', (els) =>
+          els.map((e) => (e as unknown as { textContent: string | null }).textContent ?? ''),
+        );
         const expected = name === 'admin' ? '/auth/login' : '/auth/register';
-        assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === expected), `${expected} among ${paths.length} operations`);
+        assert.ok(
+          paths.some((p) => p.replace(/\u200b/g, '') === expected),
+          `${expected} among ${paths.length} operations`,
+        );
         assert.deepEqual(problems, []);
         assert.deepEqual(outside, [], 'everything is served same-origin (no CDN)');
       } finally {

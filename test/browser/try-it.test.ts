@@ -25,7 +25,10 @@ describe('try-it page: mounted by svc.try-it.enabled', () => {
     assert.equal(loadConfig({ env: { APP_PROFILE: 'test' } }).tryItEnabled, false);
     assert.equal(loadConfig({ env: prodEnv() }).tryItEnabled, false);
     assert.equal(loadConfig({ env: prodEnv({ SVC_TRY_IT_ENABLED: 'true' }) }).tryItEnabled, true);
-    for (const [enabled, status] of [[false, 404], [true, 200]] as const) {
+    for (const [enabled, status] of [
+      [false, 404],
+      [true, 200],
+    ] as const) {
       const config = testConfig({ 'svc.try-it.enabled': enabled, 'svc.crypto.worker-threads': 1 });
       const infra = testInfra(config, { label: 'try-it' });
       try {
@@ -34,8 +37,14 @@ describe('try-it page: mounted by svc.try-it.enabled', () => {
         if (enabled) {
           assert.match(res.headers['content-type'] ?? '', /^text\/html/);
           assert.match(res.headers['content-security-policy'] ?? '', /script-src 'self'/);
-          assert.ok(!/<script>/.test(res.text) && !/https?:\/\//.test(res.text.replace(/<meta[^>]*>/g, '')), 'no inline script, no external URL');
-          await request(app).get('/try-it/app.js').expect(200).expect('Content-Type', /javascript/);
+          assert.ok(
+            !/<script>/.test(res.text) && !/https?:\/\//.test(res.text.replace(/<meta[^>]*>/g, '')),
+            'no inline script, no external URL',
+          );
+          await request(app)
+            .get('/try-it/app.js')
+            .expect(200)
+            .expect('Content-Type', /javascript/);
           const js = await request(app).get('/try-it/jsencrypt.min.js').expect(200);
           assert.ok(js.text.includes('encryptOAEP'));
         }
@@ -56,7 +65,10 @@ describe('try-it page in chromium (playwright-core)', function () {
   });
   after(async () => browser?.close());
 
-  async function withAdmin(overrides: Partial<Record<ConfigKey, unknown>>, fn: (page: Page, base: string, problems: string[]) => Promise<void>): Promise<void> {
+  async function withAdmin(
+    overrides: Partial<Record<ConfigKey, unknown>>,
+    fn: (page: Page, base: string, problems: string[]) => Promise<void>,
+  ): Promise<void> {
     const config = testConfig({ 'svc.try-it.enabled': true, 'svc.captcha.enabled': false, 'svc.crypto.worker-threads': 1, ...overrides });
     const infra: TestInfra = testInfra(config, { label: 'try-it-browser' });
     const server = http.createServer(buildAdminApp(config, infra).app.callback());
@@ -119,7 +131,10 @@ describe('try-it page in chromium (playwright-core)', function () {
       await page.waitForFunction(() => document.getElementById('status')?.textContent === 'logged out');
       await request(base).get('/auth/me').set('Authorization', `Bearer ${refreshed}`).expect(401);
       // the failed login's 401 is logged by the browser as a failed resource load: that is expected
-      assert.deepEqual(problems.filter((p) => !/status of 401/.test(p)), []);
+      assert.deepEqual(
+        problems.filter((p) => !/status of 401/.test(p)),
+        [],
+      );
     });
   });
 

@@ -38,7 +38,7 @@ export function describeCaptchaStoreContract(name: string, makeFixture: MakeFixt
       assert.notEqual(await store.take('admin', 'u2'), null);
     });
 
-    it('returns expiresAt as given: expiry by that time is the caller\'s decision', async () => {
+    it("returns expiresAt as given: expiry by that time is the caller's decision", async () => {
       const { store, clock } = fx();
       const lapsed = { answer: 'a', expiresAt: clock.now() - 1 };
       await store.save('admin', 'u1', lapsed, 60_000);

@@ -51,7 +51,7 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
   describeRedisStoreContracts({ label: ' on Cluster', client: () => client, health: () => ownHealth() });
 
   describe('health details', () => {
-    it('report the mode, cluster_state:ok and every node: address, role, reachable, a master\'s slots', async () => {
+    it("report the mode, cluster_state:ok and every node: address, role, reachable, a master's slots", async () => {
       assert.ok(cluster);
       const { client: own, store } = await ownHealth({ clusterNodes: true });
       try {
@@ -65,9 +65,15 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
         assert.deepEqual([...byAddress.keys()].sort(), cluster.ports.map((p) => `127.0.0.1:${p}`).sort());
         assert.ok(details.nodes.every((n) => n.reachable));
         for (const m of masters) {
-          assert.deepEqual(byAddress.get(m.address), { address: m.address, role: 'master', reachable: true, slots: m.slots.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)) });
+          assert.deepEqual(byAddress.get(m.address), {
+            address: m.address,
+            role: 'master',
+            reachable: true,
+            slots: m.slots.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)),
+          });
         }
-        for (const rep of await cluster.replicas()) assert.deepEqual(byAddress.get(rep.address), { address: rep.address, role: 'replica', reachable: true });
+        for (const rep of await cluster.replicas())
+          assert.deepEqual(byAddress.get(rep.address), { address: rep.address, role: 'replica', reachable: true });
       } finally {
         own.disconnect();
       }
@@ -94,7 +100,10 @@ describe('store health on Redis Cluster: DOWN', function () {
   });
 
   it('when no node answers (every seed unreachable)', async () => {
-    const dead = createRedisClient({ mode: 'cluster', nodes: [{ host: '127.0.0.1', port: 1 }] }, { commandTimeoutMs: 300, connectTimeoutMs: 200 });
+    const dead = createRedisClient(
+      { mode: 'cluster', nodes: [{ host: '127.0.0.1', port: 1 }] },
+      { commandTimeoutMs: 300, connectTimeoutMs: 200 },
+    );
     try {
       const r = await new RedisStoreHealth(dead, { mode: 'cluster', clusterNodes: true, pingTimeoutMs: 300 }).ping();
       assert.equal(r.up, false);
@@ -104,29 +113,35 @@ describe('store health on Redis Cluster: DOWN', function () {
     }
   });
 
-  it('when a master and its replica are gone (cluster_state:fail with full slot coverage required); the details show them unreachable', async () => {
-    const cluster = await RedisCluster.start({ requireFullCoverage: true });
-    const own = createRedisClient({ mode: 'cluster', nodes: cluster.seeds }, { commandTimeoutMs: 500 });
-    try {
-      await readyWithin(own, 5000);
-      const health = new RedisStoreHealth(own, { mode: 'cluster', clusterNodes: true, pingTimeoutMs: 500 });
-      assert.equal((await health.ping()).up, true);
-      const [victim] = await cluster.masters();
-      const replica = (await cluster.replicas()).find((r) => r.masterId === victim?.id);
-      assert.ok(victim && replica);
-      await cluster.kill(replica.port);
-      await cluster.kill(victim.port);
-      await cluster.waitForState('fail');
-      const r = await health.ping();
-      assert.equal(r.up, false);
-      assert.match(r.detail ?? '', /^cluster_state:fail on 127\.0\.0\.1:\d+$/);
-      const details = r.details as unknown as ClusterDetails;
-      assert.equal(details.clusterState, 'fail');
-      const gone = details.nodes.filter((n) => !n.reachable).map((n) => n.address).sort();
-      assert.deepEqual(gone, [victim.address, replica.address].sort());
-    } finally {
-      own.disconnect();
-      await cluster.stop();
-    }
-  });
+  it(
+    'when a master and its replica are gone (cluster_state:fail with full slot coverage ' + 'required); the details show them unreachable',
+    async () => {
+      const cluster = await RedisCluster.start({ requireFullCoverage: true });
+      const own = createRedisClient({ mode: 'cluster', nodes: cluster.seeds }, { commandTimeoutMs: 500 });
+      try {
+        await readyWithin(own, 5000);
+        const health = new RedisStoreHealth(own, { mode: 'cluster', clusterNodes: true, pingTimeoutMs: 500 });
+        assert.equal((await health.ping()).up, true);
+        const [victim] = await cluster.masters();
+        const replica = (await cluster.replicas()).find((r) => r.masterId === victim?.id);
+        assert.ok(victim && replica);
+        await cluster.kill(replica.port);
+        await cluster.kill(victim.port);
+        await cluster.waitForState('fail');
+        const r = await health.ping();
+        assert.equal(r.up, false);
+        assert.match(r.detail ?? '', /^cluster_state:fail on 127\.0\.0\.1:\d+$/);
+        const details = r.details as unknown as ClusterDetails;
+        assert.equal(details.clusterState, 'fail');
+        const gone = details.nodes
+          .filter((n) => !n.reachable)
+          .map((n) => n.address)
+          .sort();
+        assert.deepEqual(gone, [victim.address, replica.address].sort());
+      } finally {
+        own.disconnect();
+        await cluster.stop();
+      }
+    },
+  );
 });

@@ -19,7 +19,14 @@ async function fill(store: InMemoryBackend, clock: FakeClock): Promise<void> {
     });
   }
   const kicked = newHash();
-  await store.sessions.create({ loginType: 'web', tokenHash: kicked, record: makeRecord({ loginType: 'web', createdAt: now }), retentionMs: 1_000, replaceOthers: false, now });
+  await store.sessions.create({
+    loginType: 'web',
+    tokenHash: kicked,
+    record: makeRecord({ loginType: 'web', createdAt: now }),
+    retentionMs: 1_000,
+    replaceOthers: false,
+    now,
+  });
   await store.sessions.mark('web', [kicked], 'kicked-out');
   await store.kv.set('captcha:1', 'x', 1_000);
   await store.kv.setIfAbsent('lock:1', 'me', 1_000);

@@ -91,7 +91,11 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
         ]);
         assert.deepEqual([await store.get('a'), await store.get('b'), await store.get('c')], ['1', '2', '3']);
         await elapse(80);
-        assert.deepEqual([await store.get('a'), await store.get('b'), await store.get('c')], [null, '2', '3'], 'each TTL is its own; an older value is replaced with its TTL');
+        assert.deepEqual(
+          [await store.get('a'), await store.get('b'), await store.get('c')],
+          [null, '2', '3'],
+          'each TTL is its own; an older value is replaced with its TTL',
+        );
         await store.setMany([]);
         assert.equal(await store.get('b'), '2', 'an empty batch writes nothing');
       });
@@ -115,7 +119,10 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
         const [, ...snapshots] = await Promise.all([store.setMany(entries), ...Array.from({ length: 20 }, read)]);
         for (const seen of snapshots) {
           const present = seen.filter((v) => v !== null).length;
-          assert.ok(seen.slice(0, present).every((v) => v !== null), `a later entry was visible before an earlier one: ${JSON.stringify(seen)}`);
+          assert.ok(
+            seen.slice(0, present).every((v) => v !== null),
+            `a later entry was visible before an earlier one: ${JSON.stringify(seen)}`,
+          );
         }
         assert.deepEqual(await read(), ['v0', 'v1', 'v2']);
       });
@@ -158,7 +165,8 @@ export function describeKeyValueStoreContract(name: string, makeFixture: MakeFix
         const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(i)));
         const winners = results.map((r, i) => (r.won ? i : -1)).filter((i) => i >= 0);
         assert.equal(winners.length, 1);
-        for (const r of results) assert.ok(r.token !== null || r.used === `by${winners[0]}`, `the key was gone without its marker: ${JSON.stringify(r)}`);
+        for (const r of results)
+          assert.ok(r.token !== null || r.used === `by${winners[0]}`, `the key was gone without its marker: ${JSON.stringify(r)}`);
       });
     });
 

@@ -38,7 +38,10 @@ export function describeListStoreContract(name: string, makeFixture: MakeFixture
     it('loses no item under 50 concurrent appends', async () => {
       const { store } = fx();
       const lengths = await Promise.all(Array.from({ length: 50 }, (_, i) => store.append('race', `i${i}`, 1000, 60_000)));
-      assert.deepEqual([...lengths].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
+      assert.deepEqual(
+        [...lengths].sort((a, b) => a - b),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
       const items = await store.list('race');
       assert.deepEqual([...items].sort(), Array.from({ length: 50 }, (_, i) => `i${i}`).sort());
     });

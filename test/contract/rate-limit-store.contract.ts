@@ -65,7 +65,10 @@ export function describeRateLimitStoreContract(name: string, makeFixture: MakeFi
       const results = await Promise.all(Array.from({ length: 20 }, () => store.hit('burst', LIMIT, WINDOW, now)));
       assert.equal(results.filter((d) => d.allowed).length, LIMIT);
       assert.deepEqual(
-        results.filter((d) => d.allowed).map((d) => d.remaining).sort(),
+        results
+          .filter((d) => d.allowed)
+          .map((d) => d.remaining)
+          .sort(),
         [0, 1, 2, 3, 4],
       );
       for (const d of results.filter((r) => !r.allowed)) assert.equal(d.retryAfterMs, WINDOW);

@@ -57,11 +57,26 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
     };
   }
 
-  describeSessionStoreContract(`RedisSessionStore${d.label}`, fixture((c, p) => new RedisSessionStore(c, p, d.layout)));
-  describeKeyValueStoreContract(`RedisKeyValueStore${d.label}`, fixture((c, p) => new RedisKeyValueStore(c, p, d.layout)));
-  describeListStoreContract(`RedisListStore${d.label}`, fixture((c, p) => new RedisListStore(c, p, d.layout)));
-  describeRateLimitStoreContract(`RedisRateLimitStore${d.label}`, fixture((c, p) => new RedisRateLimitStore(c, p, d.layout)));
-  describeCaptchaStoreContract(`RedisCaptchaStore${d.label}`, fixture((c, p) => new RedisCaptchaStore(c, p, d.layout)));
+  describeSessionStoreContract(
+    `RedisSessionStore${d.label}`,
+    fixture((c, p) => new RedisSessionStore(c, p, d.layout)),
+  );
+  describeKeyValueStoreContract(
+    `RedisKeyValueStore${d.label}`,
+    fixture((c, p) => new RedisKeyValueStore(c, p, d.layout)),
+  );
+  describeListStoreContract(
+    `RedisListStore${d.label}`,
+    fixture((c, p) => new RedisListStore(c, p, d.layout)),
+  );
+  describeRateLimitStoreContract(
+    `RedisRateLimitStore${d.label}`,
+    fixture((c, p) => new RedisRateLimitStore(c, p, d.layout)),
+  );
+  describeCaptchaStoreContract(
+    `RedisCaptchaStore${d.label}`,
+    fixture((c, p) => new RedisCaptchaStore(c, p, d.layout)),
+  );
   describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
     const { client: own, store } = await d.health();
     return {

@@ -100,7 +100,14 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       for (let i = 0; i < 40; i++) {
         const hash = newHash();
         const createdAt = clock.now() - 1000 * (i % 7);
-        await store.create({ loginType: MERGE, tokenHash: hash, record: makeRecord({ loginType: MERGE, userId: `u${i}`, createdAt }), retentionMs: 3_600_000, replaceOthers: false, now: clock.now() });
+        await store.create({
+          loginType: MERGE,
+          tokenHash: hash,
+          record: makeRecord({ loginType: MERGE, userId: `u${i}`, createdAt }),
+          retentionMs: 3_600_000,
+          replaceOthers: false,
+          now: clock.now(),
+        });
         made.push({ hash, createdAt });
       }
       const dead = made.slice(0, 10).map((m) => m.hash);
@@ -108,7 +115,10 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       await store.mark(MERGE, dead.slice(5), 'kicked-out');
       const live = made.filter((m) => !dead.includes(m.hash)).sort((a, b) => a.createdAt - b.createdAt || (a.hash < b.hash ? -1 : 1));
       const listed = await store.listAll(MERGE, clock.now(), 25);
-      assert.deepEqual(listed.map((s) => s.tokenHash), live.slice(0, 25).map((m) => m.hash));
+      assert.deepEqual(
+        listed.map((s) => s.tokenHash),
+        live.slice(0, 25).map((m) => m.hash),
+      );
       assert.equal((await store.listAll(MERGE, clock.now(), 100)).length, 30);
     });
 

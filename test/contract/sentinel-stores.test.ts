@@ -52,7 +52,10 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
     it('report the mode, the master and what each Sentinel says', async () => {
       assert.ok(client && topology);
       const t = topology;
-      const health = new RedisStoreHealth(client, { mode: 'sentinel', probeSentinels: { sentinels: t.sentinels, masterName: MASTER_NAME, timeoutMs: 1000 } });
+      const health = new RedisStoreHealth(client, {
+        mode: 'sentinel',
+        probeSentinels: { sentinels: t.sentinels, masterName: MASTER_NAME, timeoutMs: 1000 },
+      });
       const r = await health.ping();
       assert.equal(r.up, true);
       const master = `127.0.0.1:${await t.masterPort()}`;
@@ -67,13 +70,23 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
       assert.ok(client);
       const health = new RedisStoreHealth(client, {
         mode: 'sentinel',
-        probeSentinels: { sentinels: [...topology!.sentinels.slice(0, 1), { host: '127.0.0.1', port: 1 }], masterName: 'no-such-master', timeoutMs: 500 },
+        probeSentinels: {
+          sentinels: [...topology!.sentinels.slice(0, 1), { host: '127.0.0.1', port: 1 }],
+          masterName: 'no-such-master',
+          timeoutMs: 500,
+        },
       });
       const r = await health.ping();
       assert.equal(r.up, false, 'no master known');
       assert.match(r.detail ?? '', /no Sentinel knows a master/);
       const views = (r.details as { sentinels: Array<{ reachable: boolean; master: string | null }> }).sentinels;
-      assert.deepEqual(views.map((v) => [v.reachable, v.master]), [[true, null], [false, null]]);
+      assert.deepEqual(
+        views.map((v) => [v.reachable, v.master]),
+        [
+          [true, null],
+          [false, null],
+        ],
+      );
     });
   });
 });

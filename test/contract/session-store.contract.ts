@@ -44,14 +44,16 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
     const fx = useFixture(makeFixture);
 
     /** Creates a session of `userId` at the clock's now (retention 1 h unless given). */
-    async function login(opts: {
-      userId?: string;
-      loginType?: LoginType;
-      retentionMs?: number | null;
-      expiresAt?: number | null;
-      replaceOthers?: boolean;
-      createdAt?: number;
-    } = {}): Promise<{ hash: string; record: SessionRecord; replaced: number }> {
+    async function login(
+      opts: {
+        userId?: string;
+        loginType?: LoginType;
+        retentionMs?: number | null;
+        expiresAt?: number | null;
+        replaceOthers?: boolean;
+        createdAt?: number;
+      } = {},
+    ): Promise<{ hash: string; record: SessionRecord; replaced: number }> {
       const { store, clock } = fx();
       const loginType = opts.loginType ?? 'admin';
       const now = clock.now();
@@ -98,7 +100,10 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         await store.mark('admin', [(sessions[3] as { hash: string }).hash], 'kicked-out');
         await store.deleteSession('admin', (sessions[7] as { hash: string }).hash);
         const unknown = newHash();
-        const got = await Promise.all([...sessions.map((s) => store.getSession('admin', s.hash, t0 + 500, null)), store.getSession('admin', unknown, t0 + 500, null)]);
+        const got = await Promise.all([
+          ...sessions.map((s) => store.getSession('admin', s.hash, t0 + 500, null)),
+          store.getSession('admin', unknown, t0 + 500, null),
+        ]);
         sessions.forEach((s, i) => {
           if (i === 3) assert.deepEqual(got[i], { state: 'kicked-out' });
           else if (i === 7) assert.equal(got[i], null);
@@ -160,35 +165,48 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         assert.equal(active(after).lastActiveAt, t0 + 5_000);
       });
 
-      it('reads of many sessions at once each touch and answer their own session (own last-active, own idle limit; tombstoned, deleted, unknown)', async () => {
-        const { store, clock } = fx();
-        const t0 = clock.now();
-        const sessions: Array<{ hash: string; record: SessionRecord }> = [];
-        for (let i = 0; i < 10; i++) sessions.push(await login({ userId: `t${i}` }));
-        const hashOf = (i: number) => (sessions[i] as { hash: string }).hash;
-        // Each session last active at t0 + 100 i (its own read).
-        for (let i = 0; i < 10; i++) await store.getSession('admin', hashOf(i), t0 + 100 * i, 60_000);
-        await store.mark('admin', [hashOf(2)], 'replaced');
-        await store.deleteSession('admin', hashOf(5));
-        // All at once at t0 + 5 s, each with a limit of its own: even sessions 60 s (fresh: touched),
-        // odd ones 4.5 s - 100 i... so that those idle longer than their own limit are frozen.
-        const at = t0 + 5_000;
-        const limitOf = (i: number) => (i % 2 === 0 ? 60_000 : 4_500);
-        const got = (await Promise.all([...sessions.map((_, i) => store.getSession('admin', hashOf(i), at, limitOf(i))), store.getSession('admin', newHash(), at, 60_000)])) as Array<StoredSession | null>;
-        const after = (await Promise.all(sessions.map((_, i) => store.getSession('admin', hashOf(i), at + 1, null)))) as Array<StoredSession | null>;
-        sessions.forEach((s, i) => {
-          if (i === 2) assert.deepEqual([got[i], after[i]], [{ state: 'replaced' }, { state: 'replaced' }]);
-          else if (i === 5) assert.deepEqual([got[i], after[i]], [null, null]);
-          else {
-            assert.deepEqual(active(got[i] ?? null).record, s.record, `session ${i}`);
-            assert.equal(active(got[i] ?? null).lastActiveAt, t0 + 100 * i, `session ${i}: its own last-active before the touch`);
-            // Idle 5000 - 100 i: within 60 s always; within 4.5 s only from i = 5 on.
-            const touched = limitOf(i) === 60_000 || 5_000 - 100 * i <= 4_500;
-            assert.equal(active(after[i] ?? null).lastActiveAt, touched ? at : t0 + 100 * i, `session ${i}: ${touched ? 'touched' : 'frozen by its own limit'}`);
-          }
-        });
-        assert.equal(got[10], null);
-      });
+      it(
+        'reads of many sessions at once each touch and answer their own session (own last-active, ' +
+          'own idle limit; tombstoned, deleted, unknown)',
+        async () => {
+          const { store, clock } = fx();
+          const t0 = clock.now();
+          const sessions: Array<{ hash: string; record: SessionRecord }> = [];
+          for (let i = 0; i < 10; i++) sessions.push(await login({ userId: `t${i}` }));
+          const hashOf = (i: number) => (sessions[i] as { hash: string }).hash;
+          // Each session last active at t0 + 100 i (its own read).
+          for (let i = 0; i < 10; i++) await store.getSession('admin', hashOf(i), t0 + 100 * i, 60_000);
+          await store.mark('admin', [hashOf(2)], 'replaced');
+          await store.deleteSession('admin', hashOf(5));
+          // All at once at t0 + 5 s, each with a limit of its own: even sessions 60 s (fresh: touched),
+          // odd ones 4.5 s - 100 i... so that those idle longer than their own limit are frozen.
+          const at = t0 + 5_000;
+          const limitOf = (i: number) => (i % 2 === 0 ? 60_000 : 4_500);
+          const got = (await Promise.all([
+            ...sessions.map((_, i) => store.getSession('admin', hashOf(i), at, limitOf(i))),
+            store.getSession('admin', newHash(), at, 60_000),
+          ])) as Array<StoredSession | null>;
+          const after = (await Promise.all(
+            sessions.map((_, i) => store.getSession('admin', hashOf(i), at + 1, null)),
+          )) as Array<StoredSession | null>;
+          sessions.forEach((s, i) => {
+            if (i === 2) assert.deepEqual([got[i], after[i]], [{ state: 'replaced' }, { state: 'replaced' }]);
+            else if (i === 5) assert.deepEqual([got[i], after[i]], [null, null]);
+            else {
+              assert.deepEqual(active(got[i] ?? null).record, s.record, `session ${i}`);
+              assert.equal(active(got[i] ?? null).lastActiveAt, t0 + 100 * i, `session ${i}: its own last-active before the touch`);
+              // Idle 5000 - 100 i: within 60 s always; within 4.5 s only from i = 5 on.
+              const touched = limitOf(i) === 60_000 || 5_000 - 100 * i <= 4_500;
+              assert.equal(
+                active(after[i] ?? null).lastActiveAt,
+                touched ? at : t0 + 100 * i,
+                `session ${i}: ${touched ? 'touched' : 'frozen by its own limit'}`,
+              );
+            }
+          });
+          assert.equal(got[10], null);
+        },
+      );
 
       it('lists sessions with their current lastActiveAt', async () => {
         const { store, clock } = fx();
@@ -324,7 +342,10 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         const states = await Promise.all(logins.map((l) => store.getSession('admin', l.hash, clock.now(), null)));
         const live = logins.filter((_, i) => states[i]?.state === 'active');
         assert.equal(live.length, 1, `active after the race: ${live.length}`);
-        assert.ok(states.every((st) => st?.state === 'active' || st?.state === 'replaced'), JSON.stringify(states));
+        assert.ok(
+          states.every((st) => st?.state === 'active' || st?.state === 'replaced'),
+          JSON.stringify(states),
+        );
         assert.deepEqual(
           (await store.listByUser('admin', 'u1', clock.now())).map((x) => x.tokenHash),
           [live[0]?.hash],
@@ -397,10 +418,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         );
         // A second listing (after pruning) is the same, and new sessions are indexed again.
         const d = await login();
-        assert.deepEqual(
-          (await store.listByUser('admin', 'u1', clock.now())).map((s) => s.tokenHash).sort(),
-          [c.hash, d.hash].sort(),
-        );
+        assert.deepEqual((await store.listByUser('admin', 'u1', clock.now())).map((s) => s.tokenHash).sort(), [c.hash, d.hash].sort());
       });
     });
 
@@ -411,7 +429,10 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         const made = [];
         for (let i = 0; i < 5; i++) made.push(await login({ userId: `u${i}`, createdAt: t0 + (5 - i) * 10 }));
         await login({ loginType: 'web' });
-        const expected = made.slice().reverse().map((m) => m.hash);
+        const expected = made
+          .slice()
+          .reverse()
+          .map((m) => m.hash);
         assert.deepEqual(
           (await store.listAll('admin', t0 + 100, 10)).map((s) => s.tokenHash),
           expected,

@@ -33,12 +33,30 @@ describe('store adapters: memory', () => {
     };
   }
 
-  describeSessionStoreContract('InMemorySessionStore', memoryFixture((b) => b.sessions));
-  describeKeyValueStoreContract('InMemoryKeyValueStore', memoryFixture((b) => b.kv));
-  describeListStoreContract('InMemoryListStore', memoryFixture((b) => b.lists));
-  describeRateLimitStoreContract('InMemoryRateLimitStore', memoryFixture((b) => b.rateLimits));
-  describeCaptchaStoreContract('InMemoryCaptchaStore', memoryFixture((b) => b.captchas));
-  describeStoreHealthContract('InMemoryBackend', memoryFixture((b) => b));
+  describeSessionStoreContract(
+    'InMemorySessionStore',
+    memoryFixture((b) => b.sessions),
+  );
+  describeKeyValueStoreContract(
+    'InMemoryKeyValueStore',
+    memoryFixture((b) => b.kv),
+  );
+  describeListStoreContract(
+    'InMemoryListStore',
+    memoryFixture((b) => b.lists),
+  );
+  describeRateLimitStoreContract(
+    'InMemoryRateLimitStore',
+    memoryFixture((b) => b.rateLimits),
+  );
+  describeCaptchaStoreContract(
+    'InMemoryCaptchaStore',
+    memoryFixture((b) => b.captchas),
+  );
+  describeStoreHealthContract(
+    'InMemoryBackend',
+    memoryFixture((b) => b),
+  );
 });
 
 describe('store adapters: redis', function () {

@@ -5,7 +5,12 @@ import { stringify } from 'yaml';
 import { InMemoryUserDirectory, type DirectoryFile } from '../../src/adapters/directory/in-memory-user-directory';
 import { YamlFileUserDirectory } from '../../src/adapters/directory/yaml-file-user-directory';
 import { memoryDirectoryWith } from '../support/memory-user-directory';
-import { describeUserAdministrationContract, describeUserDirectoryContract, type DirectoryFixture, type MakeDirectory } from './user-directory.contract';
+import {
+  describeUserAdministrationContract,
+  describeUserDirectoryContract,
+  type DirectoryFixture,
+  type MakeDirectory,
+} from './user-directory.contract';
 
 const make: MakeDirectory = async (f) => {
   const dir = await memoryDirectoryWith(f.roles, f.users);

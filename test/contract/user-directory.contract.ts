@@ -182,12 +182,18 @@ export function describeUserDirectoryContract(name: string, make: MakeDirectory)
     it('list pages through every user in id order', async () => {
       const all = await dir.list(0, 100);
       assert.equal(all.total, FIXTURE.users.length);
-      assert.deepEqual(all.users.map((u) => u.username), FIXTURE.users.map((u) => u.username));
+      assert.deepEqual(
+        all.users.map((u) => u.username),
+        FIXTURE.users.map((u) => u.username),
+      );
       const ids = all.users.map((u) => u.id);
       assert.equal(new Set(ids).size, ids.length, 'ids are unique');
       const page = await dir.list(1, 2);
       assert.equal(page.total, FIXTURE.users.length);
-      assert.deepEqual(page.users.map((u) => u.username), ['ann', 'dan']);
+      assert.deepEqual(
+        page.users.map((u) => u.username),
+        ['ann', 'dan'],
+      );
       assert.deepEqual((await dir.list(50, 10)).users, []);
       const ann = all.users.find((u) => u.username === 'ann');
       assertAccess(ann ?? null, ['viewer', 'auditor'], ['system:user:list', 'monitor:online:list', 'monitor:log:list']);

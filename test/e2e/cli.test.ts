@@ -75,7 +75,8 @@ describe('CLI (child process)', function () {
       assert.equal(none.stdout, '');
       const help = await cli(['help']);
       assert.equal(help.code, 0);
-      for (const c of ['keys generate', 'password hash', 'password encrypt', 'sign', 'users add', 'sessions list', 'sessions kickout']) assert.ok(help.stdout.includes(c), `usage lists ${c}`);
+      for (const c of ['keys generate', 'password hash', 'password encrypt', 'sign', 'users add', 'sessions list', 'sessions kickout'])
+        assert.ok(help.stdout.includes(c), `usage lists ${c}`);
     });
 
     const bad: Array<[string, string[], RegExp]> = [
@@ -88,9 +89,21 @@ describe('CLI (child process)', function () {
       ['a malformed nonce', ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--nonce', 'short'], /--nonce must be/],
       ['both body options', ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--body-file', 'x'], /exactly one of --body/],
       ['an unknown scheme', ['sign', '--scheme', 'v2', '--app-key', 'a', '--secret', 's', '--body', ''], /--scheme must be v1 or rfc9421/],
-      ['rfc9421 without --url', ['sign', '--scheme', 'rfc9421', '--method', 'GET', '--app-key', 'a', '--secret', 's', '--body', ''], /--url is required/],
-      ['rfc9421 with a relative --url', ['sign', '--scheme', 'rfc9421', '--method', 'GET', '--url', '/open/echo', '--app-key', 'a', '--secret', 's', '--body', ''], /--url must be the absolute URL/],
-      ['v1 with --url', ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--url', 'http://x/'], /--method and --url belong to --scheme rfc9421/],
+      [
+        'rfc9421 without --url',
+        ['sign', '--scheme', 'rfc9421', '--method', 'GET', '--app-key', 'a', '--secret', 's', '--body', ''],
+        /--url is required/,
+      ],
+      [
+        'rfc9421 with a relative --url',
+        ['sign', '--scheme', 'rfc9421', '--method', 'GET', '--url', '/open/echo', '--app-key', 'a', '--secret', 's', '--body', ''],
+        /--url must be the absolute URL/,
+      ],
+      [
+        'v1 with --url',
+        ['sign', '--app-key', 'a', '--secret', 's', '--body', '', '--url', 'http://x/'],
+        /--method and --url belong to --scheme rfc9421/,
+      ],
       ['a bad cost', ['password', 'hash', '--cost', '4'], /--cost must be an integer from 10 to 15/],
     ];
     for (const [what, args, message] of bad) {
@@ -131,9 +144,24 @@ describe('CLI (child process)', function () {
       const r = await cli(['sign', '--app-key', APP, '--secret', SECRET, '--body', body]);
       assert.equal(r.code, 0, r.stderr);
       const lines = headersOf(r.stdout);
-      assert.deepEqual(lines.map((l) => l.split(': ')[0]), ['X-App-Key', 'X-Timestamp', 'X-Nonce', 'X-Sign']);
+      assert.deepEqual(
+        lines.map((l) => l.split(': ')[0]),
+        ['X-App-Key', 'X-Timestamp', 'X-Nonce', 'X-Sign'],
+      );
       assert.match(lines[3] ?? '', /^X-Sign: [0-9a-f]{64}$/);
-      const curlArgs = (data: string) => ['-s', '-o', '-', '-w', '\n%{http_code}', `${base}/open/echo`, '-H', 'Content-Type: application/json', ...lines.flatMap((l) => ['-H', l]), '--data-binary', data];
+      const curlArgs = (data: string) => [
+        '-s',
+        '-o',
+        '-',
+        '-w',
+        '\n%{http_code}',
+        `${base}/open/echo`,
+        '-H',
+        'Content-Type: application/json',
+        ...lines.flatMap((l) => ['-H', l]),
+        '--data-binary',
+        data,
+      ];
       const tampered = await run('curl', curlArgs('{"amount":999,"note":"café"}'));
       assert.equal(tampered.stdout.split('\n').pop(), '401');
       const ok = await run('curl', curlArgs(body));
@@ -142,35 +170,88 @@ describe('CLI (child process)', function () {
       assert.equal(JSON.parse(json ?? '{}').appKey, APP);
     });
 
-    it('--scheme rfc9421 prints Content-Digest, Signature-Input and Signature that http-message-signatures and the server verify', async () => {
-      const body = '{"amount":100,"note":"café"}';
-      const url = `${base}/open/echo?ref=7`;
-      const r = await cli(['sign', '--scheme', 'rfc9421', '--method', 'post', '--url', url, '--app-key', APP, '--secret', SECRET, '--body', body]);
-      assert.equal(r.code, 0, r.stderr);
-      const lines = headersOf(r.stdout);
-      assert.deepEqual(lines.map((l) => l.split(': ')[0]), ['Content-Digest', 'Signature-Input', 'Signature']);
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
-      assert.equal(headers['Content-Digest'], `sha-256=:${createHash('sha256').update(body).digest('base64')}:`);
-      const verified = await httpbis.verifyMessage(
-        { keyLookup: async () => ({ id: APP, algs: ['hmac-sha256'], verify: createVerifier(SECRET, 'hmac-sha256') }), requiredFields: ['@method', '@target-uri', 'content-digest'], requiredParams: ['created', 'nonce', 'keyid'] },
-        { method: 'POST', url, headers },
-      );
-      assert.equal(verified, true);
-      const curlArgs = (target: string) => ['-s', '-o', '-', '-w', '\n%{http_code}', target, '-H', 'Content-Type: application/json', ...lines.flatMap((l) => ['-H', l]), '--data-binary', body];
-      const retargeted = await run('curl', curlArgs(`${base}/open/echo?ref=8`));
-      assert.equal(retargeted.stdout.split('\n').pop(), '401');
-      const ok = await run('curl', curlArgs(url));
-      const [json, status] = ok.stdout.split('\n');
-      assert.equal(status, '200', ok.stdout);
-      assert.equal(JSON.parse(json ?? '{}').appKey, APP);
-    });
+    it(
+      '--scheme rfc9421 prints Content-Digest, Signature-Input and Signature that ' + 'http-message-signatures and the server verify',
+      async () => {
+        const body = '{"amount":100,"note":"café"}';
+        const url = `${base}/open/echo?ref=7`;
+        const r = await cli([
+          'sign',
+          '--scheme',
+          'rfc9421',
+          '--method',
+          'post',
+          '--url',
+          url,
+          '--app-key',
+          APP,
+          '--secret',
+          SECRET,
+          '--body',
+          body,
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        const lines = headersOf(r.stdout);
+        assert.deepEqual(
+          lines.map((l) => l.split(': ')[0]),
+          ['Content-Digest', 'Signature-Input', 'Signature'],
+        );
+        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+        assert.equal(headers['Content-Digest'], `sha-256=:${createHash('sha256').update(body).digest('base64')}:`);
+        const verified = await httpbis.verifyMessage(
+          {
+            keyLookup: async () => ({ id: APP, algs: ['hmac-sha256'], verify: createVerifier(SECRET, 'hmac-sha256') }),
+            requiredFields: ['@method', '@target-uri', 'content-digest'],
+            requiredParams: ['created', 'nonce', 'keyid'],
+          },
+          { method: 'POST', url, headers },
+        );
+        assert.equal(verified, true);
+        const curlArgs = (target: string) => [
+          '-s',
+          '-o',
+          '-',
+          '-w',
+          '\n%{http_code}',
+          target,
+          '-H',
+          'Content-Type: application/json',
+          ...lines.flatMap((l) => ['-H', l]),
+          '--data-binary',
+          body,
+        ];
+        const retargeted = await run('curl', curlArgs(`${base}/open/echo?ref=8`));
+        assert.equal(retargeted.stdout.split('\n').pop(), '401');
+        const ok = await run('curl', curlArgs(url));
+        const [json, status] = ok.stdout.split('\n');
+        assert.equal(status, '200', ok.stdout);
+        assert.equal(JSON.parse(json ?? '{}').appKey, APP);
+      },
+    );
 
     it('--scheme rfc9421 for a GET without a body signs no Content-Digest', async () => {
       const url = `${base}/open/echo?page=2`;
-      const r = await cli(['sign', '--scheme', 'rfc9421', '--method', 'GET', '--url', url, '--app-key', APP, '--secret', SECRET, '--body', '']);
+      const r = await cli([
+        'sign',
+        '--scheme',
+        'rfc9421',
+        '--method',
+        'GET',
+        '--url',
+        url,
+        '--app-key',
+        APP,
+        '--secret',
+        SECRET,
+        '--body',
+        '',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const lines = headersOf(r.stdout);
-      assert.deepEqual(lines.map((l) => l.split(': ')[0]), ['Signature-Input', 'Signature']);
+      assert.deepEqual(
+        lines.map((l) => l.split(': ')[0]),
+        ['Signature-Input', 'Signature'],
+      );
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
       const res = await request(base).get('/open/echo?page=2').set(headers).expect(200);
       assert.deepEqual(res.body, { appKey: APP, query: { page: '2' } });
@@ -181,13 +262,30 @@ describe('CLI (child process)', function () {
       const file = path.join(dir, 'body.json');
       writeFileSync(file, '{"x":1}\n');
       const ts = String(Date.now());
-      const r = await cli(['sign', '--app-key', APP, '--secret', SECRET, '--body-file', file, '--timestamp', ts, '--nonce', 'fixed-nonce-123']);
+      const r = await cli([
+        'sign',
+        '--app-key',
+        APP,
+        '--secret',
+        SECRET,
+        '--body-file',
+        file,
+        '--timestamp',
+        ts,
+        '--nonce',
+        'fixed-nonce-123',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const lines = headersOf(r.stdout);
       assert.equal(lines[1], `X-Timestamp: ${ts}`);
       assert.equal(lines[2], 'X-Nonce: fixed-nonce-123');
       const headers = Object.fromEntries(lines.map((l) => l.split(': ') as [string, string]));
-      await request(base).post('/open/echo').set(headers).set('Content-Type', 'application/json').send(readFileSync(file, 'utf8')).expect(200);
+      await request(base)
+        .post('/open/echo')
+        .set(headers)
+        .set('Content-Type', 'application/json')
+        .send(readFileSync(file, 'utf8'))
+        .expect(200);
     });
   });
 
@@ -277,7 +375,10 @@ describe('CLI (child process)', function () {
       const file = path.join(dir, 'users.yml');
       copyFileSync(path.join(root, 'config/users.yml'), file);
       const env = { SVC_USERS_FILE: file };
-      const r = await cli(['users', 'add', '--username', 'operator', '--roles', 'viewer', '--nickname', 'Ops'], { input: 'operator-pass-1\n', env });
+      const r = await cli(['users', 'add', '--username', 'operator', '--roles', 'viewer', '--nickname', 'Ops'], {
+        input: 'operator-pass-1\n',
+        env,
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /added user "operator" \(id 3, roles viewer\)/);
       const text = readFileSync(file, 'utf8');
@@ -315,7 +416,10 @@ describe('CLI (child process)', function () {
     });
 
     it('without a configured directory: exit 1 naming svc.users-file', async () => {
-      const r = await cli(['users', 'add', '--username', 'someone', '--roles', 'viewer'], { input: 'another-pass-1', env: { SVC_USERS_FILE: '' } });
+      const r = await cli(['users', 'add', '--username', 'someone', '--roles', 'viewer'], {
+        input: 'another-pass-1',
+        env: { SVC_USERS_FILE: '' },
+      });
       assert.equal(r.code, 1);
       assert.match(r.stderr, /svc\.users-file/);
     });
@@ -342,7 +446,7 @@ describe('CLI (child process)', function () {
       }
     });
 
-    it('lists a user\'s sessions, kicks one out by token id, then the rest by user id', async () => {
+    it("lists a user's sessions, kicks one out by token id, then the rest by user id", async () => {
       const config = testConfig({}, 'redis');
       const admin = buildAdminApp(config, infra);
       const manager = admin.container.get(SessionManagers).get('admin');
@@ -394,10 +498,26 @@ describe('CLI (child process)', function () {
 
   it('the package bin runs the same program', async () => {
     assert.ok(existsSync(path.join(root, 'bin/authguard.js')));
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     assert.equal(pkg.bin.authguard, 'bin/authguard.js');
     assert.equal(pkg.scripts.cli, 'tsx src/main/cli.ts');
-    const r = await run(process.execPath, [path.join(root, 'bin/authguard.js'), 'sign', '--app-key', 'k', '--secret', 's', '--body', '', '--timestamp', '1', '--nonce', 'nonce-123']);
+    const r = await run(process.execPath, [
+      path.join(root, 'bin/authguard.js'),
+      'sign',
+      '--app-key',
+      'k',
+      '--secret',
+      's',
+      '--body',
+      '',
+      '--timestamp',
+      '1',
+      '--nonce',
+      'nonce-123',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.split('\n')[3], `X-Sign: ${createHmac('sha256', 's').update('k1nonce-123').digest('hex')}`);
   });

@@ -89,7 +89,11 @@ async function get(port: number, p: string): Promise<{ status: number; body: unk
 
 /** Starts `src/main/start.ts` with exactly `env` (plus PATH and HOME); resolves once the admin app's health answers. */
 async function start(env: Record<string, string>, adminPort: number, timeoutMs = 40_000): Promise<Started> {
-  const proc = spawn(tsx, ['src/main/start.ts'], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(tsx, ['src/main/start.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -118,9 +122,16 @@ describe('.env.example: every documented variable, set as its comment says, star
   const documented = documentedVariables(readFileSync(path.join(root, '.env.example'), 'utf8'));
 
   it('reads the variables from .env.example, and every one of them has a value in this test', () => {
-    assert.ok(documented.includes('APP_PROFILE') && documented.includes('SVC_SECURITY_SIGN_APPS') && documented.includes('SVC_DATASOURCE_PASSWORD'), documented.join(', '));
+    assert.ok(
+      documented.includes('APP_PROFILE') && documented.includes('SVC_SECURITY_SIGN_APPS') && documented.includes('SVC_DATASOURCE_PASSWORD'),
+      documented.join(', '),
+    );
     const missing = documented.filter((v) => !Object.hasOwn(VALUES, v));
-    assert.deepEqual(missing, [], `documented in .env.example but not set by test/e2e/env-example.test.ts (add one line to VALUES): ${missing.join(', ')}`);
+    assert.deepEqual(
+      missing,
+      [],
+      `documented in .env.example but not set by test/e2e/env-example.test.ts (add one line to VALUES): ${missing.join(', ')}`,
+    );
   });
 
   it('counts `KEY=` and `# KEY=` lines, not prose', () => {
@@ -146,7 +157,8 @@ describe('.env.example: every documented variable, set as its comment says, star
       redis = await DisposableRedis.create({ password: secret(18) });
     });
     after(async () => {
-      for (const host of ['%', 'localhost', '127.0.0.1']) await db?.pool.query(`DROP USER IF EXISTS '${prodDbUser}'@'${host}'`).catch(() => undefined);
+      for (const host of ['%', 'localhost', '127.0.0.1'])
+        await db?.pool.query(`DROP USER IF EXISTS '${prodDbUser}'@'${host}'`).catch(() => undefined);
       await db?.drop();
       await redis?.kill();
     });
@@ -160,7 +172,9 @@ describe('.env.example: every documented variable, set as its comment says, star
         // dev: the Redis at 127.0.0.1:6379 (no password); prod: one with a password, as prod requires.
         redisUrl: profile === 'prod' ? (redis as DisposableRedis).url : 'redis://127.0.0.1:6379/0',
         // both forms .env.example names: PKCS#1 PEM in dev, PKCS#8 PEM in prod
-        rsaPrivateKey: pair.privateKey.export(profile === 'prod' ? { type: 'pkcs8', format: 'pem' } : { type: 'pkcs1', format: 'pem' }).toString(),
+        rsaPrivateKey: pair.privateKey
+          .export(profile === 'prod' ? { type: 'pkcs8', format: 'pem' } : { type: 'pkcs1', format: 'pem' })
+          .toString(),
         datasource:
           profile === 'prod'
             ? { url: db.settings.url, username: prodDbUser, password: prodDbPassword }
@@ -193,25 +207,48 @@ describe('.env.example: every documented variable, set as its comment says, star
           await service.stop();
         }
         // the log is buffered: read it once the process has flushed it on shutdown
-        const lines = service.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
+        const lines = service
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { level: number; msg: string });
         assert.ok(lines.some((l) => l.msg === 'admin app listening') && lines.some((l) => l.msg === 'web app listening'), service.output());
-        assert.deepEqual(lines.filter((l) => l.level >= 40).map((l) => l.msg), [], 'no warning or error: every documented setting is taken as it is');
+        assert.deepEqual(
+          lines.filter((l) => l.level >= 40).map((l) => l.msg),
+          [],
+          'no warning or error: every documented setting is taken as it is',
+        );
       });
     }
 
-    it("dev with one's own signing app only (SVC_SECURITY_SIGN_APPS, no schemes): starts, warning that the profile's demo-app scheme is dropped", async () => {
-      const adminPort = await freePort();
-      const webPort = await freePort();
-      const service = await start(
-        { APP_PROFILE: 'dev', SVC_SECURITY_SIGN_APPS: JSON.stringify({ partner: APP_SECRET }), SVC_ADMIN_PORT: String(adminPort), SVC_WEB_PORT: String(webPort) },
-        adminPort,
-      );
-      try {
-        assert.equal((await get(webPort, '/actuator/health')).status, 200);
-      } finally {
-        await service.stop();
-      }
-      assert.match(service.output(), /svc\.security\.sign\.schemes \(SVC_SECURITY_SIGN_SCHEMES\): the entry for app \\?"demo-app\\?" in config\/application-dev\.yml is ignored/);
-    });
+    it(
+      "dev with one's own signing app only (SVC_SECURITY_SIGN_APPS, no schemes): starts, warning " +
+        "that the profile's demo-app scheme is dropped",
+      async () => {
+        const adminPort = await freePort();
+        const webPort = await freePort();
+        const service = await start(
+          {
+            APP_PROFILE: 'dev',
+            SVC_SECURITY_SIGN_APPS: JSON.stringify({ partner: APP_SECRET }),
+            SVC_ADMIN_PORT: String(adminPort),
+            SVC_WEB_PORT: String(webPort),
+          },
+          adminPort,
+        );
+        try {
+          assert.equal((await get(webPort, '/actuator/health')).status, 200);
+        } finally {
+          await service.stop();
+        }
+        assert.match(
+          service.output(),
+          new RegExp(
+            String.raw`svc\.security\.sign\.schemes \(SVC_SECURITY_SIGN_SCHEMES\): the entry` +
+              String.raw` for app \\?"demo-app\\?" in config\/application-dev\.yml is ignored`,
+          ),
+        );
+      },
+    );
   });
 });

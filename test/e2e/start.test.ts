@@ -13,6 +13,13 @@ describe('process start (prod refuses without secrets)', () => {
     const r = spawnSync(tsx, ['src/main/start.ts'], { cwd: root, env, encoding: 'utf8', timeout: 25_000 });
     assert.notEqual(r.status, 0);
     assert.ok(Date.now() - started < 25_000);
-    for (const key of ['svc.rsa-private-key', 'svc.redis.url', 'svc.security.sign.apps', 'svc.login.device-cookie-secret', 'svc.idempotency.token-secret']) assert.match(r.stderr, new RegExp(key.replace(/\./g, '\\.')));
+    for (const key of [
+      'svc.rsa-private-key',
+      'svc.redis.url',
+      'svc.security.sign.apps',
+      'svc.login.device-cookie-secret',
+      'svc.idempotency.token-secret',
+    ])
+      assert.match(r.stderr, new RegExp(key.replace(/\./g, '\\.')));
   });
 });

@@ -29,7 +29,10 @@ async function start(overrides: Partial<Record<ConfigKey, unknown>> = {}): Promi
   const servers: http.Server[] = [];
   const url: Record<'admin' | 'web', string> = { admin: '', web: '' };
   for (const name of ['admin', 'web'] as const) {
-    const server = createHttpServer(apps[name].app.callback(), { format: name === 'admin' ? 'envelope' : 'problem', problemBaseUri: config.problemBaseUri });
+    const server = createHttpServer(apps[name].app.callback(), {
+      format: name === 'admin' ? 'envelope' : 'problem',
+      problemBaseUri: config.problemBaseUri,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     servers.push(server);

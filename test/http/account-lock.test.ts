@@ -47,21 +47,31 @@ for (const kind of STORE_KINDS) {
     });
     after(async () => infra?.dispose());
 
-    it('40 parallel wrong passwords from 40 addresses: at most 10 are checked, the rest 428 captcha-required, and so is the right password without a captcha', async () => {
-      const cb = web.app.callback();
-      const guesses = await Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          request(cb).post('/auth/login').set('X-Forwarded-For', `10.9.${i}.1`).send({ username: 'alice', password: `wrong-guess-${i}` }),
-        ),
-      );
-      const statuses = guesses.map((r) => r.status);
-      const checked = statuses.filter((s) => s === 401).length;
-      assert.equal(checked, 10, `exactly the cap is compared: ${statuses.join(',')}`);
-      assert.equal(statuses.filter((s) => s === 428).length, 30);
-      for (const r of guesses.filter((g) => g.status === 428)) assert.ok(Number(r.headers['retry-after']) >= 1);
-      const right = await request(cb).post('/auth/login').set('X-Forwarded-For', '10.9.99.1').send({ username: 'alice', password: 'alice-pass-123' });
-      assert.equal(right.status, 428);
-    });
+    it(
+      '40 parallel wrong passwords from 40 addresses: at most 10 are checked, the rest 428 ' +
+        'captcha-required, and so is the right password without a captcha',
+      async () => {
+        const cb = web.app.callback();
+        const guesses = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            request(cb)
+              .post('/auth/login')
+              .set('X-Forwarded-For', `10.9.${i}.1`)
+              .send({ username: 'alice', password: `wrong-guess-${i}` }),
+          ),
+        );
+        const statuses = guesses.map((r) => r.status);
+        const checked = statuses.filter((s) => s === 401).length;
+        assert.equal(checked, 10, `exactly the cap is compared: ${statuses.join(',')}`);
+        assert.equal(statuses.filter((s) => s === 428).length, 30);
+        for (const r of guesses.filter((g) => g.status === 428)) assert.ok(Number(r.headers['retry-after']) >= 1);
+        const right = await request(cb)
+          .post('/auth/login')
+          .set('X-Forwarded-For', '10.9.99.1')
+          .send({ username: 'alice', password: 'alice-pass-123' });
+        assert.equal(right.status, 428);
+      },
+    );
   });
 
   describe(`only failures spend the budget (${kind} store)`, function () {
@@ -89,9 +99,15 @@ for (const kind of STORE_KINDS) {
       const cb = apps.admin.app.callback();
       const { publicEncrypt, constants } = await import('node:crypto');
       const key = (await request(cb).get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-      const encrypt = (s: string) => publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(s)).toString('base64');
+      const encrypt = (s: string) =>
+        publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(s)).toString('base64');
       const logins = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => request(cb).post('/auth/login').set('X-Forwarded-For', `10.7.${i}.1`).send({ username: 'admin', password: encrypt('admin123') })),
+        Array.from({ length: 40 }, (_, i) =>
+          request(cb)
+            .post('/auth/login')
+            .set('X-Forwarded-For', `10.7.${i}.1`)
+            .send({ username: 'admin', password: encrypt('admin123') }),
+        ),
       );
       assert.deepEqual(
         logins.map((r) => r.status),
@@ -111,7 +127,11 @@ for (const kind of STORE_KINDS) {
       assert.equal(refused.length, 30);
       for (const r of refused) {
         assert.equal(r.body.code, 'captcha-required');
-        assert.equal(r.headers['retry-after'], '3600', 'the shared budget was spent by the 10th failure: svc.login.hard-lock-seconds (3600 s) left on the test clock');
+        assert.equal(
+          r.headers['retry-after'],
+          '3600',
+          'the shared budget was spent by the 10th failure: svc.login.hard-lock-seconds (3600 s) left on the test clock',
+        );
       }
       apps.clock.advance(100_000);
       const later = await webLogin(cb, '10.6.99.1', 'alice', 'alice-pass-123').expect(428);
@@ -143,7 +163,10 @@ for (const kind of STORE_KINDS) {
       const cb = apps.web.app.callback();
       apps.busy.on = true;
       const busy = await Promise.all(Array.from({ length: 10 }, (_, i) => webLogin(cb, `10.9.${i}.1`, 'alice', 'wrong-pass')));
-      assert.deepEqual(busy.map((r) => r.status), Array(10).fill(503));
+      assert.deepEqual(
+        busy.map((r) => r.status),
+        Array(10).fill(503),
+      );
       apps.busy.on = false;
       const started = Date.now();
       await webLogin(cb, '10.9.200.1', 'alice', 'alice-pass-123').expect(200);

@@ -14,7 +14,11 @@ import { requireRedis } from '../support/services';
 function assertPrometheusText(text: string): void {
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
-    assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.e+-]+|[Nn]a[Nn]|\+Inf|-Inf)$/, `bad line: ${line}`);
+    assert.match(
+      line,
+      /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.e+-]+|[Nn]a[Nn]|\+Inf|-Inf)$/,
+      `bad line: ${line}`,
+    );
   }
 }
 
@@ -55,7 +59,10 @@ for (const kind of STORE_KINDS) {
 
     it('prometheus: valid text with request durations by route template and status, store latency and process metrics', async () => {
       const admin = apps.admin.app.callback();
-      const { token } = await apps.admin.container.get(SessionManagers).get('admin').login({ userId: '1', username: 'a', roles: [], permissions: [] });
+      const { token } = await apps.admin.container
+        .get(SessionManagers)
+        .get('admin')
+        .login({ userId: '1', username: 'a', roles: [], permissions: [] });
       await request(admin).get('/auth/me').set('Authorization', `Bearer ${token}`).expect(200);
       await request(admin).get('/auth/me').expect(401);
       await request(admin).get('/nope/123').expect(404);
@@ -67,14 +74,29 @@ for (const kind of STORE_KINDS) {
       assert.equal(count('/auth/me', '200'), 1);
       assert.equal(count('/auth/me', '401'), 1);
       assert.equal(count('unmatched', '404'), 1);
-      assert.ok((sample(res.text, 'authguard_store_call_duration_seconds_count', { app: 'admin', store: 'session', operation: 'getSession', outcome: 'ok' }) ?? 0) >= 1);
+      assert.ok(
+        (sample(res.text, 'authguard_store_call_duration_seconds_count', {
+          app: 'admin',
+          store: 'session',
+          operation: 'getSession',
+          outcome: 'ok',
+        }) ?? 0) >= 1,
+      );
       assert.match(res.text, /^nodejs_eventloop_lag_seconds /m);
-      for (const m of ['authguard_logins_total', 'authguard_rate_limit_rejections_total', 'authguard_signature_failures_total', 'authguard_idempotency_conflicts_total']) {
+      for (const m of [
+        'authguard_logins_total',
+        'authguard_rate_limit_rejections_total',
+        'authguard_signature_failures_total',
+        'authguard_idempotency_conflicts_total',
+      ]) {
         assert.match(res.text, new RegExp(`^# TYPE ${m} counter$`, 'm'));
       }
       // the web app's registry is its own
       const web = await request(apps.web.app.callback()).get('/actuator/prometheus').expect(200);
-      assert.equal(sample(web.text, 'http_server_request_duration_seconds_count', { app: 'web', method: 'GET', route: '/auth/me', status: '200' }), undefined);
+      assert.equal(
+        sample(web.text, 'http_server_request_duration_seconds_count', { app: 'web', method: 'GET', route: '/auth/me', status: '200' }),
+        undefined,
+      );
     });
   });
 }

@@ -44,7 +44,10 @@ interface Ctx {
 async function setup(kind: StoreKind, overrides: Partial<Record<ConfigKey, unknown>> = {}, label = 'admin-auth'): Promise<Ctx> {
   const clock = new FakeClock(Date.now());
   // supertest connects from loopback: trusting it lets each test pick its client IP with X-Forwarded-For
-  const config = testConfig({ 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides }, kind);
+  const config = testConfig(
+    { 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides },
+    kind,
+  );
   const infra = testInfra(config, { clock, label });
   const { admin } = buildBoth(config, infra);
   const app = admin.app;
@@ -57,7 +60,10 @@ async function setup(kind: StoreKind, overrides: Partial<Record<ConfigKey, unkno
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
 function login(c: Ctx, username: string, password: string, ip = '10.0.0.1') {
-  return request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', ip).send({ username, password: c.encrypt(password) });
+  return request(c.app.callback())
+    .post('/auth/login')
+    .set('X-Forwarded-For', ip)
+    .send({ username, password: c.encrypt(password) });
 }
 
 for (const kind of STORE_KINDS) {
@@ -97,7 +103,13 @@ for (const kind of STORE_KINDS) {
         assert.match(res.headers['ratelimit-policy'] ?? '', /^"login";q=5;w=60$/);
 
         const me = await request(c.app.callback()).get('/auth/me').set(bearer(d.accessToken)).expect(200);
-        assert.deepEqual(me.body.data, { userId: '1', username: 'admin', nickname: 'Administrator', roles: ['admin'], permissions: ['*:*:*'] });
+        assert.deepEqual(me.body.data, {
+          userId: '1',
+          username: 'admin',
+          nickname: 'Administrator',
+          roles: ['admin'],
+          permissions: ['*:*:*'],
+        });
 
         c.clock.advance(1000);
         const r1 = await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(200);
@@ -120,7 +132,10 @@ for (const kind of STORE_KINDS) {
         const reuse = await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(401);
         assert.equal(reuse.body.code, 40112);
         await request(c.app.callback()).get('/auth/me').set(bearer(r1.body.data.accessToken)).expect(401);
-        const r2 = await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: r1.body.data.refreshToken }).expect(401);
+        const r2 = await request(c.app.callback())
+          .post('/auth/refresh-token')
+          .send({ refreshToken: r1.body.data.refreshToken })
+          .expect(401);
         assert.ok([40111, 40112].includes(r2.body.code));
 
         // a fresh login, then logout: the token and its refresh token are dead
@@ -134,7 +149,9 @@ for (const kind of STORE_KINDS) {
 
       it('of concurrent refreshes with one token exactly one succeeds', async () => {
         const d = (await login(c, 'viewer', 'viewer123', '10.0.0.2').expect(200)).body.data;
-        const results = await Promise.all(Array.from({ length: 8 }, () => request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken })));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, () => request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken })),
+        );
         assert.equal(results.filter((r) => r.status === 200).length, 1);
         assert.ok(results.every((r) => r.status === 200 || r.status === 401));
         const winner = results.find((r) => r.status === 200)?.body.data;
@@ -153,8 +170,16 @@ for (const kind of STORE_KINDS) {
       it('unknown user, wrong password, undecryptable password: same 401, code and message', async () => {
         const a = await login(c, 'nobody', 'admin123', '10.0.1.1').expect(401);
         const b = await login(c, 'admin', 'wrong-password', '10.0.1.2').expect(401);
-        const u = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '10.0.1.3').send({ username: 'admin', password: 'bm90LXJzYQ==' }).expect(401);
-        const p = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '10.0.1.4').send({ username: 'admin', password: 'admin123' }).expect(401);
+        const u = await request(c.app.callback())
+          .post('/auth/login')
+          .set('X-Forwarded-For', '10.0.1.3')
+          .send({ username: 'admin', password: 'bm90LXJzYQ==' })
+          .expect(401);
+        const p = await request(c.app.callback())
+          .post('/auth/login')
+          .set('X-Forwarded-For', '10.0.1.4')
+          .send({ username: 'admin', password: 'admin123' })
+          .expect(401);
         for (const r of [a, b, u, p]) {
           assert.deepEqual(r.body, { code: 40110, message: 'Wrong username or password.', data: null });
           assert.match(r.headers['www-authenticate'] ?? '', /^Bearer realm="admin"$/);
@@ -203,11 +228,23 @@ for (const kind of STORE_KINDS) {
         const none = await request(c.app.callback()).post('/system/user').send(body()).expect(401);
         assert.equal(none.body.code, 40100);
         assert.equal(none.headers['www-authenticate'], 'Bearer realm="admin"');
-        const bad = await request(c.app.callback()).post('/system/user').set(bearer('3f1e2d4c-5b6a-4789-8abc-def012345678')).send(body()).expect(401);
+        const bad = await request(c.app.callback())
+          .post('/system/user')
+          .set(bearer('3f1e2d4c-5b6a-4789-8abc-def012345678'))
+          .send(body())
+          .expect(401);
         assert.match(bad.headers['www-authenticate'] ?? '', /error="invalid_token"/);
-        const shortPw = await request(c.app.callback()).post('/system/user').set(bearer(adminToken)).send({ ...body(), username: 'dave', password: c.encrypt('short') }).expect(400);
+        const shortPw = await request(c.app.callback())
+          .post('/system/user')
+          .set(bearer(adminToken))
+          .send({ ...body(), username: 'dave', password: c.encrypt('short') })
+          .expect(400);
         assert.equal(shortPw.body.errors[0].pointer, '/password');
-        const role = await request(c.app.callback()).post('/system/user').set(bearer(adminToken)).send({ ...body(), username: 'erin', roles: ['nope'] }).expect(400);
+        const role = await request(c.app.callback())
+          .post('/system/user')
+          .set(bearer(adminToken))
+          .send({ ...body(), username: 'erin', roles: ['nope'] })
+          .expect(400);
         assert.equal(role.body.errors[0].pointer, '/roles');
       });
 
@@ -249,7 +286,8 @@ for (const kind of STORE_KINDS) {
         assert.equal(cfg.body.data.rsaPadding, 'pkcs1');
         const d = (await login(c, 'admin', 'admin123').expect(200)).body.data;
         await request(c.app.callback()).get('/auth/me').set(bearer(d.accessToken)).expect(200);
-        const r = (await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(200)).body.data;
+        const r = (await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(200)).body
+          .data;
         await request(c.app.callback()).get('/auth/me').set(bearer(d.accessToken)).expect(401);
         c.clock.advance(3000);
         await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(401);
@@ -260,7 +298,11 @@ for (const kind of STORE_KINDS) {
       });
 
       it('an OAEP ciphertext is refused in pkcs1 mode (no trial of both paddings)', async () => {
-        const res = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '10.0.0.8').send({ username: 'admin', password: oaep(c.publicKey, 'admin123') }).expect(401);
+        const res = await request(c.app.callback())
+          .post('/auth/login')
+          .set('X-Forwarded-For', '10.0.0.8')
+          .send({ username: 'admin', password: oaep(c.publicKey, 'admin123') })
+          .expect(401);
         assert.equal(res.body.code, 40110);
       });
     });
@@ -269,38 +311,76 @@ for (const kind of STORE_KINDS) {
       let c: Ctx;
       before(async function () {
         if (kind === 'redis') await requireRedis(this);
-        c = await setup(kind, { 'svc.trusted-proxies': '10.0.0.0/8,127.0.0.1,::1' , 'svc.login.max-failures': 3 }, 'admin-rl');
+        c = await setup(kind, { 'svc.trusted-proxies': '10.0.0.0/8,127.0.0.1,::1', 'svc.login.max-failures': 3 }, 'admin-rl');
       });
       after(async () => c?.infra.dispose());
 
-      it('the 6th login from one IP inside 60 s gets 429 with Retry-After; another IP is unaffected (trusted proxy: XFF decides)', async () => {
-        for (let i = 0; i < 5; i++) {
-          const r = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '203.0.113.5').send({ username: `x${i}`, password: 'eA==' });
-          assert.equal(r.status, 401);
-          assert.equal(r.headers.ratelimit, `"login";r=${4 - i};t=60`);
-        }
-        const sixth = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '203.0.113.5').send({ username: 'admin', password: c.encrypt('admin123') }).expect(429);
-        assert.equal(sixth.body.code, 42900);
-        assert.equal(sixth.headers['retry-after'], '60');
-        assert.equal(sixth.headers['ratelimit-policy'], '"login";q=5;w=60');
-        assert.match(sixth.headers.ratelimit ?? '', /^"login";r=0;t=60$/);
-        await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '203.0.113.6').send({ username: 'admin', password: c.encrypt('admin123') }).expect(200);
-        c.clock.advance(60_000);
-        await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '203.0.113.5').send({ username: 'admin', password: c.encrypt('admin123') }).expect(200);
-      });
-
-      it('the per-account lock: after max failures a client without a device cookie gets 428 captcha-required (known and unknown alike), expiring later', async () => {
-        for (const name of ['viewer', 'ghost-user']) {
-          for (let i = 0; i < 3; i++) {
-            await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', `198.51.100.${i}`).send({ username: name, password: c.encrypt('nope-nope') }).expect(401);
+      it(
+        'the 6th login from one IP inside 60 s gets 429 with Retry-After; another IP is unaffected ' + '(trusted proxy: XFF decides)',
+        async () => {
+          for (let i = 0; i < 5; i++) {
+            const r = await request(c.app.callback())
+              .post('/auth/login')
+              .set('X-Forwarded-For', '203.0.113.5')
+              .send({ username: `x${i}`, password: 'eA==' });
+            assert.equal(r.status, 401);
+            assert.equal(r.headers.ratelimit, `"login";r=${4 - i};t=60`);
           }
-          const locked = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '198.51.100.50').send({ username: name, password: c.encrypt('viewer123') }).expect(428);
-          assert.equal(locked.body.code, 42800);
-          assert.equal(locked.headers['retry-after'], '3600', 'a spent shared budget lasts svc.login.hard-lock-seconds after its last failure');
-        }
-        c.clock.advance(3_600_000);
-        await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '198.51.100.60').send({ username: 'viewer', password: c.encrypt('viewer123') }).expect(200);
-      });
+          const sixth = await request(c.app.callback())
+            .post('/auth/login')
+            .set('X-Forwarded-For', '203.0.113.5')
+            .send({ username: 'admin', password: c.encrypt('admin123') })
+            .expect(429);
+          assert.equal(sixth.body.code, 42900);
+          assert.equal(sixth.headers['retry-after'], '60');
+          assert.equal(sixth.headers['ratelimit-policy'], '"login";q=5;w=60');
+          assert.match(sixth.headers.ratelimit ?? '', /^"login";r=0;t=60$/);
+          await request(c.app.callback())
+            .post('/auth/login')
+            .set('X-Forwarded-For', '203.0.113.6')
+            .send({ username: 'admin', password: c.encrypt('admin123') })
+            .expect(200);
+          c.clock.advance(60_000);
+          await request(c.app.callback())
+            .post('/auth/login')
+            .set('X-Forwarded-For', '203.0.113.5')
+            .send({ username: 'admin', password: c.encrypt('admin123') })
+            .expect(200);
+        },
+      );
+
+      it(
+        'the per-account lock: after max failures a client without a device cookie gets 428 ' +
+          'captcha-required (known and unknown alike), expiring later',
+        async () => {
+          for (const name of ['viewer', 'ghost-user']) {
+            for (let i = 0; i < 3; i++) {
+              await request(c.app.callback())
+                .post('/auth/login')
+                .set('X-Forwarded-For', `198.51.100.${i}`)
+                .send({ username: name, password: c.encrypt('nope-nope') })
+                .expect(401);
+            }
+            const locked = await request(c.app.callback())
+              .post('/auth/login')
+              .set('X-Forwarded-For', '198.51.100.50')
+              .send({ username: name, password: c.encrypt('viewer123') })
+              .expect(428);
+            assert.equal(locked.body.code, 42800);
+            assert.equal(
+              locked.headers['retry-after'],
+              '3600',
+              'a spent shared budget lasts svc.login.hard-lock-seconds after its last failure',
+            );
+          }
+          c.clock.advance(3_600_000);
+          await request(c.app.callback())
+            .post('/auth/login')
+            .set('X-Forwarded-For', '198.51.100.60')
+            .send({ username: 'viewer', password: c.encrypt('viewer123') })
+            .expect(200);
+        },
+      );
     });
 
     describe('client IP without a trusted proxy', () => {
@@ -313,9 +393,17 @@ for (const kind of STORE_KINDS) {
 
       it('a forged X-Forwarded-For changes nothing: the socket peer is limited', async () => {
         for (let i = 0; i < 5; i++) {
-          await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', `192.0.2.${i}`).send({ username: `x${i}`, password: 'eA==' }).expect(401);
+          await request(c.app.callback())
+            .post('/auth/login')
+            .set('X-Forwarded-For', `192.0.2.${i}`)
+            .send({ username: `x${i}`, password: 'eA==' })
+            .expect(401);
         }
-        const r = await request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', '192.0.2.99').send({ username: 'x', password: 'eA==' }).expect(429);
+        const r = await request(c.app.callback())
+          .post('/auth/login')
+          .set('X-Forwarded-For', '192.0.2.99')
+          .send({ username: 'x', password: 'eA==' })
+          .expect(429);
         assert.ok(Number(r.headers['retry-after']) > 0);
       });
     });
@@ -342,7 +430,11 @@ for (const kind of STORE_KINDS) {
         await c.infra.captchas.save('admin', uuid, stored, 15 * 60_000);
         return { uuid, answer: stored.answer };
       }
-      const send = (body: Record<string, unknown>, ip: string) => request(c.app.callback()).post('/auth/login').set('X-Forwarded-For', ip).send({ username: 'admin', password: c.encrypt('admin123'), ...body });
+      const send = (body: Record<string, unknown>, ip: string) =>
+        request(c.app.callback())
+          .post('/auth/login')
+          .set('X-Forwarded-For', ip)
+          .send({ username: 'admin', password: c.encrypt('admin123'), ...body });
 
       it('missing, wrong and expired are distinct; the answer works once only', async () => {
         assert.equal((await send({}, '10.1.0.1').expect(400)).body.code, 40010);
@@ -360,7 +452,8 @@ for (const kind of STORE_KINDS) {
 
       it('captchaImage has its own IP rate limit (30 per minute)', async () => {
         let last = 0;
-        for (let i = 0; i < 31; i++) last = (await request(c.app.callback()).get('/auth/captchaImage').set('X-Forwarded-For', '10.2.0.1')).status;
+        for (let i = 0; i < 31; i++)
+          last = (await request(c.app.callback()).get('/auth/captchaImage').set('X-Forwarded-For', '10.2.0.1')).status;
         // no trusted proxy here: every request comes from the same peer, whatever the header says
         assert.equal(last, 429);
       });
@@ -372,7 +465,11 @@ for (const kind of STORE_KINDS) {
         if (kind === 'redis') await requireRedis(this);
         const dir = mkdtempSync(path.join(tmpdir(), 'agusers-'));
         const hash = '$2b$10$4RHDjNVgei8HvYnFA9k6Dexc9A3kGPD97o0h0HH3JAaT5rRBmH6Z2'; // viewer123
-        writeFileSync(path.join(dir, 'users.yml'), `roles: {viewer: ['system:user:list']}\nusers:\n  - {id: 1, username: off, password: '${hash}', enabled: false, roles: [viewer]}\n`);
+        writeFileSync(
+          path.join(dir, 'users.yml'),
+          `roles: {viewer: ['system:user:list']}\nusers:\n  - {id: 1, username: off, password: ` +
+            `'${hash}', enabled: false, roles: [viewer]}\n`,
+        );
         c = await setup(kind, { 'svc.users-file': path.join(dir, 'users.yml') }, 'admin-disabled');
       });
       after(async () => c?.infra.dispose());

@@ -76,7 +76,8 @@ class Contract {
     this.responses++;
     const where = `${this.name} ${o.method.toUpperCase()} ${o.path} [${sent.label}] -> ${res.status}`;
     if (res.status >= 500) this.problems.push(`${where}: a 5xx (${String(res.text).slice(0, 200)})`);
-    if (sent.violating && (res.status < 400 || res.status >= 500)) this.problems.push(`${where}: a violating request was not refused with a 4xx`);
+    if (sent.violating && (res.status < 400 || res.status >= 500))
+      this.problems.push(`${where}: a violating request was not refused with a 4xx`);
     const responses = o.op.responses as Record<string, Schema>;
     const declared = responses[String(res.status)] ?? responses.default;
     if (declared === undefined) {
@@ -85,7 +86,9 @@ class Contract {
     }
     const response = resolve(this.doc, declared);
     const content = (response.content ?? {}) as Record<string, Schema>;
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const hasBody = res.status !== 204 && res.status !== 304 && type !== '';
     if (!hasBody) {
       if (Object.keys(content).length > 0 && res.status !== 204) this.problems.push(`${where}: no body, but content is declared`);
@@ -99,10 +102,13 @@ class Contract {
     const json = type === 'application/json' || type.endsWith('+json');
     const body: unknown = json ? res.body : res.text;
     if (!json && body === undefined) return; // a binary asset: its type is what is declared
-    const pointer = `/paths/${escape(o.path)}/${o.method}/responses/${res.status in responses ? res.status : 'default'}/content/${escape(type)}/schema`;
+    const status = res.status in responses ? res.status : 'default';
+    const pointer = `/paths/${escape(o.path)}/${o.method}/responses/${status}/content/${escape(type)}/schema`;
     const validate = this.ajv.getSchema(`https://contract.test/doc.json#${pointer}`);
     if (validate !== undefined && !validate(body)) {
-      this.problems.push(`${where}: body does not match its schema: ${this.ajv.errorsText(validate.errors)} (${JSON.stringify(body).slice(0, 200)})`);
+      this.problems.push(
+        `${where}: body does not match its schema: ${this.ajv.errorsText(validate.errors)} (${JSON.stringify(body).slice(0, 200)})`,
+      );
     }
   }
 
@@ -134,18 +140,27 @@ class Contract {
     if (names.has('X-App-Key')) {
       const timestamp = String(Date.now());
       const nonce = randomUUID().replace(/-/g, '');
-      const sign = createHmac('sha256', SIGN_SECRET).update(signingPrefix(SIGN_APP, timestamp, nonce) + body).digest('hex');
+      const sign = createHmac('sha256', SIGN_SECRET)
+        .update(signingPrefix(SIGN_APP, timestamp, nonce) + body)
+        .digest('hex');
       Object.assign(headers, { 'X-App-Key': SIGN_APP, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Sign': sign });
     }
     return headers;
   }
 
-  async send(o: Operation, seed: number, opts: { label: string; violating: boolean; body?: string; contentType?: string; auth?: string | null }): Promise<void> {
+  async send(
+    o: Operation,
+    seed: number,
+    opts: { label: string; violating: boolean; body?: string; contentType?: string; auth?: string | null },
+  ): Promise<void> {
     const { url, query, headers } = this.params(o, seed);
     const extra = await this.credentials(o, opts.body ?? '');
     if (opts.auth === null) delete extra.Authorization;
     else if (opts.auth !== undefined) extra.Authorization = opts.auth;
-    let req = request(this.built.app.callback())[o.method](url).query(query).set({ ...headers, ...extra, 'X-Forwarded-For': this.nextIp() });
+    const agent = request(this.built.app.callback());
+    let req = agent[o.method](url)
+      .query(query)
+      .set({ ...headers, ...extra, 'X-Forwarded-For': this.nextIp() });
     if (opts.body !== undefined) req = req.set('Content-Type', opts.contentType ?? 'application/json').send(opts.body);
     this.check(o, { label: opts.label, violating: opts.violating, res: await req });
   }
@@ -162,21 +177,42 @@ class Contract {
     const secured = Array.isArray(o.op.security) && o.op.security.length > 0;
     const samples = schema === undefined ? [undefined] : fc.sample(arbitraryOf(this.doc, schema), { numRuns: 3, seed });
     for (const [i, sample] of samples.entries()) {
-      await this.send(o, seed + i, { label: `valid #${i}`, violating: false, ...(sample === undefined ? {} : { body: JSON.stringify(sample) }) });
+      await this.send(o, seed + i, {
+        label: `valid #${i}`,
+        violating: false,
+        ...(sample === undefined ? {} : { body: JSON.stringify(sample) }),
+      });
     }
     if (secured) {
-      await this.send(o, seed, { label: 'no token', violating: true, auth: null, ...(samples[0] === undefined ? {} : { body: JSON.stringify(samples[0]) }) });
-      await this.send(o, seed, { label: 'random token', violating: true, auth: `Bearer ${randomUUID()}`, ...(samples[0] === undefined ? {} : { body: JSON.stringify(samples[0]) }) });
+      await this.send(o, seed, {
+        label: 'no token',
+        violating: true,
+        auth: null,
+        ...(samples[0] === undefined ? {} : { body: JSON.stringify(samples[0]) }),
+      });
+      await this.send(o, seed, {
+        label: 'random token',
+        violating: true,
+        auth: `Bearer ${randomUUID()}`,
+        ...(samples[0] === undefined ? {} : { body: JSON.stringify(samples[0]) }),
+      });
     }
     if (schema === undefined) return;
     const valid = (samples[0] ?? {}) as Record<string, unknown>;
-    const full = fc.sample(arbitraryOf(this.doc, { ...schema, required: Object.keys((schema.properties ?? {}) as Schema) }), { numRuns: 1, seed })[0] as Record<string, unknown>;
+    const full = fc.sample(arbitraryOf(this.doc, { ...schema, required: Object.keys((schema.properties ?? {}) as Schema) }), {
+      numRuns: 1,
+      seed,
+    })[0] as Record<string, unknown>;
     for (const key of (schema.required ?? []) as string[]) {
       const { [key]: _omitted, ...rest } = { ...full, ...valid };
       await this.send(o, seed, { label: `missing ${key}`, violating: true, body: JSON.stringify(rest) });
     }
     for (const [key, prop] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-      await this.send(o, seed, { label: `wrong type ${key}`, violating: true, body: JSON.stringify({ ...full, [key]: wrongTypeFor(this.doc, prop) }) });
+      await this.send(o, seed, {
+        label: `wrong type ${key}`,
+        violating: true,
+        body: JSON.stringify({ ...full, [key]: wrongTypeFor(this.doc, prop) }),
+      });
     }
     if (schema.additionalProperties === false) {
       await this.send(o, seed, { label: 'extra property', violating: true, body: JSON.stringify({ ...full, unexpectedProperty: 1 }) });

@@ -25,12 +25,15 @@ describe('generated clients (clients/*.d.ts) match the live documents', function
   }
 
   for (const app of APP_NAMES) {
-    it(`the ${app} app serves byte for byte the committed clients/${app}.openapi.json (refactorings leave the API document unchanged)`, () => {
-      const file = documentFile(app);
-      const committed = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-      const drift = driftOf(app, committed, documentText(docs[app]), `clients/${app}.openapi.json`);
-      assert.equal(drift, undefined, drift);
-    });
+    it(
+      `the ${app} app serves byte for byte the committed clients/${app}.openapi.json ` + `(refactorings leave the API document unchanged)`,
+      () => {
+        const file = documentFile(app);
+        const committed = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+        const drift = driftOf(app, committed, documentText(docs[app]), `clients/${app}.openapi.json`);
+        assert.equal(drift, undefined, drift);
+      },
+    );
   }
 
   it('a change of the document is a drift, reported with its first line and the remedy', async () => {

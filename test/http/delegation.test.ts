@@ -46,8 +46,16 @@ const FIXTURE: DirectoryFixture = {
 
 /** The fixture as the file directory reads it (svc.users-file). */
 function usersYaml(f: DirectoryFixture): string {
-  const roles = f.roles.map((r) => `  ${r.key}: { enabled: ${r.enabled}, permissions: [${(r.key === 'admin' ? ['*:*:*'] : r.permissions).map((p) => `'${p}'`).join(', ')}] }`);
-  const users = f.users.map((u, i) => `  - { id: ${i + 1}, username: ${u.username}, nickname: '${u.nickname}', password: '${u.passwordHash}', roles: [${u.roles.join(', ')}] }`);
+  const roles = f.roles.map(
+    (r) =>
+      `  ${r.key}: { enabled: ${r.enabled}, permissions: ` +
+      `[${(r.key === 'admin' ? ['*:*:*'] : r.permissions).map((p) => `'${p}'`).join(', ')}] }`,
+  );
+  const users = f.users.map(
+    (u, i) =>
+      `  - { id: ${i + 1}, username: ${u.username}, nickname: '${u.nickname}', password: ` +
+      `'${u.passwordHash}', roles: [${u.roles.join(', ')}] }`,
+  );
   return ['roles:', ...roles, 'users:', ...users, ''].join('\n');
 }
 
@@ -72,7 +80,12 @@ const setups: Record<string, (ctx: Mocha.Context) => Promise<Setup>> = {
     await requireMariaDb(ctx);
     const db = await ScratchDatabase.create('delegation');
     const ds = db.settings;
-    const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password });
+    const config = testConfig({
+      'svc.directory': 'sql',
+      'svc.datasource.url': ds.url,
+      'svc.datasource.username': ds.username,
+      'svc.datasource.password': ds.password,
+    });
     const infra = testInfra(config, { label: 'delegation' });
     const app = buildAdminApp(config, infra);
     const ids = await seedSqlFixture(db.pool, FIXTURE);
@@ -107,24 +120,63 @@ for (const [name, setup] of Object.entries(setups)) {
     };
     const encrypt = async (password: string) => {
       const key = (await http().get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-      return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(password)).toString('base64');
+      return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(password)).toString(
+        'base64',
+      );
     };
 
-    it('a user admin cannot make itself (or anyone) super admin, nor grant a permission it lacks, a dormant one included; nothing changes', async () => {
-      const t = await tokenOf('uadmin');
-      denied(await http().post(`/system/user/${id('uadmin')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['admin'] }), /own account/);
-      denied(await http().post(`/system/user/${id('lee')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['admin'] }), /"\*:\*:\*"/);
-      denied(await http().post(`/system/user/${id('lee')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister', 'auditor'] }), /"monitor:log:list"/);
-      denied(await http().post(`/system/user/${id('lee')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['dormant'] }), /"system:config:edit"/);
-      denied(await http().post(`/system/user/${id('lee')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['wildcard'] }), /"system:\*"/);
-      assert.deepEqual(await rolesOf('lee'), ['lister']);
-      assert.deepEqual(await rolesOf('uadmin'), ['useradmin']);
-    });
+    it(
+      'a user admin cannot make itself (or anyone) super admin, nor grant a permission it lacks, ' +
+        'a dormant one included; nothing changes',
+      async () => {
+        const t = await tokenOf('uadmin');
+        denied(
+          await http()
+            .post(`/system/user/${id('uadmin')}/roles`)
+            .set('Authorization', `Bearer ${t}`)
+            .send({ roles: ['admin'] }),
+          /own account/,
+        );
+        denied(
+          await http()
+            .post(`/system/user/${id('lee')}/roles`)
+            .set('Authorization', `Bearer ${t}`)
+            .send({ roles: ['admin'] }),
+          /"\*:\*:\*"/,
+        );
+        denied(
+          await http()
+            .post(`/system/user/${id('lee')}/roles`)
+            .set('Authorization', `Bearer ${t}`)
+            .send({ roles: ['lister', 'auditor'] }),
+          /"monitor:log:list"/,
+        );
+        denied(
+          await http()
+            .post(`/system/user/${id('lee')}/roles`)
+            .set('Authorization', `Bearer ${t}`)
+            .send({ roles: ['dormant'] }),
+          /"system:config:edit"/,
+        );
+        denied(
+          await http()
+            .post(`/system/user/${id('lee')}/roles`)
+            .set('Authorization', `Bearer ${t}`)
+            .send({ roles: ['wildcard'] }),
+          /"system:\*"/,
+        );
+        assert.deepEqual(await rolesOf('lee'), ['lister']);
+        assert.deepEqual(await rolesOf('uadmin'), ['useradmin']);
+      },
+    );
 
     it('a user admin cannot create a super admin or a user with more than it holds; nothing is created', async () => {
       const t = await tokenOf('uadmin');
       for (const roles of [['admin'], ['lister', 'auditor']]) {
-        const res = await http().post('/system/user').set('Authorization', `Bearer ${t}`).send({ username: `new-${roles.length}`, password: await encrypt('Fresh-pass-123'), roles });
+        const res = await http()
+          .post('/system/user')
+          .set('Authorization', `Bearer ${t}`)
+          .send({ username: `new-${roles.length}`, password: await encrypt('Fresh-pass-123'), roles });
         denied(res, /do not hold/);
         assert.equal(await directory().findByUsername(`new-${roles.length}`), null);
       }
@@ -132,12 +184,45 @@ for (const [name, setup] of Object.entries(setups)) {
 
     it('a user admin cannot demote, disable or re-role the super admin, an account holding more, or itself', async () => {
       const t = await tokenOf('uadmin');
-      denied(await http().post(`/system/user/${id('root')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }), /"\*:\*:\*"/);
-      denied(await http().post(`/system/user/${id('root')}/disable`).set('Authorization', `Bearer ${t}`), /"\*:\*:\*"/);
-      denied(await http().post(`/system/user/${id('aud')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }), /"monitor:log:list"/);
-      denied(await http().post(`/system/user/${id('aud')}/disable`).set('Authorization', `Bearer ${t}`), /"monitor:log:list"/);
-      denied(await http().post(`/system/user/${id('uadmin')}/disable`).set('Authorization', `Bearer ${t}`), /own account/);
-      denied(await http().post(`/system/user/${id('uadmin')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }), /own account/);
+      denied(
+        await http()
+          .post(`/system/user/${id('root')}/roles`)
+          .set('Authorization', `Bearer ${t}`)
+          .send({ roles: ['lister'] }),
+        /"\*:\*:\*"/,
+      );
+      denied(
+        await http()
+          .post(`/system/user/${id('root')}/disable`)
+          .set('Authorization', `Bearer ${t}`),
+        /"\*:\*:\*"/,
+      );
+      denied(
+        await http()
+          .post(`/system/user/${id('aud')}/roles`)
+          .set('Authorization', `Bearer ${t}`)
+          .send({ roles: ['lister'] }),
+        /"monitor:log:list"/,
+      );
+      denied(
+        await http()
+          .post(`/system/user/${id('aud')}/disable`)
+          .set('Authorization', `Bearer ${t}`),
+        /"monitor:log:list"/,
+      );
+      denied(
+        await http()
+          .post(`/system/user/${id('uadmin')}/disable`)
+          .set('Authorization', `Bearer ${t}`),
+        /own account/,
+      );
+      denied(
+        await http()
+          .post(`/system/user/${id('uadmin')}/roles`)
+          .set('Authorization', `Bearer ${t}`)
+          .send({ roles: ['lister'] }),
+        /own account/,
+      );
       assert.deepEqual(await rolesOf('root'), ['admin']);
       assert.equal(await enabledOf('root'), true);
       assert.deepEqual(await rolesOf('aud'), ['auditor']);
@@ -145,36 +230,82 @@ for (const [name, setup] of Object.entries(setups)) {
       assert.equal(await enabledOf('uadmin'), true);
       // a super admin may still do all of it
       const root = await tokenOf('root');
-      await http().post(`/system/user/${id('aud')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['lister'] }).expect(200);
+      await http()
+        .post(`/system/user/${id('aud')}/roles`)
+        .set('Authorization', `Bearer ${root}`)
+        .send({ roles: ['lister'] })
+        .expect(200);
     });
 
-    it('an account is judged on its disabled roles too: a user admin cannot re-role or disable one holding a dormant permission it lacks', async () => {
-      const t = await tokenOf('uadmin');
-      denied(await http().post(`/system/user/${id('sleeper')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }), /"system:config:edit"/);
-      denied(await http().post(`/system/user/${id('sleeper')}/disable`).set('Authorization', `Bearer ${t}`), /"system:config:edit"/);
-      assert.equal(await enabledOf('sleeper'), true);
-      const root = await tokenOf('root');
-      await http().post(`/system/user/${id('sleeper')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['lister'] }).expect(200);
-    });
+    it(
+      'an account is judged on its disabled roles too: a user admin cannot re-role or disable one ' +
+        'holding a dormant permission it lacks',
+      async () => {
+        const t = await tokenOf('uadmin');
+        denied(
+          await http()
+            .post(`/system/user/${id('sleeper')}/roles`)
+            .set('Authorization', `Bearer ${t}`)
+            .send({ roles: ['lister'] }),
+          /"system:config:edit"/,
+        );
+        denied(
+          await http()
+            .post(`/system/user/${id('sleeper')}/disable`)
+            .set('Authorization', `Bearer ${t}`),
+          /"system:config:edit"/,
+        );
+        assert.equal(await enabledOf('sleeper'), true);
+        const root = await tokenOf('root');
+        await http()
+          .post(`/system/user/${id('sleeper')}/roles`)
+          .set('Authorization', `Bearer ${root}`)
+          .send({ roles: ['lister'] })
+          .expect(200);
+      },
+    );
 
-    it('what the rules allow still works: grant a covered role, its own role, re-role and disable an equal peer, create a covered user', async () => {
-      const t = await tokenOf('uadmin');
-      const ok = await http().post(`/system/user/${id('lee')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['useradmin', 'lister'] });
-      assert.equal(ok.status, 200, ok.text);
-      assert.deepEqual([...ok.body.data.roles].sort(), ['lister', 'useradmin']);
-      await http().post(`/system/user/${id('peer')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }).expect(200);
-      await http().post(`/system/user/${id('peer')}/disable`).set('Authorization', `Bearer ${t}`).expect(200);
-      assert.equal(await enabledOf('peer'), false);
-      const created = await http().post('/system/user').set('Authorization', `Bearer ${t}`).send({ username: 'newbie', password: await encrypt('Fresh-pass-123'), roles: ['lister'] });
-      assert.equal(created.status, 200, created.text);
-      assert.deepEqual(await rolesOf('newbie'), ['lister']);
-    });
+    it(
+      'what the rules allow still works: grant a covered role, its own role, re-role and disable ' + 'an equal peer, create a covered user',
+      async () => {
+        const t = await tokenOf('uadmin');
+        const ok = await http()
+          .post(`/system/user/${id('lee')}/roles`)
+          .set('Authorization', `Bearer ${t}`)
+          .send({ roles: ['useradmin', 'lister'] });
+        assert.equal(ok.status, 200, ok.text);
+        assert.deepEqual([...ok.body.data.roles].sort(), ['lister', 'useradmin']);
+        await http()
+          .post(`/system/user/${id('peer')}/roles`)
+          .set('Authorization', `Bearer ${t}`)
+          .send({ roles: ['lister'] })
+          .expect(200);
+        await http()
+          .post(`/system/user/${id('peer')}/disable`)
+          .set('Authorization', `Bearer ${t}`)
+          .expect(200);
+        assert.equal(await enabledOf('peer'), false);
+        const created = await http()
+          .post('/system/user')
+          .set('Authorization', `Bearer ${t}`)
+          .send({ username: 'newbie', password: await encrypt('Fresh-pass-123'), roles: ['lister'] });
+        assert.equal(created.status, 200, created.text);
+        assert.deepEqual(await rolesOf('newbie'), ['lister']);
+      },
+    );
 
     it('an unknown role is still a validation failure (400 at /roles), an unknown user 404', async () => {
       const t = await tokenOf('uadmin');
-      const bad = await http().post(`/system/user/${id('lee')}/roles`).set('Authorization', `Bearer ${t}`).send({ roles: ['no-such-role'] });
+      const bad = await http()
+        .post(`/system/user/${id('lee')}/roles`)
+        .set('Authorization', `Bearer ${t}`)
+        .send({ roles: ['no-such-role'] });
       assert.equal(bad.status, 400, bad.text);
-      await http().post('/system/user/424242/roles').set('Authorization', `Bearer ${t}`).send({ roles: ['lister'] }).expect(404);
+      await http()
+        .post('/system/user/424242/roles')
+        .set('Authorization', `Bearer ${t}`)
+        .send({ roles: ['lister'] })
+        .expect(404);
     });
   });
 }

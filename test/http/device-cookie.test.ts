@@ -13,7 +13,10 @@ import { requireRedis } from '../support/services';
 const KEY_A = 'device-cookie-key-A-0123456789abcdef';
 const KEY_B = 'device-cookie-key-B-0123456789abcdef';
 const KEY_C = 'device-cookie-key-C-0123456789abcdef';
-const COOKIE = /^ag_device_admin=([A-Za-z0-9_-]{22}\.[1-9][0-9]*\.[1-9][0-9]*\.[A-Za-z0-9_-]{43}); Max-Age=31536000; Path=\/; HttpOnly; SameSite=Strict$/;
+const COOKIE = new RegExp(
+  String.raw`^ag_device_admin=([A-Za-z0-9_-]{22}\.[1-9][0-9]*\.[1-9][0-9]*\.[A-Za-z0-9_-]{43}); ` +
+    String.raw`Max-Age=31536000; Path=\/; HttpOnly; SameSite=Strict$`,
+);
 
 type Apps = ReturnType<typeof buildBoth>;
 let ipSeq = 0;
@@ -38,7 +41,10 @@ class Client {
   async login(username: string, password: string, cookie?: string) {
     const cb = this.apps.admin.app.callback();
     this.key ??= (await request(cb).get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-    const encrypted = publicEncrypt({ key: this.key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(password)).toString('base64');
+    const encrypted = publicEncrypt(
+      { key: this.key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(password),
+    ).toString('base64');
     const req = request(cb).post('/auth/login').set('X-Forwarded-For', nextIp());
     if (cookie !== undefined) req.set('Cookie', `ag_device_admin=${cookie}`);
     return req.send({ username, password: encrypted });
@@ -81,61 +87,105 @@ for (const kind of STORE_KINDS) {
       infra = undefined;
     });
 
-    it('a successful login sets it (HttpOnly, SameSite=Strict, Path=/auth, long Max-Age, not Secure outside prod), never in the body; a failure sets none', async () => {
-      const client = new Client(build());
-      const ok = await client.login('viewer', 'viewer123');
-      assert.equal(ok.status, 200);
-      const cookies = setCookies(ok).filter((c) => c.startsWith('ag_device_admin='));
-      assert.equal(cookies.length, 1);
-      const m = COOKIE.exec(cookies[0] ?? '');
-      assert.ok(m, cookies[0]);
-      assert.ok(!ok.text.includes(m[1] ?? '-'), 'the body does not carry the cookie');
-      assert.deepEqual(Object.keys(ok.body.data).sort(), ['accessToken', 'avatar', 'expires', 'nickname', 'permissions', 'refreshToken', 'roles', 'username']);
-      const bad = await client.login('viewer', 'wrong-pass', m[1]);
-      assert.equal(bad.status, 401);
-      assert.deepEqual(setCookies(bad), []);
-    });
+    it(
+      'a successful login sets it (HttpOnly, SameSite=Strict, Path=/auth, long Max-Age, not ' +
+        'Secure outside prod), never in the body; a failure sets none',
+      async () => {
+        const client = new Client(build());
+        const ok = await client.login('viewer', 'viewer123');
+        assert.equal(ok.status, 200);
+        const cookies = setCookies(ok).filter((c) => c.startsWith('ag_device_admin='));
+        assert.equal(cookies.length, 1);
+        const m = COOKIE.exec(cookies[0] ?? '');
+        assert.ok(m, cookies[0]);
+        assert.ok(!ok.text.includes(m[1] ?? '-'), 'the body does not carry the cookie');
+        assert.deepEqual(Object.keys(ok.body.data).sort(), [
+          'accessToken',
+          'avatar',
+          'expires',
+          'nickname',
+          'permissions',
+          'refreshToken',
+          'roles',
+          'username',
+        ]);
+        const bad = await client.login('viewer', 'wrong-pass', m[1]);
+        assert.equal(bad.status, 401);
+        assert.deepEqual(setCookies(bad), []);
+      },
+    );
 
-    it('after 10 failed logins of the account from 10 addresses, the cookie of an earlier login gets in; no cookie, another account’s, another login type’s or a forged one: 429', async () => {
-      const apps = build();
-      const client = new Client(apps);
-      const viewerCookie = deviceCookieOf(await client.login('viewer', 'viewer123'));
-      const adminCookie = deviceCookieOf(await client.login('admin', 'admin123'));
-      // the web app's cookie of a member named viewer: same key, other login type
-      const web = apps.web.app.callback();
-      await request(web).post('/auth/register').set('X-Forwarded-For', nextIp()).send({ username: 'viewer', password: 'Viewer-pass-123' }).expect(201);
-      const webCookie = deviceCookieOf(await request(web).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username: 'viewer', password: 'Viewer-pass-123' }).expect(200), 'ag_device_web');
+    it(
+      'after 10 failed logins of the account from 10 addresses, the cookie of an earlier login ' +
+        'gets in; no cookie, another account’s, another login type’s or a forged one: 429',
+      async () => {
+        const apps = build();
+        const client = new Client(apps);
+        const viewerCookie = deviceCookieOf(await client.login('viewer', 'viewer123'));
+        const adminCookie = deviceCookieOf(await client.login('admin', 'admin123'));
+        // the web app's cookie of a member named viewer: same key, other login type
+        const web = apps.web.app.callback();
+        await request(web)
+          .post('/auth/register')
+          .set('X-Forwarded-For', nextIp())
+          .send({ username: 'viewer', password: 'Viewer-pass-123' })
+          .expect(201);
+        const webCookie = deviceCookieOf(
+          await request(web)
+            .post('/auth/login')
+            .set('X-Forwarded-For', nextIp())
+            .send({ username: 'viewer', password: 'Viewer-pass-123' })
+            .expect(200),
+          'ag_device_web',
+        );
 
-      await client.lockOut('VIEWER');
-      captchaRequired(await client.login('viewer', 'viewer123'));
-      captchaRequired(await client.login('viewer', 'viewer123', adminCookie));
-      captchaRequired(await client.login('viewer', 'viewer123', webCookie));
-      const [id, exp, iss, mac] = viewerCookie.split('.') as [string, string, string, string];
-      const flipped = `${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`;
-      const forgeries = [`${id}.${exp}.${iss}.${flipped}`, `${'x'.repeat(22)}.${exp}.${iss}.${mac}`, `${id}.${Number(exp) + 86400}.${iss}.${mac}`, `${id}.${exp}.${Number(iss) + 1}.${mac}`, `${id}.${exp}.${mac}`, 'garbage', ''];
-      for (const forged of forgeries) captchaRequired(await client.login('viewer', 'viewer123', forged));
+        await client.lockOut('VIEWER');
+        captchaRequired(await client.login('viewer', 'viewer123'));
+        captchaRequired(await client.login('viewer', 'viewer123', adminCookie));
+        captchaRequired(await client.login('viewer', 'viewer123', webCookie));
+        const [id, exp, iss, mac] = viewerCookie.split('.') as [string, string, string, string];
+        const flipped = `${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`;
+        const forgeries = [
+          `${id}.${exp}.${iss}.${flipped}`,
+          `${'x'.repeat(22)}.${exp}.${iss}.${mac}`,
+          `${id}.${Number(exp) + 86400}.${iss}.${mac}`,
+          `${id}.${exp}.${Number(iss) + 1}.${mac}`,
+          `${id}.${exp}.${mac}`,
+          'garbage',
+          '',
+        ];
+        for (const forged of forgeries) captchaRequired(await client.login('viewer', 'viewer123', forged));
 
-      const inside = await client.login('viewer', 'viewer123', viewerCookie);
-      assert.equal(inside.status, 200, inside.text);
-      const renewed = deviceCookieOf(inside);
-      assert.notEqual(renewed, viewerCookie, 'each login hands out a new cookie');
-      assert.equal((await client.login('viewer', 'viewer123', renewed)).status, 200);
-      captchaRequired(await client.login('viewer', 'viewer123'));
-    });
+        const inside = await client.login('viewer', 'viewer123', viewerCookie);
+        assert.equal(inside.status, 200, inside.text);
+        const renewed = deviceCookieOf(inside);
+        assert.notEqual(renewed, viewerCookie, 'each login hands out a new cookie');
+        assert.equal((await client.login('viewer', 'viewer123', renewed)).status, 200);
+        captchaRequired(await client.login('viewer', 'viewer123'));
+      },
+    );
 
-    it('a cookie is judged on its own failures: 10 wrong with it spend the cookie, not the account nor another cookie; then it counts as no cookie', async () => {
-      const client = new Client(build());
-      const mine = deviceCookieOf(await client.login('viewer', 'viewer123'));
-      const other = deviceCookieOf(await client.login('viewer', 'viewer123'));
-      await client.lockOut('viewer', mine);
-      assert.ok(infra);
-      assert.equal(JSON.parse((await infra.kv.get('loginfail:admin:viewer')) ?? '{"failures":0}').failures ?? 0, 0, 'the account budget was not spent');
-      // a spent cookie is no worse off than a client without one: the shared budget judges it
-      await client.lockOut('viewer', mine);
-      captchaRequired(await client.login('viewer', 'viewer123', mine));
-      captchaRequired(await client.login('viewer', 'viewer123'));
-      assert.equal((await client.login('viewer', 'viewer123', other)).status, 200, 'another cookie keeps its own budget');
-    });
+    it(
+      'a cookie is judged on its own failures: 10 wrong with it spend the cookie, not the account ' +
+        'nor another cookie; then it counts as no cookie',
+      async () => {
+        const client = new Client(build());
+        const mine = deviceCookieOf(await client.login('viewer', 'viewer123'));
+        const other = deviceCookieOf(await client.login('viewer', 'viewer123'));
+        await client.lockOut('viewer', mine);
+        assert.ok(infra);
+        assert.equal(
+          JSON.parse((await infra.kv.get('loginfail:admin:viewer')) ?? '{"failures":0}').failures ?? 0,
+          0,
+          'the account budget was not spent',
+        );
+        // a spent cookie is no worse off than a client without one: the shared budget judges it
+        await client.lockOut('viewer', mine);
+        captchaRequired(await client.login('viewer', 'viewer123', mine));
+        captchaRequired(await client.login('viewer', 'viewer123'));
+        assert.equal((await client.login('viewer', 'viewer123', other)).status, 200, 'another cookie keeps its own budget');
+      },
+    );
 
     it('the web app: a member’s cookie gets in while strangers have locked the account', async () => {
       const web = build().web.app.callback();
@@ -156,7 +206,11 @@ for (const kind of STORE_KINDS) {
     });
 
     /** A captcha from the app's /auth/captchaImage, and its answer read from the store (the test plays the human). */
-    async function captchaOf(cb: ReturnType<Apps['admin']['app']['callback']>, scope: 'admin' | 'web', path: string): Promise<{ uuid: string; code: string }> {
+    async function captchaOf(
+      cb: ReturnType<Apps['admin']['app']['callback']>,
+      scope: 'admin' | 'web',
+      path: string,
+    ): Promise<{ uuid: string; code: string }> {
       const res = await request(cb).get(path).set('X-Forwarded-For', nextIp()).expect(200);
       const data = scope === 'admin' ? res.body.data : res.body;
       assert.equal(data.captchaEnabled, true, res.text);
@@ -168,76 +222,106 @@ for (const kind of STORE_KINDS) {
       return { uuid: data.uuid, code: stored.answer };
     }
 
-    it('admin: once strangers spent the budget, the owner without a cookie gets 428, then 200 with a solved captcha (?purpose=unlock, though logins need none)', async () => {
-      const apps = build();
-      const client = new Client(apps);
-      const cb = apps.admin.app.callback();
-      assert.deepEqual((await request(cb).get('/auth/captchaImage').expect(200)).body.data, { captchaEnabled: false }, 'logins need no captcha in this profile');
-      await client.lockOut('viewer');
-      captchaRequired(await client.login('viewer', 'viewer123'));
-      const key = (await request(cb).get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-      const enc = (p: string) => publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(p)).toString('base64');
-      const send = (password: string, captcha: { uuid: string; code: string }) => request(cb).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username: 'viewer', password: enc(password), ...captcha });
-      // a wrong answer: 400 captcha-wrong, and that captcha is spent
-      const wrong = await captchaOf(cb, 'admin', '/auth/captchaImage?purpose=unlock');
-      assert.equal((await send('viewer123', { uuid: wrong.uuid, code: `${wrong.code}9` })).body.code, 40012);
-      // a solved captcha with a wrong password: 401, and still counted (the account stays in this state)
-      assert.equal((await send('wrong-again', await captchaOf(cb, 'admin', '/auth/captchaImage?purpose=unlock'))).status, 401);
-      captchaRequired(await client.login('viewer', 'viewer123'));
-      const ok = await send('viewer123', await captchaOf(cb, 'admin', '/auth/captchaImage?purpose=unlock'));
-      assert.equal(ok.status, 200, ok.text);
-      assert.ok(deviceCookieOf(ok));
-      assert.equal((await client.login('viewer', 'viewer123')).status, 200, 'the owner’s success cleared the shared budget');
-      assert.equal((await request(cb).get('/auth/captchaImage?purpose=nonsense').expect(400)).body.code, 40000);
-    });
+    it(
+      'admin: once strangers spent the budget, the owner without a cookie gets 428, then 200 with ' +
+        'a solved captcha (?purpose=unlock, though logins need none)',
+      async () => {
+        const apps = build();
+        const client = new Client(apps);
+        const cb = apps.admin.app.callback();
+        assert.deepEqual(
+          (await request(cb).get('/auth/captchaImage').expect(200)).body.data,
+          { captchaEnabled: false },
+          'logins need no captcha in this profile',
+        );
+        await client.lockOut('viewer');
+        captchaRequired(await client.login('viewer', 'viewer123'));
+        const key = (await request(cb).get('/auth/getConfig').expect(200)).body.data.publicKey as string;
+        const enc = (p: string) =>
+          publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(p)).toString('base64');
+        const send = (password: string, captcha: { uuid: string; code: string }) =>
+          request(cb)
+            .post('/auth/login')
+            .set('X-Forwarded-For', nextIp())
+            .send({ username: 'viewer', password: enc(password), ...captcha });
+        // a wrong answer: 400 captcha-wrong, and that captcha is spent
+        const wrong = await captchaOf(cb, 'admin', '/auth/captchaImage?purpose=unlock');
+        assert.equal((await send('viewer123', { uuid: wrong.uuid, code: `${wrong.code}9` })).body.code, 40012);
+        // a solved captcha with a wrong password: 401, and still counted (the account stays in this state)
+        assert.equal((await send('wrong-again', await captchaOf(cb, 'admin', '/auth/captchaImage?purpose=unlock'))).status, 401);
+        captchaRequired(await client.login('viewer', 'viewer123'));
+        const ok = await send('viewer123', await captchaOf(cb, 'admin', '/auth/captchaImage?purpose=unlock'));
+        assert.equal(ok.status, 200, ok.text);
+        assert.ok(deviceCookieOf(ok));
+        assert.equal((await client.login('viewer', 'viewer123')).status, 200, 'the owner’s success cleared the shared budget');
+        assert.equal((await request(cb).get('/auth/captchaImage?purpose=nonsense').expect(400)).body.code, 40000);
+      },
+    );
 
-    it('web: 10 failures from 10 addresses, then 428 for the owner without a cookie, 200 with a captcha from GET /auth/captchaImage', async () => {
-      const web = build().web.app.callback();
-      const login = (password: string, extra: Record<string, string> = {}) =>
-        request(web).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username: 'alice', password, ...extra });
-      for (let i = 0; i < 10; i++) await login(`wrong-pass-${i}`).expect(401);
-      const refused = await login('alice-pass-123').expect(428);
-      assert.equal(refused.body.code, 'captcha-required');
-      assert.equal(refused.body.status, 428);
-      await login('alice-pass-123', { uuid: 'not-a-captcha', code: '12' }).expect(400);
-      const ok = await login('alice-pass-123', await captchaOf(web, 'web', '/auth/captchaImage'));
-      assert.equal(ok.status, 200, ok.text);
-      assert.ok(ok.body.accessToken);
-    });
+    it(
+      'web: 10 failures from 10 addresses, then 428 for the owner without a cookie, 200 with a ' + 'captcha from GET /auth/captchaImage',
+      async () => {
+        const web = build().web.app.callback();
+        const login = (password: string, extra: Record<string, string> = {}) =>
+          request(web)
+            .post('/auth/login')
+            .set('X-Forwarded-For', nextIp())
+            .send({ username: 'alice', password, ...extra });
+        for (let i = 0; i < 10; i++) await login(`wrong-pass-${i}`).expect(401);
+        const refused = await login('alice-pass-123').expect(428);
+        assert.equal(refused.body.code, 'captcha-required');
+        assert.equal(refused.body.status, 428);
+        await login('alice-pass-123', { uuid: 'not-a-captcha', code: '12' }).expect(400);
+        const ok = await login('alice-pass-123', await captchaOf(web, 'web', '/auth/captchaImage'));
+        assert.equal(ok.status, 200, ok.text);
+        assert.ok(ok.body.accessToken);
+      },
+    );
 
-    it('guessing stays bounded: past svc.login.captcha-max-failures captcha-solved failures, even a solved captcha is refused (429) for hard-lock-seconds; a device cookie still gets in', async () => {
-      const apps = build({ 'svc.login.captcha-max-failures': 3 });
-      const web = apps.web.app.callback();
-      const login = (password: string, extra: Record<string, string> = {}, cookie?: string) => {
-        const req = request(web).post('/auth/login').set('X-Forwarded-For', nextIp());
-        if (cookie !== undefined) req.set('Cookie', `ag_device_web=${cookie}`);
-        return req.send({ username: 'alice', password, ...extra });
-      };
-      const cookie = deviceCookieOf(await login('alice-pass-123').expect(200), 'ag_device_web');
-      for (let i = 0; i < 10; i++) await login(`wrong-pass-${i}`).expect(401);
-      await login('alice-pass-123').expect(428);
-      for (let i = 0; i < 3; i++) await login(`captcha-guess-${i}`, await captchaOf(web, 'web', '/auth/captchaImage')).expect(401);
-      const refused = await login('alice-pass-123', await captchaOf(web, 'web', '/auth/captchaImage')).expect(429);
-      assert.equal(refused.body.code, 'account-locked');
-      assert.equal(refused.headers['retry-after'], '3600');
-      await login('alice-pass-123').expect(429);
-      await login('alice-pass-123', {}, cookie).expect(200);
-      clock.advance(3600_000);
-      await login('alice-pass-123').expect(200);
-    });
+    it(
+      'guessing stays bounded: past svc.login.captcha-max-failures captcha-solved failures, even ' +
+        'a solved captcha is refused (429) for hard-lock-seconds; a device cookie still gets in',
+      async () => {
+        const apps = build({ 'svc.login.captcha-max-failures': 3 });
+        const web = apps.web.app.callback();
+        const login = (password: string, extra: Record<string, string> = {}, cookie?: string) => {
+          const req = request(web).post('/auth/login').set('X-Forwarded-For', nextIp());
+          if (cookie !== undefined) req.set('Cookie', `ag_device_web=${cookie}`);
+          return req.send({ username: 'alice', password, ...extra });
+        };
+        const cookie = deviceCookieOf(await login('alice-pass-123').expect(200), 'ag_device_web');
+        for (let i = 0; i < 10; i++) await login(`wrong-pass-${i}`).expect(401);
+        await login('alice-pass-123').expect(428);
+        for (let i = 0; i < 3; i++) await login(`captcha-guess-${i}`, await captchaOf(web, 'web', '/auth/captchaImage')).expect(401);
+        const refused = await login('alice-pass-123', await captchaOf(web, 'web', '/auth/captchaImage')).expect(429);
+        assert.equal(refused.body.code, 'account-locked');
+        assert.equal(refused.headers['retry-after'], '3600');
+        await login('alice-pass-123').expect(429);
+        await login('alice-pass-123', {}, cookie).expect(200);
+        clock.advance(3600_000);
+        await login('alice-pass-123').expect(200);
+      },
+    );
 
-    it('admin with a captcha on every login: the shared budget still caps failures (max-failures + captcha-max-failures), then 429', async () => {
-      const apps = build({ 'svc.captcha.enabled': true, 'svc.login.captcha-max-failures': 2 });
-      const cb = apps.admin.app.callback();
-      const key = (await request(cb).get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-      const enc = (p: string) => publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(p)).toString('base64');
-      const send = async (password: string) =>
-        request(cb).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username: 'viewer', password: enc(password), ...(await captchaOf(cb, 'admin', '/auth/captchaImage')) });
-      for (let i = 0; i < 12; i++) assert.equal((await send(`wrong-${i}`)).body.code, 40110, `guess ${i}`);
-      const refused = await send('viewer123');
-      assert.equal(refused.status, 429, refused.text);
-      assert.equal(refused.body.code, 42901);
-    });
+    it(
+      'admin with a captcha on every login: the shared budget still caps failures (max-failures + ' + 'captcha-max-failures), then 429',
+      async () => {
+        const apps = build({ 'svc.captcha.enabled': true, 'svc.login.captcha-max-failures': 2 });
+        const cb = apps.admin.app.callback();
+        const key = (await request(cb).get('/auth/getConfig').expect(200)).body.data.publicKey as string;
+        const enc = (p: string) =>
+          publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(p)).toString('base64');
+        const send = async (password: string) =>
+          request(cb)
+            .post('/auth/login')
+            .set('X-Forwarded-For', nextIp())
+            .send({ username: 'viewer', password: enc(password), ...(await captchaOf(cb, 'admin', '/auth/captchaImage')) });
+        for (let i = 0; i < 12; i++) assert.equal((await send(`wrong-${i}`)).body.code, 40110, `guess ${i}`);
+        const refused = await send('viewer123');
+        assert.equal(refused.status, 429, refused.text);
+        assert.equal(refused.body.code, 42901);
+      },
+    );
 
     it('svc.login.captcha-max-failures=0: a spent shared budget refuses outright (429), as before the captcha way in', async () => {
       const client = new Client(build({ 'svc.login.captcha-max-failures': 0 }));

@@ -22,17 +22,55 @@ const PROBE = z.record(z.unknown());
 function probeRoutes(g: AuthGuards, type: LoginType): RouteDef[] {
   return [
     route({ method: 'get', path: '/probe/open', summary: 'open', response: PROBE, handler: async () => ({ hello: 'world' }) }),
-    route({ method: 'get', path: '/probe/boom', summary: 'throws', response: PROBE, handler: async () => { throw new Error('secret internal detail'); } }),
     route({
-      method: 'post', path: '/probe/body', summary: 'validated body',
+      method: 'get',
+      path: '/probe/boom',
+      summary: 'throws',
+      response: PROBE,
+      handler: async () => {
+        throw new Error('secret internal detail');
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/probe/body',
+      summary: 'validated body',
       body: z.object({ name: z.string().min(1), age: z.number().int() }),
       response: PROBE,
       handler: async (_ctx, { body }) => body,
     }),
-    route({ method: 'get', path: '/probe/list', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')], handler: async (ctx) => ({ user: currentUser(ctx).username }) }),
-    route({ method: 'post', path: '/probe/add', summary: 'perm', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')], handler: async () => ({ added: true }) }),
-    route({ method: 'get', path: '/probe/any', summary: 'or', response: PROBE, guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')], handler: async () => ({ ok: true }) }),
-    route({ method: 'get', path: '/probe/admin-role', summary: 'role', response: PROBE, guards: [g.requireLogin(type), g.requireRole(type, 'admin')], handler: async () => ({ ok: true }) }),
+    route({
+      method: 'get',
+      path: '/probe/list',
+      summary: 'perm',
+      response: PROBE,
+      guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:list')],
+      handler: async (ctx) => ({ user: currentUser(ctx).username }),
+    }),
+    route({
+      method: 'post',
+      path: '/probe/add',
+      summary: 'perm',
+      response: PROBE,
+      guards: [g.requireLogin(type), g.requirePermission(type, 'system:user:add')],
+      handler: async () => ({ added: true }),
+    }),
+    route({
+      method: 'get',
+      path: '/probe/any',
+      summary: 'or',
+      response: PROBE,
+      guards: [g.requireLogin(type), g.requirePermission(type, ['system:user:add', 'monitor:online:list'], 'OR')],
+      handler: async () => ({ ok: true }),
+    }),
+    route({
+      method: 'get',
+      path: '/probe/admin-role',
+      summary: 'role',
+      response: PROBE,
+      guards: [g.requireLogin(type), g.requireRole(type, 'admin')],
+      handler: async () => ({ ok: true }),
+    }),
   ];
 }
 
@@ -54,8 +92,18 @@ for (const kind of STORE_KINDS) {
       realWeb = both.web;
       managers = both.admin.container.get(SessionManagers);
       const common = { trustedProxies: parseCidrList([]), bodyLimitBytes: 2048, log: silentLogger };
-      admin = createHttpApp({ ...common, realm: 'admin', responder: new EnvelopeResponder(), routes: probeRoutes(authGuardsOf(both.admin.container), 'admin') });
-      web = createHttpApp({ ...common, realm: 'web', responder: new ProblemResponder(config.problemBaseUri), routes: probeRoutes(authGuardsOf(both.admin.container), 'web') });
+      admin = createHttpApp({
+        ...common,
+        realm: 'admin',
+        responder: new EnvelopeResponder(),
+        routes: probeRoutes(authGuardsOf(both.admin.container), 'admin'),
+      });
+      web = createHttpApp({
+        ...common,
+        realm: 'web',
+        responder: new ProblemResponder(config.problemBaseUri),
+        routes: probeRoutes(authGuardsOf(both.admin.container), 'web'),
+      });
     });
     after(async () => infra?.dispose());
 
@@ -70,10 +118,28 @@ for (const kind of STORE_KINDS) {
       const cases: Array<[string, () => request.Test, number, number]> = [
         ['unknown route', () => request(admin.callback()).get('/nope'), 404, 40400],
         ['wrong method', () => request(admin.callback()).delete('/probe/open'), 405, 40500],
-        ['malformed JSON', () => request(admin.callback()).post('/probe/body').set('Content-Type', 'application/json').send('{"name":'), 400, 40001],
+        [
+          'malformed JSON',
+          () => request(admin.callback()).post('/probe/body').set('Content-Type', 'application/json').send('{"name":'),
+          400,
+          40001,
+        ],
         ['invalid body', () => request(admin.callback()).post('/probe/body').send({ name: '', age: 'x' }), 400, 40000],
-        ['body over the limit', () => request(admin.callback()).post('/probe/body').send({ name: 'x'.repeat(5000), age: 1 }), 413, 41300],
-        ['unsupported content type', () => request(admin.callback()).post('/probe/body').set('Content-Type', 'text/plain').send('hello'), 415, 41500],
+        [
+          'body over the limit',
+          () =>
+            request(admin.callback())
+              .post('/probe/body')
+              .send({ name: 'x'.repeat(5000), age: 1 }),
+          413,
+          41300,
+        ],
+        [
+          'unsupported content type',
+          () => request(admin.callback()).post('/probe/body').set('Content-Type', 'text/plain').send('hello'),
+          415,
+          41500,
+        ],
         ['unexpected error', () => request(admin.callback()).get('/probe/boom'), 500, 50000],
         ['no token', () => request(admin.callback()).get('/probe/list'), 401, 40100],
       ];
@@ -100,10 +166,28 @@ for (const kind of STORE_KINDS) {
       const cases: Array<[string, () => request.Test, number, string]> = [
         ['unknown route', () => request(web.callback()).get('/nope'), 404, 'not-found'],
         ['wrong method', () => request(web.callback()).put('/probe/open'), 405, 'method-not-allowed'],
-        ['malformed JSON', () => request(web.callback()).post('/probe/body').set('Content-Type', 'application/json').send('{'), 400, 'malformed-json'],
+        [
+          'malformed JSON',
+          () => request(web.callback()).post('/probe/body').set('Content-Type', 'application/json').send('{'),
+          400,
+          'malformed-json',
+        ],
         ['invalid body', () => request(web.callback()).post('/probe/body').send({}), 400, 'validation-failed'],
-        ['body over the limit', () => request(web.callback()).post('/probe/body').send({ name: 'x'.repeat(5000) }), 413, 'payload-too-large'],
-        ['unsupported content type', () => request(web.callback()).post('/probe/body').set('Content-Type', 'application/xml').send('<a/>'), 415, 'unsupported-media-type'],
+        [
+          'body over the limit',
+          () =>
+            request(web.callback())
+              .post('/probe/body')
+              .send({ name: 'x'.repeat(5000) }),
+          413,
+          'payload-too-large',
+        ],
+        [
+          'unsupported content type',
+          () => request(web.callback()).post('/probe/body').set('Content-Type', 'application/xml').send('<a/>'),
+          415,
+          'unsupported-media-type',
+        ],
         ['unexpected error', () => request(web.callback()).get('/probe/boom'), 500, 'internal-error'],
         ['no token', () => request(web.callback()).get('/probe/list'), 401, 'token-missing'],
       ];
@@ -137,7 +221,10 @@ for (const kind of STORE_KINDS) {
         assert.equal(w.headers['www-authenticate'], 'Bearer realm="web"');
       });
       it('401 with a bad token says invalid_token', async () => {
-        const res = await request(admin.callback()).get('/probe/list').set('Authorization', 'Bearer 0b5e6c39-1b0e-4b8f-9d0a-2f4c1e8b7a61').expect(401);
+        const res = await request(admin.callback())
+          .get('/probe/list')
+          .set('Authorization', 'Bearer 0b5e6c39-1b0e-4b8f-9d0a-2f4c1e8b7a61')
+          .expect(401);
         assert.match(res.headers['www-authenticate'] ?? '', /^Bearer realm="admin", error="invalid_token"/);
         assert.equal(res.body.code, 40102);
       });
@@ -201,17 +288,29 @@ describe('request bodies that once reached a 500', () => {
   after(async () => infra?.dispose());
 
   it('a Content-Encoding the service does not take -> 415 in the app format (a broken gzip body is never decompressed)', async () => {
-    const a = await request(apps.admin.app.callback()).post('/auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+    const a = await request(apps.admin.app.callback())
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('not gzip at all');
     assert.equal(a.status, 415);
     assert.equal(a.body.code, 41500);
-    const w = await request(apps.web.app.callback()).post('/auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+    const w = await request(apps.web.app.callback())
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('not gzip at all');
     assert.equal(w.status, 415);
     assert.match(w.headers['content-type'] ?? '', /problem\+json/);
   });
 
   it('a body on GET is never read: a broken gzip body or bad JSON there changes nothing (no 500)', async () => {
     for (const app of [apps.admin.app, apps.web.app]) {
-      const gz = await request(app.callback()).get('/actuator/health').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('garbage');
+      const gz = await request(app.callback())
+        .get('/actuator/health')
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .send('garbage');
       assert.equal(gz.status, 200);
       const bad = await request(app.callback()).get('/actuator/health').set('Content-Type', 'application/json').send('{"not json');
       assert.equal(bad.status, 200);
@@ -220,7 +319,9 @@ describe('request bodies that once reached a 500', () => {
 
   it('JSON nested deeper than 32 levels -> 400 before any guard or handler sees it', async () => {
     const deep = '{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
-    const token = (await apps.web.container.get(SessionManagers).get('web').login({ userId: 'n1', username: 'n', roles: [], permissions: [] })).token;
+    const token = (
+      await apps.web.container.get(SessionManagers).get('web').login({ userId: 'n1', username: 'n', roles: [], permissions: [] })
+    ).token;
     const res = await request(apps.web.app.callback())
       .post('/payments')
       .set('Authorization', `Bearer ${token}`)
@@ -237,26 +338,36 @@ describe('request bodies that once reached a 500', () => {
 
 describe('session.is-read-cookie', () => {
   for (const readCookie of [false, true]) {
-    it(`${readCookie}: a token in a cookie named like the token header is ${readCookie ? 'accepted when no header is sent' : 'never read'}`, async () => {
-      const config = testConfig({ 'session.is-read-cookie': readCookie });
-      const infra = testInfra(config, { label: `cookie-${readCookie}` });
-      try {
-        const { admin } = buildBoth(config, infra);
-        const { token } = await admin.container.get(SessionManagers).get('admin').login({ userId: 'c1', username: 'cookie', roles: [], permissions: [] });
-        const res = await request(admin.app.callback()).get('/auth/me').set('Cookie', `Authorization=${token}`);
-        if (readCookie) {
-          assert.equal(res.status, 200);
-          assert.equal(res.body.data.username, 'cookie');
-          // the header still wins when both are sent
-          const both = await request(admin.app.callback()).get('/auth/me').set('Cookie', `Authorization=${token}`).set('Authorization', 'Bearer 00000000-0000-4000-8000-000000000000');
-          assert.equal(both.status, 401);
-        } else {
-          assert.equal(res.status, 401);
-          assert.equal(res.body.code, 40100, 'token-missing: the cookie was not read');
+    it(
+      `${readCookie}: a token in a cookie named like the token header is ` +
+        `${readCookie ? 'accepted when no header is sent' : 'never read'}`,
+      async () => {
+        const config = testConfig({ 'session.is-read-cookie': readCookie });
+        const infra = testInfra(config, { label: `cookie-${readCookie}` });
+        try {
+          const { admin } = buildBoth(config, infra);
+          const { token } = await admin.container
+            .get(SessionManagers)
+            .get('admin')
+            .login({ userId: 'c1', username: 'cookie', roles: [], permissions: [] });
+          const res = await request(admin.app.callback()).get('/auth/me').set('Cookie', `Authorization=${token}`);
+          if (readCookie) {
+            assert.equal(res.status, 200);
+            assert.equal(res.body.data.username, 'cookie');
+            // the header still wins when both are sent
+            const both = await request(admin.app.callback())
+              .get('/auth/me')
+              .set('Cookie', `Authorization=${token}`)
+              .set('Authorization', 'Bearer 00000000-0000-4000-8000-000000000000');
+            assert.equal(both.status, 401);
+          } else {
+            assert.equal(res.status, 401);
+            assert.equal(res.body.code, 40100, 'token-missing: the cookie was not read');
+          }
+        } finally {
+          await infra.dispose();
         }
-      } finally {
-        await infra.dispose();
-      }
-    });
+      },
+    );
   }
 });

@@ -11,7 +11,9 @@ import { prodEnv } from '../support/prod-env';
 /** Helmet's full set, as HTML responses carry it (the CSP is the one Swagger UI and the try-it page work under). */
 const HELMET_SET: Readonly<Record<string, string>> = {
   'content-security-policy':
-    "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';upgrade-insecure-requests;connect-src 'self'",
+    "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action " +
+    "'self';frame-ancestors 'self';img-src 'self' data:;object-src 'none';script-src " +
+    "'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';upgrade-insecure-requests;connect-src 'self'",
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'cross-origin',
   'origin-agent-cluster': '?1',
@@ -78,18 +80,27 @@ describe('HTTP hygiene: security headers, CORS, server timeouts', () => {
     for (const app of [open.admin.app, open.web.app]) {
       const missing = await request(app.callback()).get('/no/such/route').expect(404).expect('Content-Type', /json/);
       assertApiSet(missing.headers, '404');
-      const unauth = await request(app.callback()).get(app === open.admin.app ? '/auth/me' : '/user/profile').set('Authorization', 'Bearer nope').expect(401);
+      const unauth = await request(app.callback())
+        .get(app === open.admin.app ? '/auth/me' : '/user/profile')
+        .set('Authorization', 'Bearer nope')
+        .expect(401);
       assert.match(unauth.headers['content-type'] ?? '', /json/);
       assert.match(unauth.headers['www-authenticate'] ?? '', /Bearer/);
       assertApiSet(unauth.headers, '401');
     }
   });
 
-  it("non-HTML assets get the API set and keep their own Cache-Control; an empty preflight gets the API set", async () => {
-    const css = await request(open.admin.app.callback()).get('/swagger-ui/swagger-ui.css').expect(200).expect('Content-Type', /text\/css/);
+  it('non-HTML assets get the API set and keep their own Cache-Control; an empty preflight gets the API set', async () => {
+    const css = await request(open.admin.app.callback())
+      .get('/swagger-ui/swagger-ui.css')
+      .expect(200)
+      .expect('Content-Type', /text\/css/);
     assertApiSet(css.headers, 'css');
     assert.equal(css.headers['cache-control'], 'public, max-age=3600');
-    const js = await request(open.web.app.callback()).get('/swagger-ui/swagger-initializer.js').expect(200).expect('Content-Type', /javascript/);
+    const js = await request(open.web.app.callback())
+      .get('/swagger-ui/swagger-initializer.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
     assertApiSet(js.headers, 'js');
     const pre = await request(open.web.app.callback())
       .options('/user/profile')
@@ -112,7 +123,10 @@ describe('HTTP hygiene: security headers, CORS, server timeouts', () => {
         [both.web.app, '/problems/not-found', 'public, max-age=3600'],
       ] as const;
       for (const [app, path, cacheControl] of pages) {
-        const res = await request(app.callback()).get(path).expect(200).expect('Content-Type', /^text\/html/);
+        const res = await request(app.callback())
+          .get(path)
+          .expect(200)
+          .expect('Content-Type', /^text\/html/);
         for (const [name, value] of Object.entries(HELMET_SET)) assert.equal(res.headers[name], value, `${path} ${name}`);
         assert.equal(res.headers['cache-control'], cacheControl, path);
         assert.ok(res.headers['x-request-id'], path);

@@ -38,39 +38,60 @@ for (const kind of STORE_KINDS) {
         trustedProxies: parseCidrList([]),
         bodyLimitBytes: 4096,
         log: silentLogger,
-        routes: [route({ method: 'post', path: '/probe', summary: 'anonymous TOKEN route', guards: [idempotent({ mode: 'TOKEN' })], response: z.object({ ok: z.boolean() }), handler: async () => ({ ok: true }) })],
+        routes: [
+          route({
+            method: 'post',
+            path: '/probe',
+            summary: 'anonymous TOKEN route',
+            guards: [idempotent({ mode: 'TOKEN' })],
+            response: z.object({ ok: z.boolean() }),
+            handler: async () => ({ ok: true }),
+          }),
+        ],
       });
     });
     after(async () => infra?.dispose());
 
     const web = () => request(apps.web.app.callback());
     const member = async (userId = `b${++seq}-${randomUUID().slice(0, 6)}`) =>
-      `Bearer ${(await apps.web.container.get(SessionManagers).get('web').login({ userId, username: `m${userId}`, roles: ['member'], permissions: [] })).token}`;
+      `Bearer ${
+        (
+          await apps.web.container
+            .get(SessionManagers)
+            .get('web')
+            .login({ userId, username: `m${userId}`, roles: ['member'], permissions: [] })
+        ).token
+      }`;
     const fetchToken = async (auth?: string): Promise<string> => {
       const req = web().get('/idempotent/token');
       const res = await (auth === undefined ? req : req.set('Authorization', auth)).expect(200);
       return res.body.token as string;
     };
-    const order = (auth: string, token: string, item = 'book') => web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', token).send({ item, quantity: 1 });
+    const order = (auth: string, token: string, item = 'book') =>
+      web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', token).send({ item, quantity: 1 });
     const anonymously = (token: string) => request(anonymousProbe.callback()).post('/probe').set('X-Idempotent-Token', token).send({});
     const code = (res: request.Response) => (JSON.parse(res.text) as { code: string }).code;
 
-    it('fetched with a bearer token: refused (409) for another user, another session of the same user and anonymously; its owner still spends it', async () => {
-      const ownerId = `owner-${randomUUID().slice(0, 6)}`;
-      const owner = await member(ownerId);
-      const t = await fetchToken(owner);
-      for (const [who, attempt] of [
-        ['another user', order(await member(), t)],
-        ['another session of the same user', order(await member(ownerId), t)],
-        ['anonymous', anonymously(t)],
-      ] as const) {
-        const res = await attempt;
-        assert.equal(res.status, 409, who);
-        assert.equal(code(res), 'idempotency-token-session-mismatch', who);
-      }
-      await order(owner, t).expect(201);
-      assert.equal(code(await order(owner, t)), 'idempotency-token-invalid', 'spent once');
-    });
+    it(
+      'fetched with a bearer token: refused (409) for another user, another session of the same ' +
+        'user and anonymously; its owner still spends it',
+      async () => {
+        const ownerId = `owner-${randomUUID().slice(0, 6)}`;
+        const owner = await member(ownerId);
+        const t = await fetchToken(owner);
+        for (const [who, attempt] of [
+          ['another user', order(await member(), t)],
+          ['another session of the same user', order(await member(ownerId), t)],
+          ['anonymous', anonymously(t)],
+        ] as const) {
+          const res = await attempt;
+          assert.equal(res.status, 409, who);
+          assert.equal(code(res), 'idempotency-token-session-mismatch', who);
+        }
+        await order(owner, t).expect(201);
+        assert.equal(code(await order(owner, t)), 'idempotency-token-invalid', 'spent once');
+      },
+    );
 
     it('a failed request gives a bound token back still bound', async () => {
       const owner = await member();
@@ -95,7 +116,10 @@ for (const kind of STORE_KINDS) {
     });
 
     it('a bound token stored by an earlier release: refused (and kept) for another session, spent by its own', async () => {
-      const login = await apps.web.container.get(SessionManagers).get('web').login({ userId: `old-${randomUUID().slice(0, 6)}`, username: 'old', roles: ['member'], permissions: [] });
+      const login = await apps.web.container
+        .get(SessionManagers)
+        .get('web')
+        .login({ userId: `old-${randomUUID().slice(0, 6)}`, username: 'old', roles: ['member'], permissions: [] });
       const owner = `Bearer ${login.token}`;
       const session = login.tokenId;
       const t = randomUUID();
@@ -114,13 +138,23 @@ for (const kind of STORE_KINDS) {
       await order(owner, t).expect(201);
     });
 
-    it('fetching with an access token that is not valid answers 401 instead of an unbound token; the admin app binds its tokens too', async () => {
-      const res = await web().get('/idempotent/token').set('Authorization', 'Bearer not-a-live-token');
-      assert.equal(res.status, 401);
-      assert.equal(code(res), 'token-invalid');
-      const adminAuth = `Bearer ${(await apps.admin.container.get(SessionManagers).get('admin').login({ userId: '1', username: 'admin', roles: ['admin'], permissions: ['*:*:*'] })).token}`;
-      const bound = await request(apps.admin.app.callback()).get('/idempotent/token').set('Authorization', adminAuth).expect(200);
-      assert.match(bound.body.data.token, /^[A-Za-z0-9_-]{22}\.\d{13}\.s[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
-    });
+    it(
+      'fetching with an access token that is not valid answers 401 instead of an unbound token; ' + 'the admin app binds its tokens too',
+      async () => {
+        const res = await web().get('/idempotent/token').set('Authorization', 'Bearer not-a-live-token');
+        assert.equal(res.status, 401);
+        assert.equal(code(res), 'token-invalid');
+        const adminAuth = `Bearer ${
+          (
+            await apps.admin.container
+              .get(SessionManagers)
+              .get('admin')
+              .login({ userId: '1', username: 'admin', roles: ['admin'], permissions: ['*:*:*'] })
+          ).token
+        }`;
+        const bound = await request(apps.admin.app.callback()).get('/idempotent/token').set('Authorization', adminAuth).expect(200);
+        assert.match(bound.body.data.token, /^[A-Za-z0-9_-]{22}\.\d{13}\.s[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+      },
+    );
   });
 }

@@ -55,7 +55,14 @@ for (const kind of STORE_KINDS) {
 
     const web = () => request(apps.web.app.callback());
     const member = async () =>
-      `Bearer ${(await apps.web.container.get(SessionManagers).get('web').login({ userId: `m-${randomUUID().slice(0, 8)}`, username: 'meter', roles: ['member'], permissions: [] })).token}`;
+      `Bearer ${
+        (
+          await apps.web.container
+            .get(SessionManagers)
+            .get('web')
+            .login({ userId: `m-${randomUUID().slice(0, 8)}`, username: 'meter', roles: ['member'], permissions: [] })
+        ).token
+      }`;
 
     it('4,000 anonymous token requests from one IP are mostly 429 and add no key', async () => {
       const ip = freshIp();
@@ -88,7 +95,11 @@ for (const kind of STORE_KINDS) {
       assert.match(String(last?.headers['ratelimit-policy']), /^"idempotent-token";q=60;w=60, "idempotent-token-session";q=60;w=60$/);
       assert.match(String(last?.headers.ratelimit), /^"idempotent-token";r=59;t=\d+, "idempotent-token-session";r=0;t=\d+$/);
       // Another session, and anonymous callers, from the same IPs are not affected.
-      await web().get('/idempotent/token').set('X-Forwarded-For', freshIp()).set('Authorization', await member()).expect(200);
+      await web()
+        .get('/idempotent/token')
+        .set('X-Forwarded-For', freshIp())
+        .set('Authorization', await member())
+        .expect(200);
       await web().get('/idempotent/token').set('X-Forwarded-For', freshIp()).expect(200);
     });
 

@@ -51,7 +51,11 @@ for (const kind of STORE_KINDS) {
     describe('PARAM (admin POST /examples/notices)', () => {
       it('50 concurrent identical submissions: exactly one creates a record, the rest 409 duplicate-submission', async () => {
         const auth = await login('admin', adminUser(`a${++seq}`));
-        const results = await Promise.all(Array.from({ length: 50 }, () => admin().post('/examples/notices').set('Authorization', auth).send({ title: 'Maintenance tonight' })));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            admin().post('/examples/notices').set('Authorization', auth).send({ title: 'Maintenance tonight' }),
+          ),
+        );
         const statuses = results.map((r) => r.status);
         assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(','));
         for (const r of results.filter((x) => x.status !== 201)) {
@@ -70,7 +74,11 @@ for (const kind of STORE_KINDS) {
         await admin().post('/examples/notices').set('Authorization', a).send({ title: 'one' }).expect(201);
         await admin().post('/examples/notices').set('Authorization', a).send({ title: 'two' }).expect(201);
         await admin().post('/examples/notices').set('Authorization', b).send({ title: 'one' }).expect(201);
-        const dup = await admin().post('/examples/notices').set('Authorization', a).set('Content-Type', 'application/json').send('{ "title" :  "one" }');
+        const dup = await admin()
+          .post('/examples/notices')
+          .set('Authorization', a)
+          .set('Content-Type', 'application/json')
+          .send('{ "title" :  "one" }');
         assert.equal(dup.status, 409);
         await admin().post('/examples/notices?draft=1').set('Authorization', a).send({ title: 'one' }).expect(201);
       });
@@ -79,7 +87,11 @@ for (const kind of STORE_KINDS) {
         const a = await login('admin', adminUser(`a${++seq}`));
         const bad = { title: '' };
         assert.equal((await admin().post('/examples/notices').set('Authorization', a).send(bad)).status, 400);
-        assert.equal((await admin().post('/examples/notices').set('Authorization', a).send(bad)).status, 400, 'not 409: the failed first request released its lock');
+        assert.equal(
+          (await admin().post('/examples/notices').set('Authorization', a).send(bad)).status,
+          400,
+          'not 409: the failed first request released its lock',
+        );
       });
 
       if (kind === 'memory') {
@@ -152,7 +164,14 @@ for (const kind of STORE_KINDS) {
         const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1);
         const later = String(Number(exp) + 3_600_000);
         const otherKey = signToken(['another-key-0123456789abcdef-0123456789'], 'web', Number(exp), undefined);
-        for (const bad of [`${flip(nonce)}.${exp}.${binding}.${mac}`, `${nonce}.${later}.${binding}.${mac}`, `${nonce}.${exp}.${binding}.${flip(mac)}`, `${nonce}.${exp}.s${nonce}.${mac}`, otherKey, `${t}x`]) {
+        for (const bad of [
+          `${flip(nonce)}.${exp}.${binding}.${mac}`,
+          `${nonce}.${later}.${binding}.${mac}`,
+          `${nonce}.${exp}.${binding}.${flip(mac)}`,
+          `${nonce}.${exp}.s${nonce}.${mac}`,
+          otherKey,
+          `${t}x`,
+        ]) {
           const r = await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', bad).send({ item: 'a', quantity: 1 });
           assert.equal(r.status, 409, bad);
           assert.equal(problem(r).code, 'idempotency-token-invalid', bad);
@@ -164,7 +183,9 @@ for (const kind of STORE_KINDS) {
         const auth = await freshMember();
         const t = (await token()).body.token as string;
         const results = await Promise.all(
-          Array.from({ length: 50 }, () => web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'book', quantity: 1 })),
+          Array.from({ length: 50 }, () =>
+            web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'book', quantity: 1 }),
+          ),
         );
         const statuses = results.map((r) => r.status);
         assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(','));
@@ -189,20 +210,34 @@ for (const kind of STORE_KINDS) {
         }
         const t = (await token()).body.token as string;
         await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 }).expect(201);
-        assert.equal((await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 })).status, 409);
+        assert.equal(
+          (await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 })).status,
+          409,
+        );
       });
 
       it('a token of the admin app is unknown on the web app', async () => {
         const auth = await freshMember();
         const t = (await token(admin)).body.data.token as string;
-        assert.equal((await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 })).status, 409);
+        assert.equal(
+          (await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'a', quantity: 1 })).status,
+          409,
+        );
       });
 
       it('a request that fails gives its token back', async () => {
         const auth = await freshMember();
         const t = (await token()).body.token as string;
-        assert.equal((await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: '', quantity: 0 })).status, 400);
-        await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: 'fixed', quantity: 2 }).expect(201);
+        assert.equal(
+          (await web().post('/orders').set('Authorization', auth).set('X-Idempotent-Token', t).send({ item: '', quantity: 0 })).status,
+          400,
+        );
+        await web()
+          .post('/orders')
+          .set('Authorization', auth)
+          .set('X-Idempotent-Token', t)
+          .send({ item: 'fixed', quantity: 2 })
+          .expect(201);
         const list = await web().get('/orders').set('Authorization', auth).expect(200);
         assert.equal(list.body.length, 1);
       });
@@ -220,40 +255,59 @@ for (const kind of STORE_KINDS) {
     });
 
     describe('HEADER (web POST /payments, Idempotency-Key)', () => {
-      it('50 concurrent requests with one key: one execution, the rest 409 in progress (Retry-After) or the replayed response', async () => {
-        const auth = await freshMember();
-        const key = randomUUID();
-        const results = await Promise.all(
-          Array.from({ length: 50 }, () => web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).send({ amount: 1999, currency: 'EUR' })),
-        );
-        const list = await web().get('/payments').set('Authorization', auth).expect(200);
-        assert.equal(list.body.length, 1, 'exactly one payment was created');
-        const created = list.body[0];
-        let originals = 0;
-        for (const r of results) {
-          if (r.status === 409) {
-            assert.equal(problem(r).code, 'idempotency-in-progress');
-            assert.equal(r.headers['retry-after'], '1');
-          } else {
-            assert.equal(r.status, 201, r.text);
-            assert.deepEqual(r.body, created);
-            if (r.headers['idempotent-replayed'] !== 'true') originals++;
+      it(
+        '50 concurrent requests with one key: one execution, the rest 409 in progress (Retry-After) ' + 'or the replayed response',
+        async () => {
+          const auth = await freshMember();
+          const key = randomUUID();
+          const results = await Promise.all(
+            Array.from({ length: 50 }, () =>
+              web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).send({ amount: 1999, currency: 'EUR' }),
+            ),
+          );
+          const list = await web().get('/payments').set('Authorization', auth).expect(200);
+          assert.equal(list.body.length, 1, 'exactly one payment was created');
+          const created = list.body[0];
+          let originals = 0;
+          for (const r of results) {
+            if (r.status === 409) {
+              assert.equal(problem(r).code, 'idempotency-in-progress');
+              assert.equal(r.headers['retry-after'], '1');
+            } else {
+              assert.equal(r.status, 201, r.text);
+              assert.deepEqual(r.body, created);
+              if (r.headers['idempotent-replayed'] !== 'true') originals++;
+            }
           }
-        }
-        assert.equal(originals, 1);
-      });
+          assert.equal(originals, 1);
+        },
+      );
 
       it('a retry after completion replays status, body and content type; another payload -> 422', async () => {
         const auth = await freshMember();
         const key = `"${randomUUID()}"`; // the draft's structured-field form is accepted too
-        const first = await web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).send({ amount: 500, currency: 'USD' }).expect(201);
+        const first = await web()
+          .post('/payments')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', key)
+          .send({ amount: 500, currency: 'USD' })
+          .expect(201);
         assert.equal(first.headers['idempotent-replayed'], undefined);
-        const again = await web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).set('Content-Type', 'application/json').send('{"currency":"USD", "amount":500}');
+        const again = await web()
+          .post('/payments')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', key)
+          .set('Content-Type', 'application/json')
+          .send('{"currency":"USD", "amount":500}');
         assert.equal(again.status, 201);
         assert.equal(again.headers['idempotent-replayed'], 'true');
         assert.match(again.headers['content-type'] ?? '', /application\/json/);
         assert.deepEqual(again.body, first.body);
-        const other = await web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).send({ amount: 501, currency: 'USD' });
+        const other = await web()
+          .post('/payments')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', key)
+          .send({ amount: 501, currency: 'USD' });
         assert.equal(other.status, 422);
         assert.equal(problem(other).code, 'idempotency-key-mismatch');
         assert.equal((await web().get('/payments').set('Authorization', auth)).body.length, 1);
@@ -264,7 +318,11 @@ for (const kind of STORE_KINDS) {
         const missing = await web().post('/payments').set('Authorization', auth).send({ amount: 1, currency: 'EUR' });
         assert.equal(missing.status, 400);
         assert.equal(problem(missing).code, 'idempotency-key-missing');
-        const bad = await web().post('/payments').set('Authorization', auth).set('Idempotency-Key', 'x'.repeat(256)).send({ amount: 1, currency: 'EUR' });
+        const bad = await web()
+          .post('/payments')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', 'x'.repeat(256))
+          .send({ amount: 1, currency: 'EUR' });
         assert.equal(bad.status, 400);
         assert.equal(problem(bad).code, 'validation-failed');
         assert.equal((await web().get('/payments').set('Authorization', auth)).body.length, 0);
@@ -274,8 +332,18 @@ for (const kind of STORE_KINDS) {
         const a = await freshMember();
         const b = await freshMember();
         const key = randomUUID();
-        const ra = await web().post('/payments').set('Authorization', a).set('Idempotency-Key', key).send({ amount: 10, currency: 'EUR' }).expect(201);
-        const rb = await web().post('/payments').set('Authorization', b).set('Idempotency-Key', key).send({ amount: 10, currency: 'EUR' }).expect(201);
+        const ra = await web()
+          .post('/payments')
+          .set('Authorization', a)
+          .set('Idempotency-Key', key)
+          .send({ amount: 10, currency: 'EUR' })
+          .expect(201);
+        const rb = await web()
+          .post('/payments')
+          .set('Authorization', b)
+          .set('Idempotency-Key', key)
+          .send({ amount: 10, currency: 'EUR' })
+          .expect(201);
         assert.equal(rb.headers['idempotent-replayed'], undefined);
         assert.notEqual(ra.body.id, rb.body.id);
       });
@@ -283,9 +351,18 @@ for (const kind of STORE_KINDS) {
       it('a failed request leaves no record: the same key works afterwards, even with a corrected payload', async () => {
         const auth = await freshMember();
         const key = randomUUID();
-        const bad = await web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).send({ amount: -5, currency: 'EUR' });
+        const bad = await web()
+          .post('/payments')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', key)
+          .send({ amount: -5, currency: 'EUR' });
         assert.equal(bad.status, 400);
-        const ok = await web().post('/payments').set('Authorization', auth).set('Idempotency-Key', key).send({ amount: 5, currency: 'EUR' }).expect(201);
+        const ok = await web()
+          .post('/payments')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', key)
+          .send({ amount: 5, currency: 'EUR' })
+          .expect(201);
         assert.equal(ok.headers['idempotent-replayed'], undefined);
       });
 

@@ -71,21 +71,31 @@ describe('logs: one access line per request, secrets never logged', () => {
       cookie: 'SESSIONID=cookie-value-never-logged',
     };
     const withSecrets = (t: request.Test) =>
-      t.set('Authorization', `Bearer ${secrets.token}`).set('X-Sign', secrets.sign).set('Cookie', secrets.cookie).set('X-App-Key', 'demo-app');
+      t
+        .set('Authorization', `Bearer ${secrets.token}`)
+        .set('X-Sign', secrets.sign)
+        .set('Cookie', secrets.cookie)
+        .set('X-App-Key', 'demo-app');
     const body = { username: 'admin', password: secrets.password, refreshToken: secrets.refreshToken };
     const a = admin.app.callback();
     const w = web.app.callback();
     await withSecrets(request(a).get('/auth/me')).expect(200);
     await withSecrets(request(a).post('/auth/me')).send(body).expect(405);
     await withSecrets(request(a).post('/auth/login-nowhere')).send(body).expect(404);
-    await withSecrets(request(a).post('/auth/me')).set('Content-Type', 'application/json').send(`{"password":"${secrets.password}",`).expect(400);
+    await withSecrets(request(a).post('/auth/me'))
+      .set('Content-Type', 'application/json')
+      .send(`{"password":"${secrets.password}",`)
+      .expect(400);
     await withSecrets(request(w).get('/user/profile')).expect(401);
     await withSecrets(request(w).post('/user/profile')).send(body).expect(405);
     await managers.get('admin').logout(token);
 
     const all = capture.lines.join('');
     assert.ok(capture.parsed().filter((l) => l.msg === 'request').length >= 6, 'access lines were written');
-    assert.ok(capture.parsed().some((l) => l.level === 20), 'session debug lines were written (is-log)');
+    assert.ok(
+      capture.parsed().some((l) => l.level === 20),
+      'session debug lines were written (is-log)',
+    );
     for (const [name, value] of Object.entries(secrets)) assert.ok(!all.includes(value), `${name} leaked into the logs`);
     assert.ok(!all.includes('Bearer '), 'an Authorization header value leaked');
   });
@@ -93,10 +103,21 @@ describe('logs: one access line per request, secrets never logged', () => {
   it('redacts secrets handed to the logger directly, wherever the adapter knows to look', () => {
     const c = captureLogs();
     const log = createPinoLogger({ destination: c.stream });
-    log.info({ req: { headers: { authorization: 'Bearer t-1', cookie: 'c-1', 'x-sign': 's-1' } }, password: 'p-1', refreshToken: 'r-1' }, 'x');
-    log.error({ requestId: 'r', err: Object.assign(new Error('bad json'), { body: '{"password":"p-2"}' }), user: { password: 'p-3', accessToken: 't-2' } }, 'y');
+    log.info(
+      { req: { headers: { authorization: 'Bearer t-1', cookie: 'c-1', 'x-sign': 's-1' } }, password: 'p-1', refreshToken: 'r-1' },
+      'x',
+    );
+    log.error(
+      {
+        requestId: 'r',
+        err: Object.assign(new Error('bad json'), { body: '{"password":"p-2"}' }),
+        user: { password: 'p-3', accessToken: 't-2' },
+      },
+      'y',
+    );
     const all = c.lines.join('');
-    for (const v of ['t-1', 'c-1', 's-1', 'p-1', 'r-1', 'p-2', 'p-3', 't-2']) assert.ok(!all.includes(`"${v}`) && !all.includes(v + '"'), `${v} leaked`);
+    for (const v of ['t-1', 'c-1', 's-1', 'p-1', 'r-1', 'p-2', 'p-3', 't-2'])
+      assert.ok(!all.includes(`"${v}`) && !all.includes(v + '"'), `${v} leaked`);
     assert.ok(all.includes('[REDACTED]'));
   });
 });
@@ -111,7 +132,11 @@ describe('logs over a full flow: getConfig -> login -> me -> refresh -> logout, 
   let web: ReturnType<typeof buildWebApp>;
 
   before(() => {
-    const config = testConfig({ 'session.is-log': true, 'svc.security.sign.apps': { [SIGN_APP]: SIGN_SECRET }, 'svc.crypto.worker-threads': 1 });
+    const config = testConfig({
+      'session.is-log': true,
+      'svc.security.sign.apps': { [SIGN_APP]: SIGN_SECRET },
+      'svc.crypto.worker-threads': 1,
+    });
     const log = createPinoLogger({ level: 'debug', destination: capture.stream });
     infra = createInfrastructure(config, { log });
     admin = buildAdminApp(config, infra);
@@ -128,7 +153,10 @@ describe('logs over a full flow: getConfig -> login -> me -> refresh -> logout, 
       Buffer.from(password, 'utf8'),
     ).toString('base64');
     // a failed attempt first: its ciphertext must not be logged either
-    const wrong = publicEncrypt({ key: cfg.body.data.publicKey as string, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('wrong-pass-1', 'utf8')).toString('base64');
+    const wrong = publicEncrypt(
+      { key: cfg.body.data.publicKey as string, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from('wrong-pass-1', 'utf8'),
+    ).toString('base64');
     await request(a).post('/auth/login').send({ username: 'admin', password: wrong }).expect(401);
     const login = await request(a).post('/auth/login').send({ username: 'admin', password: encrypted }).expect(200);
     const { accessToken, refreshToken } = login.body.data as { accessToken: string; refreshToken: string };
@@ -141,7 +169,9 @@ describe('logs over a full flow: getConfig -> login -> me -> refresh -> logout, 
     const body = '{"order":42}';
     const ts = String(Date.now());
     const nonce = randomBytes(12).toString('hex');
-    const sign = createHmac('sha256', SIGN_SECRET).update(SIGN_APP + ts + nonce + body).digest('hex');
+    const sign = createHmac('sha256', SIGN_SECRET)
+      .update(SIGN_APP + ts + nonce + body)
+      .digest('hex');
     await request(web.app.callback())
       .post('/open/echo')
       .set({ 'X-App-Key': SIGN_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign, 'Content-Type': 'application/json' })
@@ -150,10 +180,22 @@ describe('logs over a full flow: getConfig -> login -> me -> refresh -> logout, 
 
     const lines = capture.parsed();
     const routes = lines.filter((l) => l.msg === 'request').map((l) => `${String(l.method)} ${String(l.route)} ${String(l.status)}`);
-    for (const r of ['GET /auth/getConfig 200', 'POST /auth/login 401', 'POST /auth/login 200', 'GET /auth/me 200', 'POST /auth/refresh-token 200', 'GET /auth/me 401', 'POST /auth/logout 200', 'POST /open/echo 200']) {
+    for (const r of [
+      'GET /auth/getConfig 200',
+      'POST /auth/login 401',
+      'POST /auth/login 200',
+      'GET /auth/me 200',
+      'POST /auth/refresh-token 200',
+      'GET /auth/me 401',
+      'POST /auth/logout 200',
+      'POST /open/echo 200',
+    ]) {
       assert.ok(routes.includes(r), `access line for ${r} (got ${routes.join(', ')})`);
     }
-    assert.ok(lines.some((l) => l.level === 20), 'session debug lines were written (is-log)');
+    assert.ok(
+      lines.some((l) => l.level === 20),
+      'session debug lines were written (is-log)',
+    );
     const all = capture.lines.join('');
     const secrets = {
       accessToken,

@@ -15,7 +15,10 @@ function concrete(path: string): string {
 }
 
 function allowOf(res: request.Response): string[] {
-  return String(res.headers.allow ?? '').split(/,\s*/).filter((m) => m !== '').sort();
+  return String(res.headers.allow ?? '')
+    .split(/,\s*/)
+    .filter((m) => m !== '')
+    .sort();
 }
 
 describe('undeclared methods answer 405 with Allow, on every path of both apps', function () {

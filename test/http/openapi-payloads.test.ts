@@ -35,7 +35,10 @@ function checker(doc: Doc): (method: string, path: string, res: Res) => void {
     const schema = JSON.parse(JSON.stringify(media.schema).replace(/"#\/components\//g, '"doc#/components/')) as object;
     const validate = ajv.compile(schema);
     const body = /[/+]json$/.test(type) ? JSON.parse(res.text) : (res.text ?? '');
-    assert.ok(validate(body), `${method.toUpperCase()} ${path} ${res.status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 400)}`);
+    assert.ok(
+      validate(body),
+      `${method.toUpperCase()} ${path} ${res.status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 400)}`,
+    );
   };
 }
 
@@ -54,13 +57,18 @@ describe('OpenAPI: what the apps send matches the declared success payloads', fu
     const app = apps.admin.app.callback();
     const check = checker((await request(app).get('/v3/api-docs')).body as Doc);
     const get = async (path: string, doc = path, token?: string) => {
-      const res = await request(app).get(path).set(token ? { Authorization: `Bearer ${token}` } : {});
+      const res = await request(app)
+        .get(path)
+        .set(token ? { Authorization: `Bearer ${token}` } : {});
       check('get', doc, res as unknown as Res);
       return res;
     };
     const cfg = await get('/auth/getConfig');
     await get('/auth/captchaImage');
-    const password = publicEncrypt({ key: cfg.body.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+    const password = publicEncrypt(
+      { key: cfg.body.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from('admin123'),
+    ).toString('base64');
     const login = await request(app).post('/auth/login').send({ username: 'admin', password });
     check('post', '/auth/login', login as unknown as Res);
     assert.equal(login.status, 200, login.text);
@@ -72,19 +80,35 @@ describe('OpenAPI: what the apps send matches the declared success payloads', fu
     await get('/idempotent/token', '/idempotent/token', token);
     const viewer = (users.body.data.list as Array<{ userId: string; username: string }>).find((u) => u.username === 'viewer');
     assert.ok(viewer, 'the test directory has a viewer');
-    const roles = await request(app).post(`/system/user/${viewer.userId}/roles`).set(bearer).send({ roles: ['viewer'] });
+    const roles = await request(app)
+      .post(`/system/user/${viewer.userId}/roles`)
+      .set(bearer)
+      .send({ roles: ['viewer'] });
     check('post', '/system/user/{id}/roles', roles as unknown as Res);
     assert.equal(roles.status, 200, roles.text);
-    const notice = await request(app).post('/examples/notices').set(bearer).send({ title: `hello ${randomUUID()}` });
+    const notice = await request(app)
+      .post('/examples/notices')
+      .set(bearer)
+      .send({ title: `hello ${randomUUID()}` });
     check('post', '/examples/notices', notice as unknown as Res);
     await get('/examples/notices', '/examples/notices', token);
     await get('/examples/echo?q=1&q=2', '/examples/echo');
-    for (const p of ['/actuator/health', '/actuator/health/liveness', '/actuator/health/readiness', '/actuator/info', '/actuator/prometheus']) await get(p);
-    for (const p of ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'index.html']) await get(`/swagger-ui/${p}`, '/swagger-ui/{file}');
+    for (const p of [
+      '/actuator/health',
+      '/actuator/health/liveness',
+      '/actuator/health/readiness',
+      '/actuator/info',
+      '/actuator/prometheus',
+    ])
+      await get(p);
+    for (const p of ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'index.html'])
+      await get(`/swagger-ui/${p}`, '/swagger-ui/{file}');
     await get('/swagger-ui');
     const refresh = await request(app).post('/auth/refresh-token').send({ refreshToken: login.body.data.refreshToken });
     check('post', '/auth/refresh-token', refresh as unknown as Res);
-    const logout = await request(app).post('/auth/logout').set({ Authorization: `Bearer ${refresh.body.data.accessToken}` });
+    const logout = await request(app)
+      .post('/auth/logout')
+      .set({ Authorization: `Bearer ${refresh.body.data.accessToken}` });
     check('post', '/auth/logout', logout as unknown as Res);
     assert.equal(logout.status, 200);
   });
@@ -105,11 +129,19 @@ describe('OpenAPI: what the apps send matches the declared success payloads', fu
     await get('/problems/rate-limited', '/problems/{reason}');
     const token = await request(app).get('/idempotent/token').set(auth);
     check('get', '/idempotent/token', token as unknown as Res);
-    const order = await request(app).post('/orders').set(auth).set('X-Idempotent-Token', token.body.token).send({ item: 'book', quantity: 1 });
+    const order = await request(app)
+      .post('/orders')
+      .set(auth)
+      .set('X-Idempotent-Token', token.body.token)
+      .send({ item: 'book', quantity: 1 });
     check('post', '/orders', order as unknown as Res);
     assert.equal(order.status, 201, order.text);
     await get('/orders');
-    const payment = await request(app).post('/payments').set(auth).set('Idempotency-Key', randomUUID()).send({ amount: 100, currency: 'EUR' });
+    const payment = await request(app)
+      .post('/payments')
+      .set(auth)
+      .set('Idempotency-Key', randomUUID())
+      .send({ amount: 100, currency: 'EUR' });
     check('post', '/payments', payment as unknown as Res);
     const refresh = await request(app).post('/auth/refresh-token').send({ refreshToken: login.body.refreshToken });
     check('post', '/auth/refresh-token', refresh as unknown as Res);
@@ -117,13 +149,19 @@ describe('OpenAPI: what the apps send matches the declared success payloads', fu
     check('post', '/auth/login', wrong as unknown as Res);
     assert.equal(wrong.status, 401);
     await request(app).post('/auth/login').send({ username, password: 'Str0ng-passw0rd!' }).expect(200); // a second device
-    const sessions = await request(app).get('/user/sessions').set({ Authorization: `Bearer ${refresh.body.accessToken}` });
+    const sessions = await request(app)
+      .get('/user/sessions')
+      .set({ Authorization: `Bearer ${refresh.body.accessToken}` });
     const other = (sessions.body as Array<{ tokenId: string; current: boolean }>).find((s) => !s.current);
     assert.ok(other, sessions.text);
-    const ended = await request(app).delete(`/user/sessions/${other.tokenId}`).set({ Authorization: `Bearer ${refresh.body.accessToken}` });
+    const ended = await request(app)
+      .delete(`/user/sessions/${other.tokenId}`)
+      .set({ Authorization: `Bearer ${refresh.body.accessToken}` });
     check('delete', '/user/sessions/{tokenId}', ended as unknown as Res);
     assert.equal(ended.status, 204);
-    const all = await request(app).post('/user/logout-all').set({ Authorization: `Bearer ${refresh.body.accessToken}` });
+    const all = await request(app)
+      .post('/user/logout-all')
+      .set({ Authorization: `Bearer ${refresh.body.accessToken}` });
     check('post', '/user/logout-all', all as unknown as Res);
     assert.equal(all.status, 200);
   });

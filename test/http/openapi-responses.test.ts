@@ -26,7 +26,9 @@ const ERROR_SCHEMAS = new Set(['ErrorEnvelope', 'Problem', 'FieldErrors']);
 
 /** A schema that says something: a type, a reference, properties or alternatives (never `{}`). */
 function described(schema: any): boolean {
-  return schema !== null && typeof schema === 'object' && ['type', '$ref', 'properties', 'anyOf', 'oneOf', 'allOf'].some((k) => k in schema);
+  return (
+    schema !== null && typeof schema === 'object' && ['type', '$ref', 'properties', 'anyOf', 'oneOf', 'allOf'].some((k) => k in schema)
+  );
 }
 
 function operationOf(doc: Doc, def: RouteDef): any {
@@ -67,7 +69,10 @@ describe('OpenAPI: success payloads and derived statuses', () => {
             assert.equal(response.content, undefined, `${def.path}: 204 carries no content`);
             continue;
           }
-          assert.ok(response.content && Object.keys(response.content).length > 0, `${def.method} ${def.path} ${status} declares no content`);
+          assert.ok(
+            response.content && Object.keys(response.content).length > 0,
+            `${def.method} ${def.path} ${status} declares no content`,
+          );
           for (const [type, media] of Object.entries<any>(response.content)) {
             assert.ok(described(media.schema), `${def.method} ${def.path} ${status} ${type}: empty schema`);
             if (type === 'application/json' && name === 'admin' && !def.raw) {
@@ -84,7 +89,8 @@ describe('OpenAPI: success payloads and derived statuses', () => {
     it(`${name}: each route declares the statuses of its guards' and its handler's reasons`, () => {
       for (const def of apps[name].routes) {
         const declared = Object.keys(operationOf(docOf(name), def).responses).map(Number);
-        for (const s of impliedStatuses(def)) assert.ok(declared.includes(s), `${def.method.toUpperCase()} ${def.path} does not declare ${s}`);
+        for (const s of impliedStatuses(def))
+          assert.ok(declared.includes(s), `${def.method.toUpperCase()} ${def.path} does not declare ${s}`);
       }
     });
 
@@ -155,7 +161,10 @@ describe('OpenAPI: success payloads and derived statuses', () => {
     assert.equal(ready['503'].content['application/json'].schema.$ref, '#/components/schemas/HealthReport');
     assert.equal(ready['200'].content['application/json'].schema.$ref, '#/components/schemas/HealthReport');
     assert.equal(admin.paths['/actuator/health/liveness']?.get.responses['503'], undefined);
-    assert.equal(docOf('web').paths['/problems/{reason}']?.get.responses['200'].content['text/html'].schema.$ref, '#/components/schemas/HtmlPage');
+    assert.equal(
+      docOf('web').paths['/problems/{reason}']?.get.responses['200'].content['text/html'].schema.$ref,
+      '#/components/schemas/HtmlPage',
+    );
   });
 
   it('the success payloads are the named components (Page<User>, TokenPair, ...)', () => {
@@ -172,7 +181,13 @@ describe('OpenAPI: success payloads and derived statuses', () => {
     // @ts-expect-error -- `response` is required on a JSON route
     const missing: RouteDef = route({ method: 'get', path: '/x', summary: 'x', handler: async () => ({}) });
     const withNone: RouteDef = route({ method: 'delete', path: '/x', summary: 'x', successStatus: 204, handler: async () => {} });
-    const described: RouteDef = route({ method: 'get', path: '/x', summary: 'x', response: z.object({ x: z.string() }), handler: async () => ({ x: '' }) });
+    const described: RouteDef = route({
+      method: 'get',
+      path: '/x',
+      summary: 'x',
+      response: z.object({ x: z.string() }),
+      handler: async () => ({ x: '' }),
+    });
     assert.ok(missing && withNone && described);
   });
 });

@@ -14,7 +14,11 @@ import { VerifySignature } from '../../src/application/signing/verify-signature'
 import { authGuardsOf, idempotencyGuardDeps } from '../../src/main/container';
 import { buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
 
-type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, Record<string, unknown>> };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: Record<string, Record<string, unknown>>;
+};
 
 async function assertValid(doc: unknown): Promise<void> {
   const v = new Validator();
@@ -86,13 +90,22 @@ describe('OpenAPI 3.1 and Swagger UI', () => {
         response: z.object({ userId: z.string() }),
         handler: async () => ({ userId: '1' }),
       }),
-      route({ method: 'post', path: '/orders', summary: 'order', guards: [idempotent({ mode: 'TOKEN' })], successStatus: 201, response: z.object({ id: z.string() }), handler: async () => ({ id: '1' }) }),
+      route({
+        method: 'post',
+        path: '/orders',
+        summary: 'order',
+        guards: [idempotent({ mode: 'TOKEN' })],
+        successStatus: 201,
+        response: z.object({ id: z.string() }),
+        handler: async () => ({ id: '1' }),
+      }),
     ];
     const doc = buildOpenApiDocument({ title: 't', version: '1', format: 'problem', routes }) as unknown as Doc;
     await assertValid(doc);
     const op = doc.paths['/system/user/{id}']?.post as Record<string, any>;
     const params = (op.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`);
-    for (const p of ['path:id', 'header:X-App-Key', 'header:X-Timestamp', 'header:X-Nonce', 'header:X-Sign', 'header:Idempotency-Key']) assert.ok(params.includes(p), p);
+    for (const p of ['path:id', 'header:X-App-Key', 'header:X-Timestamp', 'header:X-Nonce', 'header:X-Sign', 'header:Idempotency-Key'])
+      assert.ok(params.includes(p), p);
     for (const s of ['400', '401', '403', '409', '413', '415', '422', '429', '500', '503']) assert.ok(op.responses[s], `status ${s}`);
     assert.match(op.description, /system:user:add/);
     assert.equal(op.requestBody.content['application/json'].schema.properties.username.type, 'string');

@@ -39,7 +39,12 @@ describe('web problem types resolve to HTML pages', function () {
   });
 
   it('unknown reasons are a 404 problem, and nothing from the path reaches a page', async () => {
-    for (const p of ['/problems/nope', '/problems/__proto__', '/problems/constructor', `/problems/${encodeURIComponent('<script>alert(1)</script>')}`]) {
+    for (const p of [
+      '/problems/nope',
+      '/problems/__proto__',
+      '/problems/constructor',
+      `/problems/${encodeURIComponent('<script>alert(1)</script>')}`,
+    ]) {
       const res = await request(web.callback()).get(p).expect(404);
       assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
       const body = JSON.parse(res.text) as Record<string, unknown>;
@@ -53,4 +58,3 @@ describe('web problem types resolve to HTML pages', function () {
     assert.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   });
 });
-

@@ -29,7 +29,9 @@ describe('query parameter limit', () => {
     const apps = build();
     for (const which of ['admin', 'web'] as const) {
       const app = apps[which].app.callback();
-      const ok = await request(app).get(`/examples/echo?${query(1000)}`).expect(200);
+      const ok = await request(app)
+        .get(`/examples/echo?${query(1000)}`)
+        .expect(200);
       const seen = (which === 'admin' ? ok.body.data : ok.body).query as Record<string, string>;
       assert.equal(Object.keys(seen).length, 1000);
       assert.equal(seen.p999, '999');

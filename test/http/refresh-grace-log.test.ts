@@ -38,9 +38,11 @@ describe('refresh inside the reuse grace is logged', () => {
   after(async () => infra?.close());
 
   it('a second presentation within the grace: 401, the family kept, one warning with the family id and no token', async () => {
-    const login = (await request(web.callback()).post('/auth/login').send({ username: 'alice', password: 'alice-pass-123' }).expect(200)).body as { accessToken: string; refreshToken: string };
+    const login = (await request(web.callback()).post('/auth/login').send({ username: 'alice', password: 'alice-pass-123' }).expect(200))
+      .body as { accessToken: string; refreshToken: string };
     clock.advance(100);
-    const rotated = (await request(web.callback()).post('/auth/refresh-token').send({ refreshToken: login.refreshToken }).expect(200)).body as { accessToken: string; refreshToken: string };
+    const rotated = (await request(web.callback()).post('/auth/refresh-token').send({ refreshToken: login.refreshToken }).expect(200))
+      .body as { accessToken: string; refreshToken: string };
     lines.length = 0;
 
     clock.advance(REUSE_GRACE_MS / 2);
@@ -56,12 +58,19 @@ describe('refresh inside the reuse grace is logged', () => {
     assert.equal(warning.obj.loginType, 'web');
     assert.match(String(warning.obj.family), /^\d+\.[0-9a-f-]{36}$/);
     const text = JSON.stringify(lines);
-    for (const secret of [login.refreshToken, rotated.refreshToken, login.accessToken, rotated.accessToken]) assert.ok(!text.includes(secret), 'no token in the log');
+    for (const secret of [login.refreshToken, rotated.refreshToken, login.accessToken, rotated.accessToken])
+      assert.ok(!text.includes(secret), 'no token in the log');
   });
 
   it('an unknown token is refused without a grace warning', async () => {
     lines.length = 0;
-    await request(web.callback()).post('/auth/refresh-token').send({ refreshToken: '0'.repeat(32) }).expect(401);
-    assert.deepEqual(lines.filter((l) => l.level === 'warn'), []);
+    await request(web.callback())
+      .post('/auth/refresh-token')
+      .send({ refreshToken: '0'.repeat(32) })
+      .expect(401);
+    assert.deepEqual(
+      lines.filter((l) => l.level === 'warn'),
+      [],
+    );
   });
 });

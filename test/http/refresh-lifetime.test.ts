@@ -43,33 +43,43 @@ for (const kind of STORE_KINDS) {
     }
     const from = () => `10.8.${Math.floor(++ip / 200)}.${(ip % 200) + 1}`;
     const login = async (): Promise<Pair> =>
-      (await request(web.callback()).post('/auth/login').set('X-Forwarded-For', from()).send({ username: 'alice', password: 'alice-pass-123' }).expect(200)).body as Pair;
-    const refresh = (token: string) => request(web.callback()).post('/auth/refresh-token').set('X-Forwarded-For', from()).send({ refreshToken: token });
+      (
+        await request(web.callback())
+          .post('/auth/login')
+          .set('X-Forwarded-For', from())
+          .send({ username: 'alice', password: 'alice-pass-123' })
+          .expect(200)
+      ).body as Pair;
+    const refresh = (token: string) =>
+      request(web.callback()).post('/auth/refresh-token').set('X-Forwarded-For', from()).send({ refreshToken: token });
     const profile = (access: string) => request(web.callback()).get('/user/profile').set(bearer(access));
     const code = (res: request.Response) => (JSON.parse(res.text) as { code: string }).code;
 
-    it('rotating every 6 days keeps a family only until day 90; then rotation answers 401 refresh-token-invalid and the family is gone', async () => {
-      setup();
-      const start = clock.now();
-      let pair = await login();
-      while (clock.now() + 6 * DAY < start + 90 * DAY) {
-        clock.advance(6 * DAY);
-        pair = (await refresh(pair.refreshToken).expect(200)).body as Pair;
-      }
-      // day 84: the access token (7-day timeout) is cut at day 90 with the family, and says so
-      assert.equal(pair.expires, new Date(start + 90 * DAY).toISOString().replace(/-/g, '/').replace('T', ' ').slice(0, 19));
-      clock.set(start + 90 * DAY - 1000);
-      await profile(pair.accessToken).expect(200);
-      clock.set(start + 90 * DAY + 1000);
-      const late = await refresh(pair.refreshToken);
-      assert.equal(late.status, 401);
-      assert.equal(code(late), 'refresh-token-invalid');
-      assert.equal((await profile(pair.accessToken)).status, 401, 'no access token of the family outlives it');
-      assert.equal(code(await refresh(pair.refreshToken)), 'refresh-token-invalid', 'and nothing of it comes back');
-      // a new login starts a new family
-      const fresh = await login();
-      await refresh(fresh.refreshToken).expect(200);
-    });
+    it(
+      'rotating every 6 days keeps a family only until day 90; then rotation answers 401 ' + 'refresh-token-invalid and the family is gone',
+      async () => {
+        setup();
+        const start = clock.now();
+        let pair = await login();
+        while (clock.now() + 6 * DAY < start + 90 * DAY) {
+          clock.advance(6 * DAY);
+          pair = (await refresh(pair.refreshToken).expect(200)).body as Pair;
+        }
+        // day 84: the access token (7-day timeout) is cut at day 90 with the family, and says so
+        assert.equal(pair.expires, new Date(start + 90 * DAY).toISOString().replace(/-/g, '/').replace('T', ' ').slice(0, 19));
+        clock.set(start + 90 * DAY - 1000);
+        await profile(pair.accessToken).expect(200);
+        clock.set(start + 90 * DAY + 1000);
+        const late = await refresh(pair.refreshToken);
+        assert.equal(late.status, 401);
+        assert.equal(code(late), 'refresh-token-invalid');
+        assert.equal((await profile(pair.accessToken)).status, 401, 'no access token of the family outlives it');
+        assert.equal(code(await refresh(pair.refreshToken)), 'refresh-token-invalid', 'and nothing of it comes back');
+        // a new login starts a new family
+        const fresh = await login();
+        await refresh(fresh.refreshToken).expect(200);
+      },
+    );
 
     it('each refresh token is kept no longer than its family has left', async () => {
       setup({ 'svc.refresh-token.absolute-ttl-seconds': 3600 });
@@ -108,22 +118,26 @@ for (const kind of STORE_KINDS) {
       assert.throws(() => testConfig({ 'svc.refresh-token.absolute-ttl-seconds': 0 }), /svc\.refresh-token\.absolute-ttl-seconds/);
     });
 
-    it('a family written by an earlier release, already past its lifetime, is revoked at its next rotation and its live access token ended', async () => {
-      setup();
-      const session = await managers.get('web').login({ userId: '1', username: 'alice', roles: ['member'], permissions: [] });
-      const family = `${clock.now() - 91 * DAY}.${randomUUID()}`;
-      const token = randomUUID().replace(/-/g, '');
-      const accessHash = hashToken(session.token);
-      const kv = infra?.kv;
-      assert.ok(kv);
-      await kv.set(`rt:web:${sha256(token)}`, JSON.stringify({ userId: '1', family, accessHash }), 30 * DAY);
-      await kv.set(`rtfam:web:${family}`, JSON.stringify({ refreshHash: sha256(token), accessHash }), 30 * DAY);
-      await kv.set(`rtacc:web:${accessHash}`, family, 30 * DAY);
-      await profile(session.token).expect(200);
-      assert.equal(code(await refresh(token)), 'refresh-token-invalid');
-      assert.equal((await profile(session.token)).status, 401, 'the live access token was ended');
-      assert.notEqual(await kv.get(`rtrev:web:${family}`), null, 'the family is revoked');
-      assert.equal(await kv.get(`rtfam:web:${family}`), null);
-    });
+    it(
+      'a family written by an earlier release, already past its lifetime, is revoked at its next ' +
+        'rotation and its live access token ended',
+      async () => {
+        setup();
+        const session = await managers.get('web').login({ userId: '1', username: 'alice', roles: ['member'], permissions: [] });
+        const family = `${clock.now() - 91 * DAY}.${randomUUID()}`;
+        const token = randomUUID().replace(/-/g, '');
+        const accessHash = hashToken(session.token);
+        const kv = infra?.kv;
+        assert.ok(kv);
+        await kv.set(`rt:web:${sha256(token)}`, JSON.stringify({ userId: '1', family, accessHash }), 30 * DAY);
+        await kv.set(`rtfam:web:${family}`, JSON.stringify({ refreshHash: sha256(token), accessHash }), 30 * DAY);
+        await kv.set(`rtacc:web:${accessHash}`, family, 30 * DAY);
+        await profile(session.token).expect(200);
+        assert.equal(code(await refresh(token)), 'refresh-token-invalid');
+        assert.equal((await profile(session.token)).status, 401, 'the live access token was ended');
+        assert.notEqual(await kv.get(`rtrev:web:${family}`), null, 'the family is revoked');
+        assert.equal(await kv.get(`rtfam:web:${family}`), null);
+      },
+    );
   });
 }

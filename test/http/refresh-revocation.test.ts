@@ -72,7 +72,10 @@ interface Ctx {
 
 async function setup(kind: StoreKind, label: string, overrides: Partial<Record<ConfigKey, unknown>> = {}): Promise<Ctx> {
   const clock = new FakeClock(Date.now());
-  const config = testConfig({ 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides }, kind);
+  const config = testConfig(
+    { 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides },
+    kind,
+  );
   const infra = testInfra(config, { clock, label });
   const gate = new Gate();
   const built = buildBoth(config, { ...infra, kv: gatedKv(infra.kv, gate) });
@@ -84,7 +87,11 @@ let ipSeq = 0;
 const nextIp = () => `10.9.${Math.floor(++ipSeq / 200)}.${(ipSeq % 200) + 1}`;
 
 async function login(c: Ctx, ua = 'test-agent'): Promise<{ accessToken: string; refreshToken: string }> {
-  const res = await request(c.web.callback()).post('/auth/login').set('X-Forwarded-For', nextIp()).set('User-Agent', ua).send({ username: 'alice', password: 'alice-pass-123' });
+  const res = await request(c.web.callback())
+    .post('/auth/login')
+    .set('X-Forwarded-For', nextIp())
+    .set('User-Agent', ua)
+    .send({ username: 'alice', password: 'alice-pass-123' });
   assert.equal(res.status, 200, res.text);
   return res.body as { accessToken: string; refreshToken: string };
 }
@@ -119,7 +126,9 @@ for (const kind of STORE_KINDS) {
       });
       after(async () => c?.infra.dispose());
       afterEach(async () => {
-        await request(c.web.callback()).post('/user/logout-all').set(bearer((await login(c)).accessToken));
+        await request(c.web.callback())
+          .post('/user/logout-all')
+          .set(bearer((await login(c)).accessToken));
       });
 
       it('a logout that authenticated just before a refresh rotated ends the pair the refresh minted', async () => {
@@ -155,7 +164,10 @@ for (const kind of STORE_KINDS) {
       it('concurrent refresh + logout, repeated: once the logout succeeded no access token of the family works', async () => {
         for (let i = 0; i < 15; i++) {
           const first = await login(c);
-          const [r, out] = await Promise.all([refresh(c, first.refreshToken), request(c.web.callback()).post('/auth/logout').set(bearer(first.accessToken))]);
+          const [r, out] = await Promise.all([
+            refresh(c, first.refreshToken),
+            request(c.web.callback()).post('/auth/logout').set(bearer(first.accessToken)),
+          ]);
           if (out.status === 200) {
             if (r.status === 200) {
               assert.equal((await profile(c, (r.body as { accessToken: string }).accessToken)).status, 401, `round ${i}`);
@@ -166,7 +178,10 @@ for (const kind of STORE_KINDS) {
             // the refresh rotated first: the logout's token was already gone, the new pair is legitimate
             assert.equal(out.status, 401);
             assert.equal(r.status, 200);
-            await request(c.web.callback()).post('/auth/logout').set(bearer((r.body as { accessToken: string }).accessToken)).expect(200);
+            await request(c.web.callback())
+              .post('/auth/logout')
+              .set(bearer((r.body as { accessToken: string }).accessToken))
+              .expect(200);
           }
         }
       });
@@ -259,10 +274,13 @@ for (const kind of STORE_KINDS) {
         c.clock.advance(10);
         const b = await login(c, 'caller');
         c.gate.arm();
-        const settled = c.container.get(RefreshToken).execute({ loginType: 'web', refreshToken: a.refreshToken, client: {} }).then(
-          () => true,
-          (e: unknown) => (e instanceof DomainError ? false : Promise.reject(e)),
-        );
+        const settled = c.container
+          .get(RefreshToken)
+          .execute({ loginType: 'web', refreshToken: a.refreshToken, client: {} })
+          .then(
+            () => true,
+            (e: unknown) => (e instanceof DomainError ? false : Promise.reject(e)),
+          );
         await c.gate.reached;
         await request(c.web.callback()).post('/user/logout-all').set(bearer(b.accessToken)).expect(200);
         c.gate.release();

@@ -77,8 +77,10 @@ describe('every route has a test that calls it and a row in the docs', () => {
 
   it('the apps mount the routes this test is meant to see (examples, try-it, actuator, docs)', () => {
     const keys = (app: App) => routes[app].map((r) => `${r.method.toUpperCase()} ${r.path}`);
-    for (const k of ['POST /examples/notices', 'GET /', 'GET /actuator/prometheus', 'GET /swagger-ui/:file', 'POST /system/user/:id/roles']) assert.ok(keys('admin').includes(k), k);
-    for (const k of ['POST /orders', 'GET /problems/:reason', 'GET /auth/captchaImage', 'GET /v3/api-docs']) assert.ok(keys('web').includes(k), k);
+    for (const k of ['POST /examples/notices', 'GET /', 'GET /actuator/prometheus', 'GET /swagger-ui/:file', 'POST /system/user/:id/roles'])
+      assert.ok(keys('admin').includes(k), k);
+    for (const k of ['POST /orders', 'GET /problems/:reason', 'GET /auth/captchaImage', 'GET /v3/api-docs'])
+      assert.ok(keys('web').includes(k), k);
   });
 
   it('a test calls each route', () => {
@@ -103,7 +105,7 @@ describe('every route has a test that calls it and a row in the docs', () => {
         .filter((key) => !documented[app].has(key) && !allowed(app, key))
         .map((key) => `${app}: ${key}`),
     );
-    assert.deepEqual(missing, [], 'routes without a docs row (see this file\'s header for where each kind goes)');
+    assert.deepEqual(missing, [], "routes without a docs row (see this file's header for where each kind goes)");
   });
 
   it('the rules see what they are meant to see', () => {

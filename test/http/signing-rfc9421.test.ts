@@ -131,17 +131,25 @@ for (const kind of STORE_KINDS) {
           send(which, 'POST', target, await sign9421({ method: 'POST', url: base + target, created: clock.now(), ...o }));
 
         it('a POST with a body, signed by http-message-signatures, verifies; sent again it is a replay', async () => {
-          const s = await sign9421({ method: 'POST', url: `${base}/open/echo?ref=A-1`, body: '{"amount":42,"note":"grüße"}', created: clock.now() });
+          const s = await sign9421({
+            method: 'POST',
+            url: `${base}/open/echo?ref=A-1`,
+            body: '{"amount":42,"note":"grüße"}',
+            created: clock.now(),
+          });
           const res = await send(which, 'POST', '/open/echo?ref=A-1', s).expect(200);
           assert.deepEqual(dataOf(which, res), { appKey: RFC_APP, body: { amount: 42, note: 'grüße' } });
           expectFailure(which, await send(which, 'POST', '/open/echo?ref=A-1', s), 401, 'sign-nonce-replayed');
         });
 
-        it('a query the input filter would escape (quotes, an encoded &) still verifies: the signed target is the one received', async () => {
-          const target = '/open/echo?name=O%27Brien&q=a%26b%3Cc%3E';
-          const s = await sign9421({ method: 'GET', url: base + target, created: clock.now() });
-          await ok(send(which, 'GET', target, s));
-        });
+        it(
+          'a query the input filter would escape (quotes, an encoded &) still verifies: the signed ' + 'target is the one received',
+          async () => {
+            const target = '/open/echo?name=O%27Brien&q=a%26b%3Cc%3E';
+            const s = await sign9421({ method: 'GET', url: base + target, created: clock.now() });
+            await ok(send(which, 'GET', target, s));
+          },
+        );
 
         if (which === 'admin') {
           it('a Host carrying a path cannot move part of the signed path into the authority', async () => {
@@ -196,7 +204,12 @@ for (const kind of STORE_KINDS) {
           expectFailure(which, await post({ body: '{}', created: clock.now() - 301_000 }), 401, 'sign-timestamp-invalid');
           expectFailure(which, await post({ body: '{}', created: clock.now() + 301_000 }), 401, 'sign-timestamp-invalid');
           await ok(post({ body: '{}', created: clock.now() - 300_000 }));
-          expectFailure(which, await post({ body: '{}', created: clock.now() - 10_000, expires: clock.now() - 1_000 }), 401, 'sign-timestamp-invalid');
+          expectFailure(
+            which,
+            await post({ body: '{}', created: clock.now() - 10_000, expires: clock.now() - 1_000 }),
+            401,
+            'sign-timestamp-invalid',
+          );
         });
 
         it('a signature that does not cover the required components or parameters is refused (400 sign-input-invalid)', async () => {
@@ -216,14 +229,21 @@ for (const kind of STORE_KINDS) {
         });
 
         it('other covered components are accepted, and a malformed nonce is refused', async () => {
-          await ok(post({ body: '{}', fields: ['@method', '@target-uri', '@authority', '@path', '@query', 'content-digest', 'content-type'] }));
+          await ok(
+            post({ body: '{}', fields: ['@method', '@target-uri', '@authority', '@path', '@query', 'content-digest', 'content-type'] }),
+          );
           expectFailure(which, await post({ body: '{}', nonce: 'short' }), 400, 'sign-nonce-invalid');
         });
 
         it('malformed or incomplete signature headers are 400s, never a 500', async () => {
           const s = await sign9421({ method: 'GET', url: `${base}/open/echo`, created: clock.now() });
           const without = (name: string) => Object.fromEntries(Object.entries(s.headers).filter(([k]) => k.toLowerCase() !== name));
-          expectFailure(which, await send(which, 'GET', '/open/echo', { body: '', headers: without('signature') }), 400, 'sign-headers-missing');
+          expectFailure(
+            which,
+            await send(which, 'GET', '/open/echo', { body: '', headers: without('signature') }),
+            400,
+            'sign-headers-missing',
+          );
           for (const [name, value] of [
             ['Signature-Input', 'sig1=(("nested"))'],
             ['Signature-Input', 'sig1="@method"'],
@@ -241,7 +261,13 @@ for (const kind of STORE_KINDS) {
         });
 
         it('an unknown keyid answers exactly as a bad signature does', async () => {
-          const bad = await sign9421({ method: 'POST', url: `${base}/open/echo`, body: '{}', created: clock.now(), secret: 'not-the-secret-0123456789' });
+          const bad = await sign9421({
+            method: 'POST',
+            url: `${base}/open/echo`,
+            body: '{}',
+            created: clock.now(),
+            secret: 'not-the-secret-0123456789',
+          });
           const badRes = await send(which, 'POST', '/open/echo', bad);
           expectFailure(which, badRes, 401, 'sign-invalid');
           for (const app of ['nobody', '__proto__', 'constructor']) {
@@ -260,12 +286,20 @@ for (const kind of STORE_KINDS) {
           const v1 = (app: string, secret: string, body: string) => {
             const ts = String(clock.now());
             const nonce = randomBytes(12).toString('hex');
-            const x = createHmac('sha256', secret).update(app + ts + nonce + body).digest('hex');
-            return { body, headers: { 'Content-Type': 'application/json', 'X-App-Key': app, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': x } };
+            const x = createHmac('sha256', secret)
+              .update(app + ts + nonce + body)
+              .digest('hex');
+            return {
+              body,
+              headers: { 'Content-Type': 'application/json', 'X-App-Key': app, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': x },
+            };
           };
           expectFailure(which, await send(which, 'POST', '/open/echo', v1(RFC_APP, RFC_SECRET, '{}')), 401, 'sign-invalid');
           assert.equal(dataOf(which, await send(which, 'POST', '/open/echo', v1(V1_APP, V1_SECRET, '{"v":1}')).expect(200)).appKey, V1_APP);
-          assert.equal(dataOf(which, await send(which, 'POST', '/open/echo', v1(BOTH_APP, BOTH_SECRET, '{"v":1}')).expect(200)).appKey, BOTH_APP);
+          assert.equal(
+            dataOf(which, await send(which, 'POST', '/open/echo', v1(BOTH_APP, BOTH_SECRET, '{"v":1}')).expect(200)).appKey,
+            BOTH_APP,
+          );
           assert.equal(dataOf(which, await ok(post({ body: '{"v":2}', app: BOTH_APP, secret: BOTH_SECRET }))).appKey, BOTH_APP);
         });
 
@@ -273,8 +307,13 @@ for (const kind of STORE_KINDS) {
           const nonce = `shared-${randomBytes(6).toString('hex')}`;
           await ok(post({ body: '{}', app: BOTH_APP, secret: BOTH_SECRET, nonce }));
           const ts = String(clock.now());
-          const x = createHmac('sha256', BOTH_SECRET).update(BOTH_APP + ts + nonce).digest('hex');
-          const res = await send(which, 'POST', '/open/echo', { body: '', headers: { 'X-App-Key': BOTH_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': x } });
+          const x = createHmac('sha256', BOTH_SECRET)
+            .update(BOTH_APP + ts + nonce)
+            .digest('hex');
+          const res = await send(which, 'POST', '/open/echo', {
+            body: '',
+            headers: { 'X-App-Key': BOTH_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': x },
+          });
           expectFailure(which, res, 401, 'sign-nonce-replayed');
         });
       });

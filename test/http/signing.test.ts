@@ -135,7 +135,7 @@ for (const kind of STORE_KINDS) {
           await post(which, sign({ ts: `${clock.now()}` })).expect(200);
         });
 
-        it('a signature made with another app\'s secret -> sign-invalid', async () => {
+        it("a signature made with another app's secret -> sign-invalid", async () => {
           expectFailure(which, await post(which, sign({ ts: clock.now(), secret: OTHER_SECRET })), 401, 'sign-invalid');
         });
 
@@ -170,7 +170,12 @@ for (const kind of STORE_KINDS) {
         it('the order of checks: a bad timestamp is reported before a bad signature or an unknown app key (which look alike)', async () => {
           expectFailure(which, await post(which, sign({ ts: 'abc', app: 'nobody', secret: 'x' })), 401, 'sign-timestamp-invalid');
           const s = sign({ ts: clock.now() - 400_000 });
-          expectFailure(which, await post(which, { ...s, headers: { ...s.headers, 'X-Sign': '0'.repeat(64) } }), 401, 'sign-timestamp-invalid');
+          expectFailure(
+            which,
+            await post(which, { ...s, headers: { ...s.headers, 'X-Sign': '0'.repeat(64) } }),
+            401,
+            'sign-timestamp-invalid',
+          );
         });
       });
     }
@@ -190,7 +195,9 @@ for (const kind of STORE_KINDS) {
       const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', SECRET], { input: APP + ts + nonce + body }).toString('utf8');
       const hex = out.trim().split(/\s+/).pop() as string;
       assert.match(hex, /^[0-9a-f]{64}$/);
-      const res = await post('web', { body, headers: { 'X-App-Key': APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': hex } }).expect(200);
+      const res = await post('web', { body, headers: { 'X-App-Key': APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': hex } }).expect(
+        200,
+      );
       assert.deepEqual(res.body.body, { order: 'A-1', qty: 3 });
     });
 

@@ -29,7 +29,15 @@ for (const kind of STORE_KINDS) {
       await requireMariaDb(this);
       db = await ScratchDatabase.create(`useradmin${kind}`);
       const ds = db.settings;
-      const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password }, kind);
+      const config = testConfig(
+        {
+          'svc.directory': 'sql',
+          'svc.datasource.url': ds.url,
+          'svc.datasource.username': ds.username,
+          'svc.datasource.password': ds.password,
+        },
+        kind,
+      );
       infra = testInfra(config, { label: 'useradmin' });
       app = buildAdminApp(config, infra);
       managers = app.container.get(SessionManagers);
@@ -57,7 +65,10 @@ for (const kind of STORE_KINDS) {
       for (const path of ['/system/user/:id/roles', '/system/user/:id/disable']) {
         const r = app.routes.find((d) => d.path === path && d.method === 'post');
         assert.ok(r, path);
-        assert.deepEqual(r.guards?.map((g) => g.doc.kind), ['login', 'permission']);
+        assert.deepEqual(
+          r.guards?.map((g) => g.doc.kind),
+          ['login', 'permission'],
+        );
         assert.deepEqual(r.guards?.[1]?.doc.permissions, ['system:user:edit']);
       }
     });
@@ -67,10 +78,17 @@ for (const kind of STORE_KINDS) {
       const [ann1, ann2] = [await sessionOf('ann'), await sessionOf('ann')];
 
       // Without system:user:edit, ann cannot use the route herself.
-      const denied = await http().post(`/system/user/${id('dan')}/disable`).set('Authorization', `Bearer ${ann1}`).expect(403);
+      const denied = await http()
+        .post(`/system/user/${id('dan')}/disable`)
+        .set('Authorization', `Bearer ${ann1}`)
+        .expect(403);
       assert.equal(denied.body.code, 40300);
 
-      const gain = await http().post(`/system/user/${id('ann')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['viewer', 'editor'] }).expect(200);
+      const gain = await http()
+        .post(`/system/user/${id('ann')}/roles`)
+        .set('Authorization', `Bearer ${root}`)
+        .send({ roles: ['viewer', 'editor'] })
+        .expect(200);
       assert.equal(gain.body.code, 0);
       assert.deepEqual(gain.body.data, {
         userId: id('ann'),
@@ -83,21 +101,36 @@ for (const kind of STORE_KINDS) {
       for (const t of [ann1, ann2]) assert.ok((await me(t).expect(200)).body.data.permissions.includes('system:user:edit'));
       // ... and the new permission works at once: ann may now change the roles of a user she covers
       // (dan holds a dormant role she lacks) to a role she holds herself (test/http/delegation.test.ts).
-      await http().post(`/system/user/${id('nobody')}/roles`).set('Authorization', `Bearer ${ann1}`).send({ roles: ['viewer'] }).expect(200);
+      await http()
+        .post(`/system/user/${id('nobody')}/roles`)
+        .set('Authorization', `Bearer ${ann1}`)
+        .send({ roles: ['viewer'] })
+        .expect(200);
 
-      const loss = await http().post(`/system/user/${id('ann')}/roles`).set('Authorization', `Bearer ${root}`).send({ roles: ['auditor'] }).expect(200);
+      const loss = await http()
+        .post(`/system/user/${id('ann')}/roles`)
+        .set('Authorization', `Bearer ${root}`)
+        .send({ roles: ['auditor'] })
+        .expect(200);
       assert.equal(loss.body.data.sessionsUpdated, 2);
       const after = await me(ann2).expect(200);
       assert.deepEqual(after.body.data.roles, ['auditor']);
       assert.deepEqual(after.body.data.permissions, ['monitor:log:list', 'monitor:online:list']);
-      await http().post(`/system/user/${id('dan')}/roles`).set('Authorization', `Bearer ${ann2}`).send({ roles: [] }).expect(403);
+      await http()
+        .post(`/system/user/${id('dan')}/roles`)
+        .set('Authorization', `Bearer ${ann2}`)
+        .send({ roles: [] })
+        .expect(403);
     });
 
     it('disable: every token of the user answers 401 on its next request; others are untouched', async () => {
       const root = await sessionOf('root');
       const [ann1, ann2] = [await sessionOf('ann'), await sessionOf('ann')];
       const dan = await sessionOf('dan');
-      const res = await http().post(`/system/user/${id('ann')}/disable`).set('Authorization', `Bearer ${root}`).expect(200);
+      const res = await http()
+        .post(`/system/user/${id('ann')}/disable`)
+        .set('Authorization', `Bearer ${root}`)
+        .expect(200);
       assert.deepEqual(res.body.data, { userId: id('ann'), username: 'ann', enabled: false, sessionsEnded: 2 });
       for (const t of [ann1, ann2]) {
         const r = await me(t).expect(401);
@@ -114,14 +147,30 @@ for (const kind of STORE_KINDS) {
       const auth = { Authorization: `Bearer ${root}` };
       assert.equal((await http().post('/system/user/424242/roles').set(auth).send({ roles: [] }).expect(404)).body.code, 40401);
       assert.equal((await http().post('/system/user/not-a-number/disable').set(auth).expect(404)).body.code, 40401);
-      const unknown = await http().post(`/system/user/${id('ann')}/roles`).set(auth).send({ roles: ['viewer', 'no-such-role'] }).expect(400);
+      const unknown = await http()
+        .post(`/system/user/${id('ann')}/roles`)
+        .set(auth)
+        .send({ roles: ['viewer', 'no-such-role'] })
+        .expect(400);
       assert.equal(unknown.body.code, 40000);
-      assert.deepEqual(unknown.body.errors.map((e: { pointer: string }) => e.pointer), ['/roles']);
+      assert.deepEqual(
+        unknown.body.errors.map((e: { pointer: string }) => e.pointer),
+        ['/roles'],
+      );
       assert.match(unknown.body.message, /no-such-role/);
       assert.equal((await me(await sessionOf('ann')).expect(200)).body.data.roles.length, 2, 'nothing changed');
-      const bad = await http().post(`/system/user/${id('ann')}/roles`).set(auth).send({ roles: 'admin' }).expect(400);
-      assert.deepEqual(bad.body.errors.map((e: { pointer: string }) => e.pointer), ['/roles']);
-      await http().post(`/system/user/${id('ann')}/disable`).expect(401);
+      const bad = await http()
+        .post(`/system/user/${id('ann')}/roles`)
+        .set(auth)
+        .send({ roles: 'admin' })
+        .expect(400);
+      assert.deepEqual(
+        bad.body.errors.map((e: { pointer: string }) => e.pointer),
+        ['/roles'],
+      );
+      await http()
+        .post(`/system/user/${id('ann')}/disable`)
+        .expect(401);
     });
   });
 }

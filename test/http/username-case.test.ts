@@ -43,7 +43,12 @@ async function directoryOf(kind: DirectoryKind, ctx: Mocha.Context): Promise<Set
   assert.ok(alice.ok);
   const ds = db.settings;
   return {
-    config: { 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password },
+    config: {
+      'svc.directory': 'sql',
+      'svc.datasource.url': ds.url,
+      'svc.datasource.username': ds.username,
+      'svc.datasource.password': ds.password,
+    },
     passwords: { admin: 'pw', alice: 'pw' },
     dispose: () => db.drop(),
   };
@@ -62,7 +67,12 @@ for (const kind of ['file', 'sql'] as const) {
 
     before(async function () {
       setup = await directoryOf(kind, this);
-      const config = testConfig({ 'svc.crypto.worker-threads': 1, 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.captcha.enabled': false, ...setup.config });
+      const config = testConfig({
+        'svc.crypto.worker-threads': 1,
+        'svc.trusted-proxies': '127.0.0.1,::1',
+        'svc.captcha.enabled': false,
+        ...setup.config,
+      });
       infra = testInfra(config, { label: `namecase${kind}` });
       const built = buildBoth(config, infra);
       admin = built.admin.app;
@@ -77,14 +87,22 @@ for (const kind of ['file', 'sql'] as const) {
 
     // Each request from its own client IP: the login and register rate limits are not under test here.
     const nextIp = () => `10.77.${Math.floor(++ip / 250)}.${ip % 250}`;
-    const encrypt = (text: string) => publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(text, 'utf8')).toString('base64');
-    const adminLogin = (username: string, password: string) => request(admin.callback()).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username, password: encrypt(password) });
+    const encrypt = (text: string) =>
+      publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(text, 'utf8')).toString(
+        'base64',
+      );
+    const adminLogin = (username: string, password: string) =>
+      request(admin.callback())
+        .post('/auth/login')
+        .set('X-Forwarded-For', nextIp())
+        .send({ username, password: encrypt(password) });
     const createUser = (username: string) =>
       request(admin.callback())
         .post('/system/user')
         .set('Authorization', `Bearer ${adminToken}`)
         .send({ username, password: encrypt('some-pass-123'), roles: ['viewer'] });
-    const register = (username: string) => request(web.callback()).post('/auth/register').set('X-Forwarded-For', nextIp()).send({ username, password: 'some-pass-123' });
+    const register = (username: string) =>
+      request(web.callback()).post('/auth/register').set('X-Forwarded-For', nextIp()).send({ username, password: 'some-pass-123' });
 
     it('admin: creating Viewer beside viewer answers 409 username-taken in the envelope', async () => {
       for (const username of ['Viewer', 'VIEWER', 'ADMIN']) {
@@ -93,7 +111,10 @@ for (const kind of ['file', 'sql'] as const) {
         assert.match(res.body.message, /already taken/);
         assert.equal(res.body.data, null);
       }
-      const list = await request(admin.callback()).get('/system/user/list?page=1&pageSize=50').set('Authorization', `Bearer ${adminToken}`).expect(200);
+      const list = await request(admin.callback())
+        .get('/system/user/list?page=1&pageSize=50')
+        .set('Authorization', `Bearer ${adminToken}`)
+        .expect(200);
       assert.deepEqual(list.body.data.list.map((u: { username: string }) => u.username).sort(), ['admin', 'viewer'], 'nothing was created');
     });
 
@@ -101,7 +122,10 @@ for (const kind of ['file', 'sql'] as const) {
       const created = await createUser('MixedCase').expect(200);
       assert.equal(created.body.data.username, 'MixedCase');
       assert.equal((await createUser('mixedcase').expect(409)).body.code, 40900);
-      const list = await request(admin.callback()).get('/system/user/list?page=1&pageSize=50').set('Authorization', `Bearer ${adminToken}`).expect(200);
+      const list = await request(admin.callback())
+        .get('/system/user/list?page=1&pageSize=50')
+        .set('Authorization', `Bearer ${adminToken}`)
+        .expect(200);
       assert.ok(list.body.data.list.some((u: { username: string }) => u.username === 'MixedCase'));
       const login = await adminLogin('MIXEDCASE', 'some-pass-123').expect(200);
       assert.equal(login.body.data.username, 'MixedCase');
@@ -113,7 +137,10 @@ for (const kind of ['file', 'sql'] as const) {
       assert.deepEqual(res.body.data.permissions, ['*:*:*']);
       const me = await request(admin.callback()).get('/auth/me').set('Authorization', `Bearer ${res.body.data.accessToken}`).expect(200);
       assert.equal(me.body.data.username, 'admin');
-      assert.equal(me.body.data.userId, (await request(admin.callback()).get('/auth/me').set('Authorization', `Bearer ${adminToken}`)).body.data.userId);
+      assert.equal(
+        me.body.data.userId,
+        (await request(admin.callback()).get('/auth/me').set('Authorization', `Bearer ${adminToken}`)).body.data.userId,
+      );
     });
 
     it('web: registering Alice beside alice answers 409 username-taken as problem+json', async () => {
@@ -130,11 +157,25 @@ for (const kind of ['file', 'sql'] as const) {
       const created = await register('Bob.Builder').expect(201);
       assert.equal(created.body.username, 'Bob.Builder');
       await register('bob.builder').expect(409);
-      const login = await request(web.callback()).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username: 'BOB.BUILDER', password: 'some-pass-123' }).expect(200);
-      const profile = await request(web.callback()).get('/user/profile').set('Authorization', `Bearer ${login.body.accessToken}`).expect(200);
+      const login = await request(web.callback())
+        .post('/auth/login')
+        .set('X-Forwarded-For', nextIp())
+        .send({ username: 'BOB.BUILDER', password: 'some-pass-123' })
+        .expect(200);
+      const profile = await request(web.callback())
+        .get('/user/profile')
+        .set('Authorization', `Bearer ${login.body.accessToken}`)
+        .expect(200);
       assert.equal(profile.body.username, 'Bob.Builder');
-      const alice = await request(web.callback()).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ username: 'ALICE', password: setup.passwords.alice }).expect(200);
-      const aliceProfile = await request(web.callback()).get('/user/profile').set('Authorization', `Bearer ${alice.body.accessToken}`).expect(200);
+      const alice = await request(web.callback())
+        .post('/auth/login')
+        .set('X-Forwarded-For', nextIp())
+        .send({ username: 'ALICE', password: setup.passwords.alice })
+        .expect(200);
+      const aliceProfile = await request(web.callback())
+        .get('/user/profile')
+        .set('Authorization', `Bearer ${alice.body.accessToken}`)
+        .expect(200);
       assert.equal(aliceProfile.body.username, 'alice');
     });
   });

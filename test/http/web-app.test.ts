@@ -33,7 +33,10 @@ interface Ctx {
 async function setup(kind: StoreKind, label: string, overrides: Partial<Record<ConfigKey, unknown>> = {}): Promise<Ctx> {
   const clock = new FakeClock(Date.now());
   // supertest connects from loopback: trusting it lets each test pick its client IP with X-Forwarded-For
-  const config = testConfig({ 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides }, kind);
+  const config = testConfig(
+    { 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1', ...overrides },
+    kind,
+  );
   const infra = testInfra(config, { clock, label });
   const built = buildBoth(config, infra);
   return { infra, config, web: built.web.app, admin: built.admin.app, built, clock };
@@ -99,7 +102,15 @@ for (const kind of STORE_KINDS) {
         assert.equal(list.body.length, 2);
         const [phone, laptop] = list.body as Array<Record<string, unknown>>;
         assert.ok(phone && laptop);
-        assert.deepEqual(Object.keys(phone).sort(), ['current', 'expires', 'ipaddr', 'lastActiveTime', 'loginTime', 'tokenId', 'userAgent']);
+        assert.deepEqual(Object.keys(phone).sort(), [
+          'current',
+          'expires',
+          'ipaddr',
+          'lastActiveTime',
+          'loginTime',
+          'tokenId',
+          'userAgent',
+        ]);
         assert.deepEqual([phone.ipaddr, phone.userAgent, phone.current], ['10.1.0.1', 'phone', false]);
         assert.deepEqual([laptop.ipaddr, laptop.userAgent, laptop.current], ['10.1.0.2', 'laptop', true]);
         assert.match(String(phone.tokenId), /^[0-9a-f]{16}$/);
@@ -108,11 +119,22 @@ for (const kind of STORE_KINDS) {
         const del = await request(c.web.callback()).delete(`/user/sessions/${phone.tokenId}`).set(bearer(second.accessToken)).expect(204);
         assert.equal(del.text, '');
         problem(await request(c.web.callback()).get('/user/profile').set(bearer(first.body.accessToken)), 401, 'token-invalid');
-        problem(await post(c.web, '/auth/refresh-token', '10.1.0.1').send({ refreshToken: first.body.refreshToken }), 401, 'refresh-token-invalid');
+        problem(
+          await post(c.web, '/auth/refresh-token', '10.1.0.1').send({ refreshToken: first.body.refreshToken }),
+          401,
+          'refresh-token-invalid',
+        );
         const after = await request(c.web.callback()).get('/user/sessions').set(bearer(second.accessToken)).expect(200);
-        assert.deepEqual((after.body as Array<{ tokenId: string }>).map((s) => s.tokenId), [laptop.tokenId]);
+        assert.deepEqual(
+          (after.body as Array<{ tokenId: string }>).map((s) => s.tokenId),
+          [laptop.tokenId],
+        );
         // ending it again: no such session
-        problem(await request(c.web.callback()).delete(`/user/sessions/${phone.tokenId}`).set(bearer(second.accessToken)), 404, 'not-found');
+        problem(
+          await request(c.web.callback()).delete(`/user/sessions/${phone.tokenId}`).set(bearer(second.accessToken)),
+          404,
+          'not-found',
+        );
 
         // logout-all: every session and every refresh token of the member
         const third = (await webLogin(c, 'bob.smith', 'bob-pass-123', '10.1.0.3', 'tablet').expect(200)).body;
@@ -150,17 +172,34 @@ for (const kind of STORE_KINDS) {
         const out = await post(c.web, '/auth/logout', '10.1.1.2').set(bearer(again.accessToken)).expect(200);
         assert.deepEqual(out.body, { loggedOut: true, userId: '1' });
         problem(await request(c.web.callback()).get('/user/profile').set(bearer(again.accessToken)), 401, 'token-invalid');
-        problem(await post(c.web, '/auth/refresh-token', '10.1.1.2').send({ refreshToken: again.refreshToken }), 401, 'refresh-token-invalid');
+        problem(
+          await post(c.web, '/auth/refresh-token', '10.1.1.2').send({ refreshToken: again.refreshToken }),
+          401,
+          'refresh-token-invalid',
+        );
       });
 
       it("another member's session id is 404, exactly like an unknown one, and stays alive", async () => {
         const a = (await webLogin(c, 'alice', 'alice-pass-123', '10.1.2.1').expect(200)).body;
         await register(c, { username: 'carol', password: 'carol-pass-123' }, '10.2.2.1').expect(201);
         const b = (await webLogin(c, 'carol', 'carol-pass-123', '10.1.2.2').expect(200)).body;
-        const aliceId = ((await request(c.web.callback()).get('/user/sessions').set(bearer(a.accessToken)).expect(200)).body as Array<{ tokenId: string; current: boolean }>).find((s) => s.current)?.tokenId;
+        const aliceId = (
+          (await request(c.web.callback()).get('/user/sessions').set(bearer(a.accessToken)).expect(200)).body as Array<{
+            tokenId: string;
+            current: boolean;
+          }>
+        ).find((s) => s.current)?.tokenId;
         assert.ok(aliceId);
-        const foreign = problem(await request(c.web.callback()).delete(`/user/sessions/${aliceId}`).set(bearer(b.accessToken)), 404, 'not-found');
-        const unknown = problem(await request(c.web.callback()).delete('/user/sessions/0123456789abcdef').set(bearer(b.accessToken)), 404, 'not-found');
+        const foreign = problem(
+          await request(c.web.callback()).delete(`/user/sessions/${aliceId}`).set(bearer(b.accessToken)),
+          404,
+          'not-found',
+        );
+        const unknown = problem(
+          await request(c.web.callback()).delete('/user/sessions/0123456789abcdef').set(bearer(b.accessToken)),
+          404,
+          'not-found',
+        );
         assert.equal(foreign.detail, unknown.detail);
         problem(await request(c.web.callback()).delete('/user/sessions/not-a-token-id').set(bearer(b.accessToken)), 404, 'not-found');
         await request(c.web.callback()).get('/user/profile').set(bearer(a.accessToken)).expect(200);
@@ -230,7 +269,11 @@ for (const kind of STORE_KINDS) {
         assert.deepEqual(a, l);
         const res = await webLogin(c, 'nobody', 'x', '10.1.5.4');
         assert.equal(res.headers['www-authenticate'], 'Bearer realm="web"');
-        problem(await post(c.web, '/auth/login', '10.1.5.5').send({ username: 'alice', password: 'alice-pass-123', role: 'admin' }), 400, 'validation-failed');
+        problem(
+          await post(c.web, '/auth/login', '10.1.5.5').send({ username: 'alice', password: 'alice-pass-123', role: 'admin' }),
+          400,
+          'validation-failed',
+        );
       });
 
       it('login: 5 per 60 s per IP, then 429 with Retry-After; other IPs unaffected', async () => {
@@ -250,16 +293,20 @@ for (const kind of STORE_KINDS) {
       });
       after(async () => c?.infra.dispose());
 
-      it('locks a username (known or not) after the cap for clients without a device cookie (428 captcha-required), separately from admin, until the lock ends', async () => {
-        for (let i = 0; i < 3; i++) await webLogin(c, 'alice', 'wrong-pass', `10.3.0.${i + 1}`).expect(401);
-        const locked = await webLogin(c, 'alice', 'alice-pass-123', '10.3.0.9');
-        problem(locked, 428, 'captcha-required');
-        assert.ok(Number(locked.headers['retry-after']) > 800);
-        for (let i = 0; i < 3; i++) await webLogin(c, 'ghost', 'wrong-pass', `10.3.1.${i + 1}`).expect(401);
-        problem(await webLogin(c, 'ghost', 'wrong-pass', '10.3.1.9'), 428, 'captcha-required');
-        c.clock.advance(3600 * 1000 + 1000); // svc.login.hard-lock-seconds after the last failure
-        await webLogin(c, 'alice', 'alice-pass-123', '10.3.0.10').expect(200);
-      });
+      it(
+        'locks a username (known or not) after the cap for clients without a device cookie (428 ' +
+          'captcha-required), separately from admin, until the lock ends',
+        async () => {
+          for (let i = 0; i < 3; i++) await webLogin(c, 'alice', 'wrong-pass', `10.3.0.${i + 1}`).expect(401);
+          const locked = await webLogin(c, 'alice', 'alice-pass-123', '10.3.0.9');
+          problem(locked, 428, 'captcha-required');
+          assert.ok(Number(locked.headers['retry-after']) > 800);
+          for (let i = 0; i < 3; i++) await webLogin(c, 'ghost', 'wrong-pass', `10.3.1.${i + 1}`).expect(401);
+          problem(await webLogin(c, 'ghost', 'wrong-pass', '10.3.1.9'), 428, 'captcha-required');
+          c.clock.advance(3600 * 1000 + 1000); // svc.login.hard-lock-seconds after the last failure
+          await webLogin(c, 'alice', 'alice-pass-123', '10.3.0.10').expect(200);
+        },
+      );
     });
 
     describe('login types are independent (real logins on both apps)', () => {
@@ -272,7 +319,10 @@ for (const kind of STORE_KINDS) {
 
       it('an admin token is invalid on the web app and a web token on the admin app, for the same user id', async () => {
         const cfg = await request(c.admin.callback()).get('/auth/getConfig').expect(200);
-        const pw = publicEncrypt({ key: cfg.body.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+        const pw = publicEncrypt(
+          { key: cfg.body.data.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+          Buffer.from('admin123'),
+        ).toString('base64');
         const admin = (await post(c.admin, '/auth/login', '10.4.0.1').send({ username: 'admin', password: pw }).expect(200)).body.data;
         const web = (await webLogin(c, 'alice', 'alice-pass-123', '10.4.0.2').expect(200)).body;
         const me = await request(c.admin.callback()).get('/auth/me').set(bearer(admin.accessToken)).expect(200);
@@ -288,8 +338,15 @@ for (const kind of STORE_KINDS) {
         assert.equal((await request(c.admin.callback()).get('/monitor/online').set(bearer(web.accessToken)).expect(401)).body.code, 40102);
 
         // refresh tokens and logout do not cross either
-        problem(await post(c.web, '/auth/refresh-token', '10.4.0.3').send({ refreshToken: admin.refreshToken }), 401, 'refresh-token-invalid');
-        assert.equal((await post(c.admin, '/auth/refresh-token', '10.4.0.3').send({ refreshToken: web.refreshToken }).expect(401)).body.code, 40111);
+        problem(
+          await post(c.web, '/auth/refresh-token', '10.4.0.3').send({ refreshToken: admin.refreshToken }),
+          401,
+          'refresh-token-invalid',
+        );
+        assert.equal(
+          (await post(c.admin, '/auth/refresh-token', '10.4.0.3').send({ refreshToken: web.refreshToken }).expect(401)).body.code,
+          40111,
+        );
         problem(await post(c.web, '/auth/logout', '10.4.0.3').set(bearer(admin.accessToken)), 401, 'token-invalid');
         // admin credentials are not member credentials
         problem(await webLogin(c, 'admin', 'admin123', '10.4.0.4'), 401, 'bad-credentials');
@@ -315,8 +372,23 @@ for (const kind of STORE_KINDS) {
       const g = authGuardsOf(c.built.web.container);
       // The real web routes plus two probes for what no real web route answers (403, 500).
       const probes: RouteDef[] = [
-        route({ method: 'get', path: '/probe/staff', summary: 'permission', response: z.record(z.unknown()), guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')], handler: async () => ({ ok: true }) }),
-        route({ method: 'get', path: '/probe/boom', summary: 'throws', response: z.record(z.unknown()), handler: async () => { throw new Error('secret internal detail'); } }),
+        route({
+          method: 'get',
+          path: '/probe/staff',
+          summary: 'permission',
+          response: z.record(z.unknown()),
+          guards: [g.requireLogin('web'), g.requirePermission('web', 'staff:area:view')],
+          handler: async () => ({ ok: true }),
+        }),
+        route({
+          method: 'get',
+          path: '/probe/boom',
+          summary: 'throws',
+          response: z.record(z.unknown()),
+          handler: async () => {
+            throw new Error('secret internal detail');
+          },
+        }),
       ];
       app = createHttpApp({
         realm: 'web',
@@ -331,11 +403,25 @@ for (const kind of STORE_KINDS) {
 
     it('400 (with errors[]), 401 (with WWW-Authenticate), 403, 404, 405, 409, 413, 415, 429, 500', async () => {
       const cb = () => request(app.callback());
-      const token = (await cb().post('/auth/login').set('X-Forwarded-For', '10.5.0.1').send({ username: 'alice', password: 'alice-pass-123' }).expect(200)).body.accessToken as string;
+      const token = (
+        await cb()
+          .post('/auth/login')
+          .set('X-Forwarded-For', '10.5.0.1')
+          .send({ username: 'alice', password: 'alice-pass-123' })
+          .expect(200)
+      ).body.accessToken as string;
 
-      const v = problem(await cb().post('/auth/register').set('X-Forwarded-For', '10.5.1.1').send({ username: 'ok-name', password: 'short' }), 400, 'validation-failed');
+      const v = problem(
+        await cb().post('/auth/register').set('X-Forwarded-For', '10.5.1.1').send({ username: 'ok-name', password: 'short' }),
+        400,
+        'validation-failed',
+      );
       assert.deepEqual(v.errors, [{ pointer: '/password', detail: 'must be at least 8 characters' }]);
-      problem(await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.2').set('Content-Type', 'application/json').send('{"username":'), 400, 'malformed-json');
+      problem(
+        await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.2').set('Content-Type', 'application/json').send('{"username":'),
+        400,
+        'malformed-json',
+      );
 
       const none = await cb().get('/user/profile');
       problem(none, 401, 'token-missing');
@@ -350,11 +436,30 @@ for (const kind of STORE_KINDS) {
       problem(await cb().get('/probe/staff').set(bearer(token)), 403, 'permission-denied');
       problem(await cb().get('/no/such/route'), 404, 'not-found');
       problem(await cb().put('/user/profile').set(bearer(token)), 405, 'method-not-allowed');
-      problem(await cb().post('/auth/register').set('X-Forwarded-For', '10.5.1.4').send({ username: 'alice', password: 'alice-pass-999' }), 409, 'username-taken');
-      problem(await cb().post('/auth/register').set('X-Forwarded-For', '10.5.1.5').send({ username: 'big', password: 'x'.repeat(8000) }), 413, 'payload-too-large');
-      problem(await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.6').set('Content-Type', 'text/plain').send('alice:alice-pass-123'), 415, 'unsupported-media-type');
-      for (let i = 0; i < 5; i++) await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.7').send({ username: 'alice', password: 'nope-nope' }).expect(401);
-      const limited = await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.7').send({ username: 'alice', password: 'alice-pass-123' });
+      problem(
+        await cb().post('/auth/register').set('X-Forwarded-For', '10.5.1.4').send({ username: 'alice', password: 'alice-pass-999' }),
+        409,
+        'username-taken',
+      );
+      problem(
+        await cb()
+          .post('/auth/register')
+          .set('X-Forwarded-For', '10.5.1.5')
+          .send({ username: 'big', password: 'x'.repeat(8000) }),
+        413,
+        'payload-too-large',
+      );
+      problem(
+        await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.6').set('Content-Type', 'text/plain').send('alice:alice-pass-123'),
+        415,
+        'unsupported-media-type',
+      );
+      for (let i = 0; i < 5; i++)
+        await cb().post('/auth/login').set('X-Forwarded-For', '10.5.1.7').send({ username: 'alice', password: 'nope-nope' }).expect(401);
+      const limited = await cb()
+        .post('/auth/login')
+        .set('X-Forwarded-For', '10.5.1.7')
+        .send({ username: 'alice', password: 'alice-pass-123' });
       problem(limited, 429, 'rate-limited');
       assert.ok(limited.headers['retry-after']);
       const boom = await cb().get('/probe/boom');

@@ -23,7 +23,8 @@ describe('XSS input filter', () => {
   after(async () => infra?.dispose());
 
   for (const which of ['web', 'admin'] as const) {
-    const data = (res: request.Response) => (which === 'admin' ? res.body.data : res.body) as { query: Record<string, unknown>; echo: string | null };
+    const data = (res: request.Response) =>
+      (which === 'admin' ? res.body.data : res.body) as { query: Record<string, unknown>; echo: string | null };
     const echo = () => request(apps[which].app.callback()).get('/examples/echo');
 
     describe(`${which} app`, () => {
@@ -48,19 +49,28 @@ describe('XSS input filter', () => {
         assert.equal(data(res).echo, 'plain value; q=0.5, "quoted"');
       });
 
-      it('a GET declaring multipart/form-data with an empty chunked body is filtered (<script> in the query, <img onerror> in a header)', async () => {
-        const res = await echo()
-          .query('q=<script>alert(1)</script>')
-          .set('X-Echo', '<img src=x onerror=alert(1)>')
-          .set('Content-Type', 'multipart/form-data; boundary=xyz')
-          .set('Transfer-Encoding', 'chunked')
-          .expect(200);
-        assert.deepEqual(data(res).query, { q: '&lt;script&gt;alert(1)&lt;/script&gt;' });
-        assert.equal(data(res).echo, '&lt;img src=x onerror=alert(1)&gt;');
-      });
+      it(
+        'a GET declaring multipart/form-data with an empty chunked body is filtered (<script> in ' +
+          'the query, <img onerror> in a header)',
+        async () => {
+          const res = await echo()
+            .query('q=<script>alert(1)</script>')
+            .set('X-Echo', '<img src=x onerror=alert(1)>')
+            .set('Content-Type', 'multipart/form-data; boundary=xyz')
+            .set('Transfer-Encoding', 'chunked')
+            .expect(200);
+          assert.deepEqual(data(res).query, { q: '&lt;script&gt;alert(1)&lt;/script&gt;' });
+          assert.equal(data(res).echo, '&lt;img src=x onerror=alert(1)&gt;');
+        },
+      );
 
       it('a GET with a multipart body of its own is filtered too: only POST, PUT and PATCH carry content', async () => {
-        const res = await echo().query('q=<b>x</b>').set('X-Echo', '<i>').set('Content-Type', 'multipart/form-data; boundary=xyz').send('--xyz--').expect(200);
+        const res = await echo()
+          .query('q=<b>x</b>')
+          .set('X-Echo', '<i>')
+          .set('Content-Type', 'multipart/form-data; boundary=xyz')
+          .send('--xyz--')
+          .expect(200);
         assert.deepEqual(data(res).query, { q: '&lt;b&gt;x&lt;/b&gt;' });
         assert.equal(data(res).echo, '&lt;i&gt;');
       });
@@ -75,7 +85,9 @@ describe('XSS input filter', () => {
         const body = '{"html":"<b>bold</b> & \'q\'"}';
         const ts = String(Date.now());
         const nonce = randomBytes(10).toString('hex');
-        const sign = createHmac('sha256', SECRET).update(APP + ts + nonce + body).digest('hex');
+        const sign = createHmac('sha256', SECRET)
+          .update(APP + ts + nonce + body)
+          .digest('hex');
         const res = await request(apps[which].app.callback())
           .post('/open/echo?x=%3Cy%3E')
           .set({ 'Content-Type': 'application/json', 'X-App-Key': APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign })
@@ -88,7 +100,11 @@ describe('XSS input filter', () => {
   }
 
   it('paths listed in svc.xss.exclude-paths are not filtered; svc.xss.enabled=false turns it off', async () => {
-    for (const overrides of [{ 'svc.xss.exclude-paths': '/examples/**' }, { 'svc.xss.exclude-paths': ['/other', '/examples/echo'] }, { 'svc.xss.enabled': false }]) {
+    for (const overrides of [
+      { 'svc.xss.exclude-paths': '/examples/**' },
+      { 'svc.xss.exclude-paths': ['/other', '/examples/echo'] },
+      { 'svc.xss.enabled': false },
+    ]) {
       const config = testConfig(overrides);
       const local = testInfra(config, { label: 'xss-off' });
       try {
@@ -111,7 +127,8 @@ describe('XSS input filter', () => {
       for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
       ctx.body = { query: ctx.query, echo: ctx.get('X-Echo'), body: Buffer.concat(chunks).toString('utf8') };
     });
-    const call = (method: 'post' | 'put' | 'patch' | 'get' | 'delete') => request(probe.callback())[method]('/upload').query('q=<b>x</b>').set('X-Echo', '<i>');
+    const call = (method: 'post' | 'put' | 'patch' | 'get' | 'delete') =>
+      request(probe.callback())[method]('/upload').query('q=<b>x</b>').set('X-Echo', '<i>');
 
     for (const type of ['multipart/form-data; boundary=xyz', 'application/octet-stream', 'application/pdf', 'image/png']) {
       it(`a ${type.split(';')[0]} request is not filtered`, async () => {
@@ -128,7 +145,12 @@ describe('XSS input filter', () => {
       const server = http.createServer(probe.callback()).listen(0, '127.0.0.1');
       await once(server, 'listening');
       try {
-        const req = http.request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', method: 'POST', path: '/upload?q=%3Cb%3Ex%3C%2Fb%3E' });
+        const req = http.request({
+          port: (server.address() as AddressInfo).port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/upload?q=%3Cb%3Ex%3C%2Fb%3E',
+        });
         req.setHeader('Content-Type', 'application/octet-stream');
         req.setHeader('X-Echo', '<i>');
         req.write('--xyz');
@@ -183,7 +205,11 @@ describe('XSS input filter', () => {
     const plain = 'abc 123 ü/?=;,"\'';
     assert.equal(escapeHeaderText(plain), plain);
     assert.equal(escapeQueryText('abc 123 ü/?=;,'), 'abc 123 ü/?=;,');
-    const unescape = (s: string) => s.replace(/&lt;|&gt;|&quot;|&#39;|&amp;/g, (m) => ({ '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' })[m] as string);
+    const unescape = (s: string) =>
+      s.replace(
+        /&lt;|&gt;|&quot;|&#39;|&amp;/g,
+        (m) => ({ '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' })[m] as string,
+      );
     for (const s of ['<a href="x">&amp;</a>', "it's & <b>", '&lt;']) assert.equal(unescape(escapeQueryText(s)), s);
   });
 });

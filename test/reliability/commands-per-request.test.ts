@@ -43,7 +43,10 @@ interface Deployment {
 }
 
 /** Commands per name over `ports` while `run` runs: sent by clients (MONITOR) and executed (INFO commandstats). */
-async function countCommands(ports: readonly number[], run: () => Promise<void>): Promise<{ sent: Record<string, number>; executed: Record<string, number> }> {
+async function countCommands(
+  ports: readonly number[],
+  run: () => Promise<void>,
+): Promise<{ sent: Record<string, number>; executed: Record<string, number> }> {
   const sent: Record<string, number> = {};
   const bases = ports.map((port) => new Redis({ host: '127.0.0.1', port, password: PASSWORD, lazyConnect: true }));
   const monitors = await Promise.all(bases.map((b) => b.monitor()));
@@ -64,7 +67,8 @@ async function countCommands(ports: readonly number[], run: () => Promise<void>)
   const executed: Record<string, number> = {};
   for (const port of ports) {
     const text = await ask(port, PASSWORD, (r) => r.info('commandstats'));
-    for (const [, name, calls] of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (!ADMIN.test(name as string)) executed[name as string] = (executed[name as string] ?? 0) + Number(calls);
+    for (const [, name, calls] of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+      if (!ADMIN.test(name as string)) executed[name as string] = (executed[name as string] ?? 0) + Number(calls);
   }
   return { sent, executed };
 }
@@ -77,7 +81,11 @@ const DEPLOYMENTS: Array<[string, (ctx: Mocha.Context) => Promise<Deployment>]> 
     async (ctx) => {
       await requireRedisServer(ctx);
       const server = await DisposableRedis.create({ password: PASSWORD });
-      return { config: (o) => testConfig({ 'svc.redis.url': server.url, ...o }, 'redis'), masters: async () => [server.port], stop: () => server.kill() };
+      return {
+        config: (o) => testConfig({ 'svc.redis.url': server.url, ...o }, 'redis'),
+        masters: async () => [server.port],
+        stop: () => server.kill(),
+      };
     },
   ],
   [
@@ -86,7 +94,17 @@ const DEPLOYMENTS: Array<[string, (ctx: Mocha.Context) => Promise<Deployment>]> 
       await requireRedisServer(ctx);
       const t = await SentinelTopology.start({ password: PASSWORD });
       return {
-        config: (o) => testConfig({ 'svc.redis.mode': 'sentinel', 'svc.redis.url': '', 'svc.redis.sentinels': t.sentinelList, 'svc.redis.password': PASSWORD, ...o }, 'redis'),
+        config: (o) =>
+          testConfig(
+            {
+              'svc.redis.mode': 'sentinel',
+              'svc.redis.url': '',
+              'svc.redis.sentinels': t.sentinelList,
+              'svc.redis.password': PASSWORD,
+              ...o,
+            },
+            'redis',
+          ),
         masters: async () => [(await t.masterPort()) ?? t.dataPorts[0]],
         stop: async () => t.stop(),
       };
@@ -122,7 +140,11 @@ for (const [name, start] of DEPLOYMENTS) {
     ] as const) {
       it(`${REQUESTS} GET /auth/me: ${REQUESTS} commands sent (MONITOR on every master), ${label} each (INFO commandstats)`, async () => {
         assert.ok(deployment);
-        const config = deployment.config({ 'session.active-timeout': activeTimeout, 'svc.redis.command-timeout-ms': 2000, 'svc.crypto.worker-threads': 1 });
+        const config = deployment.config({
+          'session.active-timeout': activeTimeout,
+          'svc.redis.command-timeout-ms': 2000,
+          'svc.crypto.worker-threads': 1,
+        });
         const infra = createInfrastructure(config, { log: silentLogger });
         opened.push(infra);
         const admin = buildAdminApp(config, infra);
@@ -131,7 +153,8 @@ for (const [name, start] of DEPLOYMENTS) {
         // (a script is loaded on each master at its first call).
         const managers = admin.container.get(SessionManagers).get('admin');
         const tokens: string[] = [];
-        for (let i = 0; i < 10; i++) tokens.push((await managers.login({ userId: `c${i}`, username: `c${i}`, roles: ['viewer'], permissions: [] })).token);
+        for (let i = 0; i < 10; i++)
+          tokens.push((await managers.login({ userId: `c${i}`, username: `c${i}`, roles: ['viewer'], permissions: [] })).token);
         for (const t of tokens) await agent(admin.app).get('/auth/me').set(bearer(t)).expect(200);
 
         const { sent, executed } = await countCommands(await deployment.masters(), async () => {

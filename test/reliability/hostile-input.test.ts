@@ -62,7 +62,7 @@ describe('hostile input on every route of both apps', function () {
     });
   }
 
-  describe('requests Node\'s own parser rejects still get the app\'s format', () => {
+  describe("requests Node's own parser rejects still get the app's format", () => {
     for (const name of ['admin', 'web'] as const) {
       const format: Format = name === 'admin' ? 'envelope' : 'problem';
       const raw = async (payload: string | Buffer): Promise<{ status: number; headers: Record<string, string>; text: string }> => {

@@ -21,7 +21,19 @@ import { SessionManagers } from '../../src/application/session/session-manager';
 
 const SIGN_APP = 'partner';
 const SIGN_SECRET = 'hostile-store-secret-0123456789';
-const KV_METHODS = ['get', 'set', 'setMany', 'setIfAbsent', 'getAndDelete', 'delete', 'deleteIfEquals', 'deleteIfEqualsAndSet', 'setIfAbsentOrGet', 'replaceIfEquals', 'increment'] as const;
+const KV_METHODS = [
+  'get',
+  'set',
+  'setMany',
+  'setIfAbsent',
+  'getAndDelete',
+  'delete',
+  'deleteIfEquals',
+  'deleteIfEqualsAndSet',
+  'setIfAbsentOrGet',
+  'replaceIfEquals',
+  'increment',
+] as const;
 
 /** The keys a KeyValueStore call names. */
 function keysOf(method: (typeof KV_METHODS)[number], args: unknown[]): string[] {
@@ -62,7 +74,12 @@ for (const kind of STORE_KINDS) {
     before(async function () {
       if (kind === 'redis') await requireRedis(this);
       const config = testConfig(
-        { 'svc.body-limit-bytes': 64 * 1024, 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.security.sign.apps': { [SIGN_APP]: SIGN_SECRET }, 'svc.crypto.worker-threads': 1 },
+        {
+          'svc.body-limit-bytes': 64 * 1024,
+          'svc.trusted-proxies': '127.0.0.1,::1',
+          'svc.security.sign.apps': { [SIGN_APP]: SIGN_SECRET },
+          'svc.crypto.worker-threads': 1,
+        },
         kind,
       );
       infra = testInfra(config, { label: 'hostile-store' });
@@ -85,8 +102,11 @@ for (const kind of STORE_KINDS) {
           await fc.assert(
             fc.asyncProperty(rawBody, headerSet, query, pathParam, async (body, headers, q, param) => {
               let req = request(cb)[route.method](concretePath(route.path, param)).query(q);
-              for (const [k, v] of Object.entries(headers)) if (k !== 'authorization' && k !== 'x-forwarded-for') req = req.set(k, v as string);
-              req = req.set('Authorization', `Bearer ${tokens[name]}`).set('X-Forwarded-For', `10.66.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`);
+              for (const [k, v] of Object.entries(headers))
+                if (k !== 'authorization' && k !== 'x-forwarded-for') req = req.set(k, v as string);
+              req = req
+                .set('Authorization', `Bearer ${tokens[name]}`)
+                .set('X-Forwarded-For', `10.66.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`);
               if (route.method !== 'get') req = req.send(body);
               const res = await req;
               assertAppFormat(formatOf(name), res as never, id);
@@ -107,15 +127,26 @@ for (const kind of STORE_KINDS) {
         fc.uint8Array({ minLength: 256, maxLength: 256 }).map((b) => Buffer.from(b).toString('base64')), // right size, random
         fc.uint8Array({ minLength: 1, maxLength: 3000 }).map((b) => Buffer.from(b).toString('base64')), // oversized
         fc.string({ minLength: 1, maxLength: 300 }), // not base64 at all
-        fc.constant(publicEncrypt({ key: other, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64')),
+        fc.constant(
+          publicEncrypt({ key: other, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString(
+            'base64',
+          ),
+        ),
         fc.constant('A'.repeat(4097)),
       );
       await fc.assert(
         fc.asyncProperty(ciphertext, fc.constantFrom('admin', 'nobody'), async (password, username) => {
-          const res = await request(cb).post('/auth/login').set('X-Forwarded-For', `10.67.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`).send({ username, password });
+          const res = await request(cb)
+            .post('/auth/login')
+            .set('X-Forwarded-For', `10.67.${(++ipSeq >> 8) & 255}.${ipSeq & 255}`)
+            .send({ username, password });
           assertAppFormat('envelope', res as never, 'login');
           if (password.length > 4096) assert.equal(res.body.code, 40000, res.text);
-          else assert.ok(res.body.code === 40110 || res.body.code === 42901 || res.body.code === 42800, `expected bad-credentials (or the account lock: 429 with a device cookie, 428 captcha-required without), got ${res.text}`);
+          else
+            assert.ok(
+              res.body.code === 40110 || res.body.code === 42901 || res.body.code === 42800,
+              `expected bad-credentials (or the account lock: 429 with a device cookie, 428 captcha-required without), got ${res.text}`,
+            );
         }),
         { numRuns: kind === 'redis' ? 10 : 25 },
       );
@@ -139,7 +170,9 @@ for (const kind of STORE_KINDS) {
             const body = '{"a":1}';
             const nonce = randomBytes(12).toString('hex');
             nonces.push(nonce);
-            const sign = createHmac('sha256', SIGN_SECRET).update(SIGN_APP + ts + nonce + body).digest('hex');
+            const sign = createHmac('sha256', SIGN_SECRET)
+              .update(SIGN_APP + ts + nonce + body)
+              .digest('hex');
             const res = await request(cb)
               .post('/open/echo')
               .set({ 'Content-Type': 'application/json', 'X-App-Key': SIGN_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': sign })
@@ -156,16 +189,28 @@ for (const kind of STORE_KINDS) {
     });
 
     describe('named attack corpus', () => {
-      const xss = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "'><svg/onload=alert(1)>", 'javascript:alert(1)', '<iframe src="javascript:alert(1)">'];
+      const xss = [
+        '<script>alert(1)</script>',
+        '"><img src=x onerror=alert(1)>',
+        "'><svg/onload=alert(1)>",
+        'javascript:alert(1)',
+        '<iframe src="javascript:alert(1)">',
+      ];
       for (const name of ['admin', 'web'] as const) {
         it(`${name}: XSS payloads in query and headers reach the handler escaped`, async () => {
           const cb = apps[name].app.callback();
           for (const p of xss) {
-            const res = await request(cb).get('/examples/echo').query({ q: p, [p]: '1' }).set('X-Echo', p);
+            const res = await request(cb)
+              .get('/examples/echo')
+              .query({ q: p, [p]: '1' })
+              .set('X-Echo', p);
             assert.equal(res.status, 200);
             assert.ok(!/[<>]/.test(JSON.stringify(res.body)), `unescaped markup for ${p}: ${res.text}`);
             // the same payloads on a protected route: 401 in the app's format, nothing reflected raw
-            const denied = await request(cb).get(name === 'admin' ? '/auth/me' : '/user/profile').query({ q: p }).set('Authorization', `Bearer ${p}`);
+            const denied = await request(cb)
+              .get(name === 'admin' ? '/auth/me' : '/user/profile')
+              .query({ q: p })
+              .set('Authorization', `Bearer ${p}`);
             assert.equal(denied.status, 401);
             assertAppFormat(formatOf(name), denied as never, p);
             assert.ok(!denied.text.includes('<'), denied.text);
@@ -211,7 +256,9 @@ for (const kind of STORE_KINDS) {
         const running = (await present('idem:key:')).filter(([, v]) => (JSON.parse(v) as { state?: string }).state === 'running');
         assert.deepEqual(running, [], 'no Idempotency-Key record left running');
         // PARAM: a failed request releases its lock; only successes keep theirs (for the TTL).
-        const paramOk = [...successes].filter(([id]) => id === 'POST /system/user' || id === 'POST /examples/notices').reduce((n, [, c]) => n + c, 0);
+        const paramOk = [...successes]
+          .filter(([id]) => id === 'POST /system/user' || id === 'POST /examples/notices')
+          .reduce((n, [, c]) => n + c, 0);
         assert.ok((await present('idem:param:')).length <= paramOk, 'no PARAM lock of a refused request');
         // Signing: only verified requests record a nonce (none of the fuzzed ones had a valid signature).
         assert.equal((await present('sign:nonce:')).length, successes.get('POST /open/echo') ?? 0);

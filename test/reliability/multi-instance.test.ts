@@ -18,7 +18,12 @@ interface Res {
   body: Record<string, unknown> & { code?: unknown; data?: Record<string, unknown> | null };
 }
 
-async function call(base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Res> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string | object } = {},
+): Promise<Res> {
   const headers: Record<string, string> = { ...opts.headers };
   let body: string | undefined;
   if (opts.body !== undefined) {
@@ -47,12 +52,16 @@ describe('exactness across two instances on one Redis', function () {
   let ipSeq = 0;
   /** A client IP no other test of this suite uses (the login limit is 5 per minute per IP). */
   const freshIp = () => `10.77.${++ipSeq}.1`;
-  const oaep = (text: string) => publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(text)).toString('base64');
+  const oaep = (text: string) =>
+    publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(text)).toString('base64');
   const both = () => [a, b] as const;
   const pick = (i: number) => (i % 2 === 0 ? a : b);
 
   async function login(via: AppInstance, username: string, password: string, ip = freshIp()) {
-    const r = await call(via.url('admin'), 'POST', '/auth/login', { headers: { 'x-forwarded-for': ip }, body: { username, password: oaep(password) } });
+    const r = await call(via.url('admin'), 'POST', '/auth/login', {
+      headers: { 'x-forwarded-for': ip },
+      body: { username, password: oaep(password) },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.data as { accessToken: string; refreshToken: string };
   }
@@ -81,7 +90,10 @@ describe('exactness across two instances on one Redis', function () {
     const ip = freshIp();
     const rs = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(pick(i).url('admin'), 'POST', '/auth/login', { headers: { 'x-forwarded-for': ip }, body: { username: 'admin', password: oaep('admin123') } }),
+        call(pick(i).url('admin'), 'POST', '/auth/login', {
+          headers: { 'x-forwarded-for': ip },
+          body: { username: 'admin', password: oaep('admin123') },
+        }),
       ),
     );
     assert.equal(count(rs, 200), 5, codes(rs));
@@ -102,7 +114,9 @@ describe('exactness across two instances on one Redis', function () {
       'x-app-key': SIGN_APP,
       'x-timestamp': ts,
       'x-nonce': nonce,
-      'x-sign': createHmac('sha256', SIGN_SECRET).update(SIGN_APP + ts + nonce + body).digest('hex'),
+      'x-sign': createHmac('sha256', SIGN_SECRET)
+        .update(SIGN_APP + ts + nonce + body)
+        .digest('hex'),
     };
     const first = await call(a.url('admin'), 'POST', '/open/echo', { headers, body });
     assert.equal(first.status, 200, JSON.stringify(first.body));
@@ -152,7 +166,11 @@ describe('exactness across two instances on one Redis', function () {
     it('PARAM: admin POST /examples/notices', async () => {
       const t = await login(a, 'admin', 'admin123');
       const title = `notice-${randomBytes(4).toString('hex')}`;
-      const rs = await Promise.all(Array.from({ length: 50 }, (_, i) => call(pick(i).url('admin'), 'POST', '/examples/notices', { headers: bearer(t.accessToken), body: { title } })));
+      const rs = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          call(pick(i).url('admin'), 'POST', '/examples/notices', { headers: bearer(t.accessToken), body: { title } }),
+        ),
+      );
       assert.equal(count(rs, 201), 1, codes(rs));
       assert.equal(count(rs, 409), 49, codes(rs));
       assert.ok(rs.filter((r) => r.status === 409).every((r) => r.body.code === 40910));
@@ -165,12 +183,18 @@ describe('exactness across two instances on one Redis', function () {
     it('PARAM: admin POST /system/user (one double-clicked form, one ciphertext)', async () => {
       const t = await login(b, 'admin', 'admin123');
       const totals = async () => {
-        const ts = await Promise.all(both().map((i) => call(i.url('admin'), 'GET', '/system/user/list?pageSize=500', { headers: bearer(t.accessToken) })));
+        const ts = await Promise.all(
+          both().map((i) => call(i.url('admin'), 'GET', '/system/user/list?pageSize=500', { headers: bearer(t.accessToken) })),
+        );
         return ts.reduce((n, r) => n + Number(r.body.data?.total), 0);
       };
       const before = await totals();
       const form = { username: `dup${randomBytes(3).toString('hex')}`, password: oaep('Secret-pass-123'), roles: ['viewer'] };
-      const rs = await Promise.all(Array.from({ length: 50 }, (_, i) => call(pick(i).url('admin'), 'POST', '/system/user', { headers: bearer(t.accessToken), body: form })));
+      const rs = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          call(pick(i).url('admin'), 'POST', '/system/user', { headers: bearer(t.accessToken), body: form }),
+        ),
+      );
       assert.equal(count(rs, 200), 1, codes(rs));
       assert.equal(count(rs, 409), 49, codes(rs));
       assert.ok(rs.filter((r) => r.status === 409).every((r) => r.body.code === 40910));
@@ -184,7 +208,10 @@ describe('exactness across two instances on one Redis', function () {
       const token = String(issued.body.token);
       const rs = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          call(pick(i).url('web'), 'POST', '/orders', { headers: { ...bearer(w.token), 'x-idempotent-token': token }, body: { item: 'book', quantity: 1 } }),
+          call(pick(i).url('web'), 'POST', '/orders', {
+            headers: { ...bearer(w.token), 'x-idempotent-token': token },
+            body: { item: 'book', quantity: 1 },
+          }),
         ),
       );
       assert.equal(count(rs, 201), 1, codes(rs));
@@ -200,12 +227,18 @@ describe('exactness across two instances on one Redis', function () {
       const key = randomBytes(16).toString('hex');
       const rs = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          call(pick(i).url('web'), 'POST', '/payments', { headers: { ...bearer(w.token), 'idempotency-key': key }, body: { amount: 100, currency: 'EUR' } }),
+          call(pick(i).url('web'), 'POST', '/payments', {
+            headers: { ...bearer(w.token), 'idempotency-key': key },
+            body: { amount: 100, currency: 'EUR' },
+          }),
         ),
       );
       assert.equal(count(rs, 201) + count(rs, 409), 50, codes(rs));
       assert.ok(count(rs, 201) >= 1);
-      assert.ok(rs.filter((r) => r.status === 409).every((r) => r.body.code === 'idempotency-in-progress'), codes(rs));
+      assert.ok(
+        rs.filter((r) => r.status === 409).every((r) => r.body.code === 'idempotency-in-progress'),
+        codes(rs),
+      );
       const ids = new Set(rs.filter((r) => r.status === 201).map((r) => String(r.body.id)));
       assert.equal(ids.size, 1, 'every 201 is the same record (replayed)');
       for (const i of both()) {
@@ -218,17 +251,32 @@ describe('exactness across two instances on one Redis', function () {
   it('20 concurrent refreshes with one refresh token spread over both: exactly one success', async () => {
     const t = await login(a, 'admin', 'admin123');
     const started = Date.now();
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => call(pick(i).url('admin'), 'POST', '/auth/refresh-token', { body: { refreshToken: t.refreshToken } })));
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(pick(i).url('admin'), 'POST', '/auth/refresh-token', { body: { refreshToken: t.refreshToken } }),
+      ),
+    );
     const elapsed = Date.now() - started;
     assert.equal(count(rs, 200), 1, codes(rs));
     // Within the 2 s grace a second presentation is a concurrent duplicate: 401 refresh-token-invalid,
     // the family untouched (RefreshTokenRegistry.consume). Later ones would be reuse and revoke it.
     assert.ok(elapsed < 2000, `the 20 refreshes took ${elapsed} ms, beyond the 2 s grace`);
-    assert.ok(rs.filter((r) => r.status !== 200).every((r) => r.status === 401 && r.body.code === 40111), codes(rs));
+    assert.ok(
+      rs.filter((r) => r.status !== 200).every((r) => r.status === 401 && r.body.code === 40111),
+      codes(rs),
+    );
     const next = rs.find((r) => r.status === 200)?.body.data as { accessToken: string; refreshToken: string };
     for (const i of both()) {
-      assert.equal((await call(i.url('admin'), 'GET', '/auth/me', { headers: bearer(next.accessToken) })).status, 200, 'the winner keeps its login');
-      assert.equal((await call(i.url('admin'), 'GET', '/auth/me', { headers: bearer(t.accessToken) })).status, 401, 'the rotated access token is logged out');
+      assert.equal(
+        (await call(i.url('admin'), 'GET', '/auth/me', { headers: bearer(next.accessToken) })).status,
+        200,
+        'the winner keeps its login',
+      );
+      assert.equal(
+        (await call(i.url('admin'), 'GET', '/auth/me', { headers: bearer(t.accessToken) })).status,
+        401,
+        'the rotated access token is logged out',
+      );
     }
     const again = await call(b.url('admin'), 'POST', '/auth/refresh-token', { body: { refreshToken: next.refreshToken } });
     assert.equal(again.status, 200, 'the new refresh token rotates normally');

@@ -67,7 +67,11 @@ describe('production start', function () {
       await redis?.kill();
     });
 
-    function assertNotFound(app: 'admin' | 'web', res: { status: number; headers: Record<string, string>; text: string }, what: string): void {
+    function assertNotFound(
+      app: 'admin' | 'web',
+      res: { status: number; headers: Record<string, string>; text: string },
+      what: string,
+    ): void {
       assert.equal(res.status, 404, `${app} ${what}: ${res.status}`);
       const body = JSON.parse(res.text) as Record<string, unknown>;
       if (formats[app] === 'envelope') assert.equal(body.code, 40400, what);
@@ -94,9 +98,19 @@ describe('production start', function () {
             ? [['post', '/examples/notices'] as ['post', string]]
             : [['post', '/orders'] as ['post', string], ['post', '/payments'] as ['post', string]]),
         ];
-        for (const [method, path] of hidden) assertNotFound(app, (await request(cb)[method](path).send({})) as never, `${method.toUpperCase()} ${path}`);
+        for (const [method, path] of hidden)
+          assertNotFound(app, (await request(cb)[method](path).send({})) as never, `${method.toUpperCase()} ${path}`);
         const mounted = apps[app].routes.map((r) => r.path);
-        for (const p of ['/open/echo', '/examples/echo', '/examples/notices', '/orders', '/payments', '/v3/api-docs', '/swagger-ui', '/actuator/prometheus']) {
+        for (const p of [
+          '/open/echo',
+          '/examples/echo',
+          '/examples/notices',
+          '/orders',
+          '/payments',
+          '/v3/api-docs',
+          '/swagger-ui',
+          '/actuator/prometheus',
+        ]) {
           assert.ok(!mounted.some((m) => m === p || m.startsWith(`${p}/`)), `${p} is not mounted in prod`);
         }
       });

@@ -71,7 +71,10 @@ for (const kind of STORE_KINDS) {
     it('an account lock of the previous format still locks', async () => {
       await infra.kv.set('loginfail:web:alice', JSON.stringify({ n: 10, until: clock.now() + 60_000 }), 60_000);
       // a spent shared budget: a client without a device cookie must now solve a captcha (428)
-      const locked = await request(apps.web.app.callback()).post('/auth/login').send({ username: 'alice', password: 'whatever1' }).expect(428);
+      const locked = await request(apps.web.app.callback())
+        .post('/auth/login')
+        .send({ username: 'alice', password: 'whatever1' })
+        .expect(428);
       assert.equal(locked.body.code, 'captcha-required');
       assert.ok(Number(locked.headers['retry-after']) > 0);
     });
@@ -80,7 +83,9 @@ for (const kind of STORE_KINDS) {
       it('a captcha answer of the previous format verifies', async () => {
         const uuid = randomUUID();
         await infra.kv.set(`captcha:admin:${uuid}`, JSON.stringify({ a: '12', exp: clock.now() + 60_000 }), 600_000);
-        const bad = await request(apps.admin.app.callback()).post('/auth/login').send({ username: 'admin', password: 'not-encrypted', code: '12', uuid });
+        const bad = await request(apps.admin.app.callback())
+          .post('/auth/login')
+          .send({ username: 'admin', password: 'not-encrypted', code: '12', uuid });
         assert.equal(bad.body.code, 40110, 'the captcha passed: the failure is the password');
       });
 
@@ -88,7 +93,16 @@ for (const kind of STORE_KINDS) {
         const token = randomUUID();
         const hash = hashToken(token);
         const now = clock.now();
-        const record = { v: 1, loginType: 'admin', tokenId: hash.slice(0, 16), createdAt: now, expiresAt: now + TTL, principal: admin, client: {}, attrs: {} };
+        const record = {
+          v: 1,
+          loginType: 'admin',
+          tokenId: hash.slice(0, 16),
+          createdAt: now,
+          expiresAt: now + TTL,
+          principal: admin,
+          client: {},
+          attrs: {},
+        };
         const redis = new Redis(REDIS_URL);
         try {
           await redis.set(`${infra.keyPrefix}s:admin:${hash}`, JSON.stringify(record), 'PX', TTL);

@@ -57,13 +57,19 @@ describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
     const prefix = testKeyPrefix('cluster-client');
     const keys = Array.from({ length: 500 }, (_, i) => `${prefix}${i}`);
     await Promise.all(keys.map((k, i) => client!.set(k, String(i))));
-    assert.deepEqual(await Promise.all(keys.map((k) => client!.get(k))), keys.map((_, i) => String(i)));
+    assert.deepEqual(
+      await Promise.all(keys.map((k) => client!.get(k))),
+      keys.map((_, i) => String(i)),
+    );
     const perMaster = [...(await cluster.keysPerMaster(prefix)).values()];
     assert.equal(perMaster.length, 3);
-    assert.ok(perMaster.every((n) => n > 0), `keys on every master: ${perMaster.join(', ')}`);
+    assert.ok(
+      perMaster.every((n) => n > 0),
+      `keys on every master: ${perMaster.join(', ')}`,
+    );
   });
 
-  it('runs a store\'s Lua script (defineCommand, EVALSHA) on whichever master owns the key', async () => {
+  it("runs a store's Lua script (defineCommand, EVALSHA) on whichever master owns the key", async () => {
     assert.ok(client);
     const limits = new RedisRateLimitStore(client, testKeyPrefix('cluster-rl'));
     const now = Date.now();
@@ -86,7 +92,8 @@ describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
     await cluster.reshard(from, to, 200);
     const movedSlots = new Set<number>();
     const now = await cluster.masters();
-    for (const [a, b] of now.find((m) => m.id === to.id)!.slots) for (let s = a; s <= b; s++) if (from.slots.some(([x, y]) => s >= x && s <= y)) movedSlots.add(s);
+    for (const [a, b] of now.find((m) => m.id === to.id)!.slots)
+      for (let s = a; s <= b; s++) if (from.slots.some(([x, y]) => s >= x && s <= y)) movedSlots.add(s);
     assert.equal(movedSlots.size, 200);
     const slots = await cluster.slotsOf(keys);
     const moved = keys.filter((_, i) => movedSlots.has(slots[i] as number));
@@ -95,7 +102,8 @@ describe('Redis Cluster client: routing, MOVED / ASK, resharding', function () {
     // master, as a client that has not refreshed yet does: every read gets a MOVED first.
     for (const s of movedSlots) client.slots[s] = [from.address];
     assert.deepEqual(await Promise.all(moved.map((k) => client!.get(k))), moved);
-    for (const s of new Set(moved.map((k) => slots[keys.indexOf(k)] as number))) assert.equal(client.slots[s]?.[0], to.address, `the MOVED reply updated slot ${s} in the map`);
+    for (const s of new Set(moved.map((k) => slots[keys.indexOf(k)] as number)))
+      assert.equal(client.slots[s]?.[0], to.address, `the MOVED reply updated slot ${s} in the map`);
   });
 
   it('keeps serving reads and writes while slots (and their keys) move: no error during a live reshard', async () => {
@@ -164,7 +172,10 @@ describe('Redis Cluster client: failing fast', function () {
   });
 
   it('a call while no node answers is rejected after about the command timeout, not hung', async () => {
-    const dead = createRedisClient({ mode: 'cluster', nodes: [{ host: '127.0.0.1', port: 1 }] }, { commandTimeoutMs: 300, connectTimeoutMs: 200 });
+    const dead = createRedisClient(
+      { mode: 'cluster', nodes: [{ host: '127.0.0.1', port: 1 }] },
+      { commandTimeoutMs: 300, connectTimeoutMs: 200 },
+    );
     clients.push(dead);
     const store = withReadyWait(new RedisRateLimitStore(dead, 'x:'), ['hit'], dead, 300);
     const r = await timed(store.hit('k', 1, 1000, Date.now()));
@@ -172,30 +183,36 @@ describe('Redis Cluster client: failing fast', function () {
     assert.ok(r.ms < 5000, `rejected after ${r.ms} ms`);
   });
 
-  it('while a slot has no master (master and replica killed) its commands are rejected, not hung; the other slots keep working', async () => {
-    assert.ok(cluster);
-    const c = clientOf(cluster, 500);
-    await readyWithin(c, 5000);
-    const prefix = testKeyPrefix('cluster-nomaster');
-    const keys = Array.from({ length: 30 }, (_, i) => `${prefix}${i}`);
-    await Promise.all(keys.map((k) => c.set(k, 'v')));
-    const [victim] = await cluster.masters();
-    assert.ok(victim);
-    const owners = await ownersOf(cluster, keys);
-    const orphaned = keys.filter((_, i) => owners[i]?.id === victim.id);
-    const served = keys.filter((_, i) => owners[i]?.id !== victim.id);
-    assert.ok(orphaned.length > 0 && served.length > 0);
-    const replica = (await cluster.replicas()).find((r) => r.masterId === victim.id);
-    assert.ok(replica);
-    await cluster.kill(replica.port);
-    await cluster.kill(victim.port);
-    for (let round = 0; round < 3; round++) {
-      const results = await Promise.all(orphaned.map((k) => timed(c.get(k))));
-      for (const r of results) {
-        assert.ok(r.error, 'a command to a slot without a master is rejected');
-        assert.ok(r.ms < 5000, `rejected after ${r.ms} ms`);
+  it(
+    'while a slot has no master (master and replica killed) its commands are rejected, not ' + 'hung; the other slots keep working',
+    async () => {
+      assert.ok(cluster);
+      const c = clientOf(cluster, 500);
+      await readyWithin(c, 5000);
+      const prefix = testKeyPrefix('cluster-nomaster');
+      const keys = Array.from({ length: 30 }, (_, i) => `${prefix}${i}`);
+      await Promise.all(keys.map((k) => c.set(k, 'v')));
+      const [victim] = await cluster.masters();
+      assert.ok(victim);
+      const owners = await ownersOf(cluster, keys);
+      const orphaned = keys.filter((_, i) => owners[i]?.id === victim.id);
+      const served = keys.filter((_, i) => owners[i]?.id !== victim.id);
+      assert.ok(orphaned.length > 0 && served.length > 0);
+      const replica = (await cluster.replicas()).find((r) => r.masterId === victim.id);
+      assert.ok(replica);
+      await cluster.kill(replica.port);
+      await cluster.kill(victim.port);
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.all(orphaned.map((k) => timed(c.get(k))));
+        for (const r of results) {
+          assert.ok(r.error, 'a command to a slot without a master is rejected');
+          assert.ok(r.ms < 5000, `rejected after ${r.ms} ms`);
+        }
+        assert.deepEqual(
+          await Promise.all(served.map((k) => c.get(k))),
+          served.map(() => 'v'),
+        );
       }
-      assert.deepEqual(await Promise.all(served.map((k) => c.get(k))), served.map(() => 'v'));
-    }
-  });
+    },
+  );
 });

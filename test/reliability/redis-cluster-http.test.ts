@@ -82,7 +82,11 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
     const d = first.body.data;
     assert.equal((await admin().get('/auth/me').set(bearer(d.accessToken)).expect(200)).body.data.username, 'admin');
     const r1 = (await admin().post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(200)).body.data;
-    assert.equal((await admin().get('/auth/me').set(bearer(d.accessToken)).expect(401)).body.code !== 0, true, 'the rotated-out access token is dead');
+    assert.equal(
+      (await admin().get('/auth/me').set(bearer(d.accessToken)).expect(401)).body.code !== 0,
+      true,
+      'the rotated-out access token is dead',
+    );
     await admin().get('/auth/me').set(bearer(r1.accessToken)).expect(200);
     clock.advance(3_000); // past the grace of a concurrent duplicate: now it is reuse
     await admin().post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(401);
@@ -104,8 +108,14 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
     }
     const [other, victim] = [viewers[0], viewers[3]];
     assert.ok(other && victim);
-    const online = (await admin().get('/monitor/online').set(bearer(boss.accessToken)).expect(200)).body.data as Array<Record<string, string>>;
-    for (const v of viewers) assert.ok(online.some((s) => s.ipaddr === v.ip && s.username === 'viewer'), `${v.ip} listed: ${JSON.stringify(online)}`);
+    const online = (await admin().get('/monitor/online').set(bearer(boss.accessToken)).expect(200)).body.data as Array<
+      Record<string, string>
+    >;
+    for (const v of viewers)
+      assert.ok(
+        online.some((s) => s.ipaddr === v.ip && s.username === 'viewer'),
+        `${v.ip} listed: ${JSON.stringify(online)}`,
+      );
     const entry = online.find((s) => s.ipaddr === victim.ip);
     assert.ok(entry);
     await admin().delete(`/monitor/online/${entry.tokenId}`).set(bearer(boss.accessToken)).expect(200);
@@ -117,21 +127,43 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
 
   it('web: register -> two logins -> sessions -> end one -> logout-all', async () => {
     const name = `carol.${randomUUID().slice(0, 8)}`;
-    await web().post('/auth/register').set('X-Forwarded-For', nextIp()).send({ username: name, password: 'carol-pass-123', nickname: 'Carol' }).expect(201);
-    const webLogin = (ua: string) => web().post('/auth/login').set('X-Forwarded-For', nextIp()).set('User-Agent', ua).send({ username: name, password: 'carol-pass-123' }).expect(200);
+    await web()
+      .post('/auth/register')
+      .set('X-Forwarded-For', nextIp())
+      .send({ username: name, password: 'carol-pass-123', nickname: 'Carol' })
+      .expect(201);
+    const webLogin = (ua: string) =>
+      web()
+        .post('/auth/login')
+        .set('X-Forwarded-For', nextIp())
+        .set('User-Agent', ua)
+        .send({ username: name, password: 'carol-pass-123' })
+        .expect(200);
     const phone = (await webLogin('phone')).body;
     clock.advance(1000);
     const laptop = (await webLogin('laptop')).body;
     assert.equal((await web().get('/user/profile').set(bearer(phone.accessToken)).expect(200)).body.username, name);
-    const list = (await web().get('/user/sessions').set(bearer(laptop.accessToken)).expect(200)).body as Array<{ tokenId: string; userAgent: string; current: boolean }>;
-    assert.deepEqual(list.map((s) => [s.userAgent, s.current]), [['phone', false], ['laptop', true]]);
+    const list = (await web().get('/user/sessions').set(bearer(laptop.accessToken)).expect(200)).body as Array<{
+      tokenId: string;
+      userAgent: string;
+      current: boolean;
+    }>;
+    assert.deepEqual(
+      list.map((s) => [s.userAgent, s.current]),
+      [
+        ['phone', false],
+        ['laptop', true],
+      ],
+    );
     await web().delete(`/user/sessions/${list[0]?.tokenId}`).set(bearer(laptop.accessToken)).expect(204);
     problem(await web().get('/user/profile').set(bearer(phone.accessToken)), 401, 'token-invalid');
     problem(await web().post('/auth/refresh-token').send({ refreshToken: phone.refreshToken }), 401, 'refresh-token-invalid');
     const tablet = (await webLogin('tablet')).body;
     assert.deepEqual((await web().post('/user/logout-all').set(bearer(tablet.accessToken)).expect(200)).body, { endedSessions: 2 });
-    for (const t of [laptop.accessToken, tablet.accessToken]) problem(await web().get('/user/profile').set(bearer(t)), 401, 'token-invalid');
-    for (const r of [laptop.refreshToken, tablet.refreshToken]) assert.equal((await web().post('/auth/refresh-token').send({ refreshToken: r })).status, 401);
+    for (const t of [laptop.accessToken, tablet.accessToken])
+      problem(await web().get('/user/profile').set(bearer(t)), 401, 'token-invalid');
+    for (const r of [laptop.refreshToken, tablet.refreshToken])
+      assert.equal((await web().post('/auth/refresh-token').send({ refreshToken: r })).status, 401);
   });
 
   it('a signed request is accepted once; its replay is refused on either app', async () => {
@@ -149,8 +181,11 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
 
   it('50 concurrent duplicates: TOKEN, PARAM and HEADER each accept exactly one', async () => {
     const sessions = apps.web.container.get(SessionManagers);
-    const member = async () => bearer((await sessions.get('web').login({ userId: `m-${randomUUID()}`, username: 'm', roles: ['member'], permissions: [] })).token);
-    const boss = bearer((await sessions.get('admin').login({ userId: `a-${randomUUID()}`, username: 'a', roles: ['admin'], permissions: ['*:*:*'] })).token);
+    const member = async () =>
+      bearer((await sessions.get('web').login({ userId: `m-${randomUUID()}`, username: 'm', roles: ['member'], permissions: [] })).token);
+    const boss = bearer(
+      (await sessions.get('admin').login({ userId: `a-${randomUUID()}`, username: 'a', roles: ['admin'], permissions: ['*:*:*'] })).token,
+    );
     const fifty = (send: () => request.Test) => Promise.all(Array.from({ length: 50 }, send));
 
     const auth = await member();
@@ -165,80 +200,115 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
 
     const payer = await member();
     const key = randomUUID();
-    const payments = await fifty(() => web().post('/payments').set(payer).set('Idempotency-Key', key).send({ amount: 1999, currency: 'EUR' }));
+    const payments = await fifty(() =>
+      web().post('/payments').set(payer).set('Idempotency-Key', key).send({ amount: 1999, currency: 'EUR' }),
+    );
     assert.equal(payments.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] !== 'true').length, 1, 'one execution');
     for (const r of payments.filter((x) => x.status !== 201)) problem(r, 409, 'idempotency-in-progress');
     assert.equal((await web().get('/payments').set(payer).expect(200)).body.length, 1);
   });
 
-  it(`${LOGIN_RATE_LIMIT.limit * 4} concurrent logins from one IP: exactly ${LOGIN_RATE_LIMIT.limit} are let through (the login limit), the rest 429`, async () => {
-    const ip = nextIp();
-    const results = await Promise.all(Array.from({ length: LOGIN_RATE_LIMIT.limit * 4 }, () => login('admin', 'admin123', ip)));
-    const statuses = results.map((r) => r.status);
-    assert.equal(statuses.filter((s) => s === 200).length, LOGIN_RATE_LIMIT.limit, statuses.join());
-    assert.equal(statuses.filter((s) => s === 429).length, LOGIN_RATE_LIMIT.limit * 3, statuses.join());
-    for (const r of results.filter((x) => x.status === 429)) assert.equal(r.body.code, 42900);
-  });
+  it(
+    `${LOGIN_RATE_LIMIT.limit * 4} concurrent logins from one IP: exactly ` +
+      `${LOGIN_RATE_LIMIT.limit} are let through (the login limit), the rest 429`,
+    async () => {
+      const ip = nextIp();
+      const results = await Promise.all(Array.from({ length: LOGIN_RATE_LIMIT.limit * 4 }, () => login('admin', 'admin123', ip)));
+      const statuses = results.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 200).length, LOGIN_RATE_LIMIT.limit, statuses.join());
+      assert.equal(statuses.filter((s) => s === 429).length, LOGIN_RATE_LIMIT.limit * 3, statuses.join());
+      for (const r of results.filter((x) => x.status === 429)) assert.equal(r.body.code, 42900);
+    },
+  );
 
-  it('the service\'s keys are spread over every master', async () => {
+  it("the service's keys are spread over every master", async () => {
     assert.ok(cluster);
     const perMaster = await cluster.keysPerMaster(prefix);
     assert.equal(perMaster.size, 3);
-    assert.ok([...perMaster.values()].every((n) => n > 0), `keys per master: ${JSON.stringify([...perMaster])}`);
+    assert.ok(
+      [...perMaster.values()].every((n) => n > 0),
+      `keys per master: ${JSON.stringify([...perMaster])}`,
+    );
   });
 
-  it('a live reshard of 1,200 slots with logins, authenticated requests (idle timeout on: each one writes) and signed requests running: 0 errors', async () => {
-    assert.ok(cluster);
-    const touched = start({ 'session.active-timeout': 1800 });
-    const managers = touched.admin.container.get(SessionManagers).get('admin');
-    const tokens: string[] = [];
-    for (let i = 0; i < 400; i++) tokens.push((await managers.login({ userId: `r${i}`, username: `r${i}`, roles: ['viewer'], permissions: [] })).token);
-    const [from, to] = await cluster.masters();
-    assert.ok(from && to);
-    const errors: string[] = [];
-    const counts = { me: 0, signed: 0, login: 0 };
-    let stop = false;
-    const check = (what: keyof typeof counts, r: request.Response) => {
-      counts[what]++;
-      if (r.status !== 200) errors.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
-    };
-    const worker = async (n: number) => {
-      for (let i = n; !stop; i++) {
-        check('me', await agent(touched.admin.app).get('/auth/me').set(bearer(tokens[(i * 7) % tokens.length] as string)));
-        if (i % 5 === 0) {
-          const body = JSON.stringify({ i });
-          check('signed', await agent(touched.web.app).post('/open/echo').set(signedHeaders(SIGN_APP, SIGN_SECRET, body)).set('Content-Type', 'application/json').send(body));
+  it(
+    'a live reshard of 1,200 slots with logins, authenticated requests (idle timeout on: each ' +
+      'one writes) and signed requests running: 0 errors',
+    async () => {
+      assert.ok(cluster);
+      const touched = start({ 'session.active-timeout': 1800 });
+      const managers = touched.admin.container.get(SessionManagers).get('admin');
+      const tokens: string[] = [];
+      for (let i = 0; i < 400; i++)
+        tokens.push((await managers.login({ userId: `r${i}`, username: `r${i}`, roles: ['viewer'], permissions: [] })).token);
+      const [from, to] = await cluster.masters();
+      assert.ok(from && to);
+      const errors: string[] = [];
+      const counts = { me: 0, signed: 0, login: 0 };
+      let stop = false;
+      const check = (what: keyof typeof counts, r: request.Response) => {
+        counts[what]++;
+        if (r.status !== 200) errors.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+      };
+      const worker = async (n: number) => {
+        for (let i = n; !stop; i++) {
+          check(
+            'me',
+            await agent(touched.admin.app)
+              .get('/auth/me')
+              .set(bearer(tokens[(i * 7) % tokens.length] as string)),
+          );
+          if (i % 5 === 0) {
+            const body = JSON.stringify({ i });
+            check(
+              'signed',
+              await agent(touched.web.app)
+                .post('/open/echo')
+                .set(signedHeaders(SIGN_APP, SIGN_SECRET, body))
+                .set('Content-Type', 'application/json')
+                .send(body),
+            );
+          }
+          if (n === 0 && i % 40 === 0) check('login', await adminLogin(touched.admin.app)('viewer', 'viewer123', nextIp()));
         }
-        if (n === 0 && i % 40 === 0) check('login', await adminLogin(touched.admin.app)('viewer', 'viewer123', nextIp()));
+      };
+      const traffic = Promise.all([0, 1, 2, 3, 4, 5].map(worker));
+      await new Promise((r) => setTimeout(r, 200));
+      try {
+        await cluster.reshard(from, to, 1200);
+      } finally {
+        stop = true;
+        await traffic;
       }
-    };
-    const traffic = Promise.all([0, 1, 2, 3, 4, 5].map(worker));
-    await new Promise((r) => setTimeout(r, 200));
-    try {
-      await cluster.reshard(from, to, 1200);
-    } finally {
-      stop = true;
-      await traffic;
-    }
-    const after = await cluster.masters();
-    const left = new Set(slotList(after.find((m) => m.id === from.id)?.slots ?? []));
-    const moved = slotList(from.slots).filter((slot) => !left.has(slot));
-    assert.equal(moved.length, 1200, 'redis-cli moved the slots');
-    const now = new Set(slotList(after.find((m) => m.id === to.id)?.slots ?? []));
-    assert.ok(moved.every((slot) => now.has(slot)), 'to the master named');
-    const keysMoved = (await keysInSlots(cluster, to.port, moved)).filter((k) => k.startsWith(prefix)).length;
-    console.log(`      reshard: 1200 slots holding ${keysMoved} of the service's keys moved; ${JSON.stringify(counts)} requests meanwhile, ${errors.length} errors`);
-    assert.ok(keysMoved > 0, 'the moved slots held some of the service\'s keys');
-    assert.ok(counts.me > 100, `traffic ran during the reshard: ${JSON.stringify(counts)}`);
-    assert.deepEqual(errors, []);
-    for (const t of tokens) await agent(touched.admin.app).get('/auth/me').set(bearer(t)).expect(200);
-  });
+      const after = await cluster.masters();
+      const left = new Set(slotList(after.find((m) => m.id === from.id)?.slots ?? []));
+      const moved = slotList(from.slots).filter((slot) => !left.has(slot));
+      assert.equal(moved.length, 1200, 'redis-cli moved the slots');
+      const now = new Set(slotList(after.find((m) => m.id === to.id)?.slots ?? []));
+      assert.ok(
+        moved.every((slot) => now.has(slot)),
+        'to the master named',
+      );
+      const keysMoved = (await keysInSlots(cluster, to.port, moved)).filter((k) => k.startsWith(prefix)).length;
+      console.log(
+        `      reshard: 1200 slots holding ${keysMoved} of the service's keys moved; ` +
+          `${JSON.stringify(counts)} requests meanwhile, ${errors.length} errors`,
+      );
+      assert.ok(keysMoved > 0, "the moved slots held some of the service's keys");
+      assert.ok(counts.me > 100, `traffic ran during the reshard: ${JSON.stringify(counts)}`);
+      assert.deepEqual(errors, []);
+      for (const t of tokens) await agent(touched.admin.app).get('/auth/me').set(bearer(t)).expect(200);
+    },
+  );
 });
 
 /** Every slot of some ranges. */
-const slotList = (ranges: ReadonlyArray<readonly [number, number]>): number[] => ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
+const slotList = (ranges: ReadonlyArray<readonly [number, number]>): number[] =>
+  ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
 
 /** The keys a master holds in these slots (CLUSTER GETKEYSINSLOT each; a test cluster holds few). */
 function keysInSlots(cluster: RedisCluster, port: number, slots: readonly number[]): Promise<string[]> {
-  return ask(port, cluster.password, async (r) => (await Promise.all(slots.map((s) => r.call('CLUSTER', 'GETKEYSINSLOT', s, 1000) as Promise<string[]>))).flat());
+  return ask(port, cluster.password, async (r) =>
+    (await Promise.all(slots.map((s) => r.call('CLUSTER', 'GETKEYSINSLOT', s, 1000) as Promise<string[]>))).flat(),
+  );
 }

@@ -43,17 +43,23 @@ describe('test support: a real Redis Cluster (3 masters, 3 replicas)', function 
     await cluster?.stop();
   });
 
-  it('comes up with every slot served by exactly one of 3 masters, each with its own replica, cluster_state:ok on all 6 nodes', async () => {
-    assert.ok(cluster);
-    const masters = await cluster.masters();
-    assert.equal(masters.length, 3);
-    const owner = new Array<number>(ALL_SLOTS).fill(0);
-    for (const m of masters) for (const [a, b] of m.slots) for (let s = a; s <= b; s++) owner[s] = (owner[s] ?? 0) + 1;
-    assert.ok(owner.every((n) => n === 1), 'each slot exactly once');
-    const replicas = await cluster.replicas();
-    assert.deepEqual(replicas.map((r) => r.masterId).sort(), masters.map((m) => m.id).sort());
-    for (const port of cluster.ports) assert.equal(await cluster.clusterInfo(port, 'cluster_state'), 'ok');
-  });
+  it(
+    'comes up with every slot served by exactly one of 3 masters, each with its own replica, ' + 'cluster_state:ok on all 6 nodes',
+    async () => {
+      assert.ok(cluster);
+      const masters = await cluster.masters();
+      assert.equal(masters.length, 3);
+      const owner = new Array<number>(ALL_SLOTS).fill(0);
+      for (const m of masters) for (const [a, b] of m.slots) for (let s = a; s <= b; s++) owner[s] = (owner[s] ?? 0) + 1;
+      assert.ok(
+        owner.every((n) => n === 1),
+        'each slot exactly once',
+      );
+      const replicas = await cluster.replicas();
+      assert.deepEqual(replicas.map((r) => r.masterId).sort(), masters.map((m) => m.id).sort());
+      for (const port of cluster.ports) assert.equal(await cluster.clusterInfo(port, 'cluster_state'), 'ok');
+    },
+  );
 
   it('counts keys per master and commands over every node', async () => {
     assert.ok(cluster && client);
@@ -63,8 +69,14 @@ describe('test support: a real Redis Cluster (3 masters, 3 replicas)', function 
     assert.equal((await cluster.commandStats()).set, 60, 'the masters executed each SET once');
     const perMaster = await cluster.keysPerMaster(prefix);
     assert.equal(perMaster.size, 3);
-    assert.equal([...perMaster.values()].reduce((a, b) => a + b, 0), 60);
-    assert.ok([...perMaster.values()].every((n) => n > 0), `keys on every master: ${[...perMaster.values()].join(', ')}`);
+    assert.equal(
+      [...perMaster.values()].reduce((a, b) => a + b, 0),
+      60,
+    );
+    assert.ok(
+      [...perMaster.values()].every((n) => n > 0),
+      `keys on every master: ${[...perMaster.values()].join(', ')}`,
+    );
   });
 
   it('reshards: moves slots from one master to another', async () => {
@@ -86,26 +98,30 @@ describe('test support: a Redis Cluster master killed, then the cluster stopped'
     await requireRedisCluster(this);
   });
 
-  it('promotes the killed master\'s replica (its slots, cluster_state:ok); the node restarted rejoins as its replica; stop() leaves no process and no files', async () => {
-    const before = liveProcesses();
-    const cluster = await RedisCluster.start();
-    try {
-      const master = (await cluster.masters())[1];
-      assert.ok(master);
-      const { killed, promoted } = await cluster.killMaster(1);
-      assert.equal(killed.id, master.id);
-      assert.deepEqual(promoted.slots, master.slots);
-      assert.equal((await cluster.masters()).length, 3);
-      assert.ok(await refused(killed.port));
-      await cluster.restart(killed.port);
-      await cluster.waitUntilHealthy();
-      const back = (await cluster.replicas()).find((r) => r.port === killed.port);
-      assert.equal(back?.masterId, promoted.id, 'the restarted node is the new master\'s replica');
-    } finally {
-      await cluster.stop();
-    }
-    assert.equal(liveProcesses(), before);
-    for (const port of cluster.ports) assert.ok(await refused(port), `port ${port} closed`);
-    assert.equal(existsSync(cluster.dir), false);
-  });
+  it(
+    "promotes the killed master's replica (its slots, cluster_state:ok); the node restarted " +
+      'rejoins as its replica; stop() leaves no process and no files',
+    async () => {
+      const before = liveProcesses();
+      const cluster = await RedisCluster.start();
+      try {
+        const master = (await cluster.masters())[1];
+        assert.ok(master);
+        const { killed, promoted } = await cluster.killMaster(1);
+        assert.equal(killed.id, master.id);
+        assert.deepEqual(promoted.slots, master.slots);
+        assert.equal((await cluster.masters()).length, 3);
+        assert.ok(await refused(killed.port));
+        await cluster.restart(killed.port);
+        await cluster.waitUntilHealthy();
+        const back = (await cluster.replicas()).find((r) => r.port === killed.port);
+        assert.equal(back?.masterId, promoted.id, "the restarted node is the new master's replica");
+      } finally {
+        await cluster.stop();
+      }
+      assert.equal(liveProcesses(), before);
+      for (const port of cluster.ports) assert.ok(await refused(port), `port ${port} closed`);
+      assert.equal(existsSync(cluster.dir), false);
+    },
+  );
 });

@@ -123,7 +123,10 @@ for (const kind of ['memory', 'redis'] as const) {
       const token = await registry.issue('web', 'u1', family, 'access-1');
       const results = await Promise.all(Array.from({ length: 10 }, () => registry.consume('web', token)));
       assert.equal(results.filter((r) => r.kind === 'ok').length, 1);
-      assert.deepEqual(results.filter((r) => r.kind !== 'ok'), Array.from({ length: 9 }, () => ({ kind: 'concurrent', family })));
+      assert.deepEqual(
+        results.filter((r) => r.kind !== 'ok'),
+        Array.from({ length: 9 }, () => ({ kind: 'concurrent', family })),
+      );
     });
   });
 }

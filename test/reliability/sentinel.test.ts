@@ -86,14 +86,21 @@ describe('Redis Sentinel: the service end to end, and a master failover', functi
     await admin().post('/open/echo').set(headers).set('Content-Type', 'application/json').send(body).expect(200);
     const replay = await admin().post('/open/echo').set(headers).set('Content-Type', 'application/json').send(body);
     assert.equal(replay.body.code, 40123, replay.text);
-    const w = await request(apps.web.app.callback()).post('/open/echo').set(signed(body)).set('Content-Type', 'application/json').send(body);
+    const w = await request(apps.web.app.callback())
+      .post('/open/echo')
+      .set(signed(body))
+      .set('Content-Type', 'application/json')
+      .send(body);
     assert.equal(w.status, 200, w.text);
 
     const health = await admin().get('/actuator/health').expect(200);
     const store = health.body.components.store.details;
     assert.equal(store.mode, 'sentinel');
     assert.equal(store.master.reachable, true);
-    assert.deepEqual(store.sentinels.map((s: { reachable: boolean }) => s.reachable), [true, true, true]);
+    assert.deepEqual(
+      store.sentinels.map((s: { reachable: boolean }) => s.reachable),
+      [true, true, true],
+    );
   });
 
   it('more replicas asked for than acknowledge: the login fails closed (503 in the envelope), never 200', async () => {
@@ -105,60 +112,68 @@ describe('Redis Sentinel: the service end to end, and a master failover', functi
     await admin().get('/actuator/health/readiness').expect(200);
   });
 
-  it('the master is SIGKILLed under traffic: only 503s meanwhile, requests succeed again within 10 s, every acknowledged session and logout kept', async () => {
-    const { admin, login } = sentinelApps({ 'svc.redis.wait-replicas': 1 });
-    const tokens: string[] = [];
-    for (let i = 0; i < 12; i++) {
-      const r = await login();
-      assert.equal(r.status, 200, r.text);
-      tokens.push(r.body.data.accessToken as string);
-    }
-    const loggedOut = tokens.splice(0, 2);
-    for (const t of loggedOut) await admin().post('/auth/logout').set(bearer(t)).expect(200);
-
-    const seen = new Map<number, number>();
-    const bad: string[] = [];
-    let stop = false;
-    let lastFailure = 0;
-    const worker = async (n: number) => {
-      for (let i = n; !stop; i++) {
-        const r = await admin().get('/auth/me').set(bearer(tokens[i % tokens.length] as string));
-        seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
-        if (r.status === 503) {
-          lastFailure = Date.now();
-          if (r.body.code !== 50300 || r.body.data !== null || !r.headers['retry-after']) bad.push(r.text);
-        } else if (r.status !== 200) bad.push(`${r.status} ${r.text}`);
-        await new Promise((res) => setTimeout(res, 20));
+  it(
+    'the master is SIGKILLed under traffic: only 503s meanwhile, requests succeed again within ' +
+      '10 s, every acknowledged session and logout kept',
+    async () => {
+      const { admin, login } = sentinelApps({ 'svc.redis.wait-replicas': 1 });
+      const tokens: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await login();
+        assert.equal(r.status, 200, r.text);
+        tokens.push(r.body.data.accessToken as string);
       }
-    };
-    const traffic = Promise.all([0, 1, 2, 3].map(worker));
-    await new Promise((r) => setTimeout(r, 300));
+      const loggedOut = tokens.splice(0, 2);
+      for (const t of loggedOut) await admin().post('/auth/logout').set(bearer(t)).expect(200);
 
-    const killedAt = Date.now();
-    const old = await topology.killMaster();
-    await topology.promotedAfter(old, 10_000);
-    // Recovered: 20 consecutive successes after the last failure.
-    const deadline = killedAt + 10_000;
-    let streak = 0;
-    while (Date.now() < deadline && streak < 20) {
-      const r = await admin().get('/auth/me').set(bearer(tokens[0] as string));
-      streak = r.status === 200 ? streak + 1 : 0;
-      if (streak === 0) await new Promise((res) => setTimeout(res, 100));
-    }
-    stop = true;
-    await traffic;
-    const recoveredMs = Date.now() - killedAt;
-    assert.equal(streak, 20, `requests did not succeed again within 10 s (seen ${JSON.stringify([...seen])})`);
-    assert.ok(lastFailure === 0 || lastFailure - killedAt < 10_000, `503s for ${lastFailure - killedAt} ms`);
-    assert.deepEqual(bad, [], 'only 200 or 503 in the envelope');
-    assert.ok(recoveredMs < 12_000);
+      const seen = new Map<number, number>();
+      const bad: string[] = [];
+      let stop = false;
+      let lastFailure = 0;
+      const worker = async (n: number) => {
+        for (let i = n; !stop; i++) {
+          const r = await admin()
+            .get('/auth/me')
+            .set(bearer(tokens[i % tokens.length] as string));
+          seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
+          if (r.status === 503) {
+            lastFailure = Date.now();
+            if (r.body.code !== 50300 || r.body.data !== null || !r.headers['retry-after']) bad.push(r.text);
+          } else if (r.status !== 200) bad.push(`${r.status} ${r.text}`);
+          await new Promise((res) => setTimeout(res, 20));
+        }
+      };
+      const traffic = Promise.all([0, 1, 2, 3].map(worker));
+      await new Promise((r) => setTimeout(r, 300));
 
-    for (const t of tokens) await admin().get('/auth/me').set(bearer(t)).expect(200);
-    for (const t of loggedOut) await admin().get('/auth/me').set(bearer(t)).expect(401);
-    // The promoted master has no replica left: acknowledged writes fail closed until one is back.
-    const lonely = await login();
-    assert.equal(lonely.status, 503, lonely.text);
-    assert.equal(lonely.body.code, 50300);
-    assert.deepEqual(unhandled, [], 'no unhandled rejection');
-  });
+      const killedAt = Date.now();
+      const old = await topology.killMaster();
+      await topology.promotedAfter(old, 10_000);
+      // Recovered: 20 consecutive successes after the last failure.
+      const deadline = killedAt + 10_000;
+      let streak = 0;
+      while (Date.now() < deadline && streak < 20) {
+        const r = await admin()
+          .get('/auth/me')
+          .set(bearer(tokens[0] as string));
+        streak = r.status === 200 ? streak + 1 : 0;
+        if (streak === 0) await new Promise((res) => setTimeout(res, 100));
+      }
+      stop = true;
+      await traffic;
+      const recoveredMs = Date.now() - killedAt;
+      assert.equal(streak, 20, `requests did not succeed again within 10 s (seen ${JSON.stringify([...seen])})`);
+      assert.ok(lastFailure === 0 || lastFailure - killedAt < 10_000, `503s for ${lastFailure - killedAt} ms`);
+      assert.deepEqual(bad, [], 'only 200 or 503 in the envelope');
+      assert.ok(recoveredMs < 12_000);
+
+      for (const t of tokens) await admin().get('/auth/me').set(bearer(t)).expect(200);
+      for (const t of loggedOut) await admin().get('/auth/me').set(bearer(t)).expect(401);
+      // The promoted master has no replica left: acknowledged writes fail closed until one is back.
+      const lonely = await login();
+      assert.equal(lonely.status, 503, lonely.text);
+      assert.equal(lonely.body.code, 50300);
+      assert.deepEqual(unhandled, [], 'no unhandled rejection');
+    },
+  );
 });

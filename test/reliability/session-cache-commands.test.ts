@@ -50,16 +50,27 @@ describe('local session cache: Redis commands per authenticated request, warm', 
   });
 
   async function start(overrides: Partial<Record<ConfigKey, unknown>>) {
-    const config = testConfig({ 'svc.redis.url': server.url, 'session.local-cache.enabled': true, 'svc.captcha.enabled': false, ...overrides }, 'redis');
+    const config = testConfig(
+      { 'svc.redis.url': server.url, 'session.local-cache.enabled': true, 'svc.captcha.enabled': false, ...overrides },
+      'redis',
+    );
     const infra = createInfrastructure(config, { log: silentLogger });
     const built = buildAdminApp(config, infra);
     const srv = http.createServer(built.app.callback());
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
     opened.push({ infra, http: srv });
     const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-    const { token } = await built.container.get(SessionManagers).get('admin').login({ userId: 'c1', username: 'c1', roles: ['viewer'], permissions: ['system:user:list'] });
-    const metric = async (result: string) => sample(await (await fetch(`${base}/actuator/prometheus`)).text(), 'authguard_session_cache_lookups_total', { app: 'admin', result }) ?? 0;
-    const tracking = async () => /^authguard_session_cache_tracking\{app="admin"\} 1$/m.test(await (await fetch(`${base}/actuator/prometheus`)).text());
+    const { token } = await built.container
+      .get(SessionManagers)
+      .get('admin')
+      .login({ userId: 'c1', username: 'c1', roles: ['viewer'], permissions: ['system:user:list'] });
+    const metric = async (result: string) =>
+      sample(await (await fetch(`${base}/actuator/prometheus`)).text(), 'authguard_session_cache_lookups_total', {
+        app: 'admin',
+        result,
+      }) ?? 0;
+    const tracking = async () =>
+      /^authguard_session_cache_tracking\{app="admin"\} 1$/m.test(await (await fetch(`${base}/actuator/prometheus`)).text());
     for (let i = 0; i < 100 && !(await tracking()); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(await tracking(), 'the tracking link is up');
     return { base, token, metric, tracking };

@@ -102,51 +102,59 @@ describe('local session cache: two instances on one Redis (acceptance)', functio
 
   const me = (i: AppInstance, token: string) => call(i.url('admin'), 'GET', '/auth/me', { token });
 
-  it('1000 trials of logout on instance 1 then at once GET /auth/me on instance 2: 0 stale successes, also across CLIENT KILLs of the tracking connections; the cache comes back', async () => {
-    const kills: Record<number, () => Promise<number>> = {
-      300: () => kill(b, 'reader'),
-      600: () => kill(b, 'invalidations'),
-      900: async () => (await kill(a, 'reader')) + (await kill(b, 'reader')),
-    };
-    let stale = 0;
-    const before = await metricsOf(b);
-    // Bare keep-alive connections: instance 2's request is written the moment instance 1's answer starts to arrive.
-    const [toA, toB] = [await RawHttpConnection.open(a.ready.admin), await RawHttpConnection.open(b.ready.admin)];
-    try {
-      for (let trial = 0; trial < 1000; trial++) {
-        const { token } = await sessions.login(ADMIN);
-        const meReq = RawHttpConnection.prepare('GET', '/auth/me', { Authorization: `Bearer ${token}` });
-        assert.equal((await toB.send(meReq)).status, 200); // a miss: cached on instance 2
-        assert.equal((await toB.send(meReq)).status, 200); // a hit (unless a kill just flushed it)
-        const killed = kills[trial];
-        if (killed !== undefined) assert.ok((await killed()) >= 1, `trial ${trial}: a tracking connection was killed`);
-        let next: Promise<RawResponse> | undefined;
-        const logout = await toA.send(RawHttpConnection.prepare('POST', '/auth/logout', { Authorization: `Bearer ${token}` }, {}), () => (next = toB.send(meReq)));
-        assert.equal(logout.status, 200, logout.body);
-        const after = await (next as Promise<RawResponse>);
-        if (after.status !== 401) stale++;
-        else assert.equal((JSON.parse(after.body) as { code: number }).code, 40102, 'token-invalid');
+  it(
+    '1000 trials of logout on instance 1 then at once GET /auth/me on instance 2: 0 stale ' +
+      'successes, also across CLIENT KILLs of the tracking connections; the cache comes back',
+    async () => {
+      const kills: Record<number, () => Promise<number>> = {
+        300: () => kill(b, 'reader'),
+        600: () => kill(b, 'invalidations'),
+        900: async () => (await kill(a, 'reader')) + (await kill(b, 'reader')),
+      };
+      let stale = 0;
+      const before = await metricsOf(b);
+      // Bare keep-alive connections: instance 2's request is written the moment instance 1's answer starts to arrive.
+      const [toA, toB] = [await RawHttpConnection.open(a.ready.admin), await RawHttpConnection.open(b.ready.admin)];
+      try {
+        for (let trial = 0; trial < 1000; trial++) {
+          const { token } = await sessions.login(ADMIN);
+          const meReq = RawHttpConnection.prepare('GET', '/auth/me', { Authorization: `Bearer ${token}` });
+          assert.equal((await toB.send(meReq)).status, 200); // a miss: cached on instance 2
+          assert.equal((await toB.send(meReq)).status, 200); // a hit (unless a kill just flushed it)
+          const killed = kills[trial];
+          if (killed !== undefined) assert.ok((await killed()) >= 1, `trial ${trial}: a tracking connection was killed`);
+          let next: Promise<RawResponse> | undefined;
+          const logout = await toA.send(
+            RawHttpConnection.prepare('POST', '/auth/logout', { Authorization: `Bearer ${token}` }, {}),
+            () => (next = toB.send(meReq)),
+          );
+          assert.equal(logout.status, 200, logout.body);
+          const after = await (next as Promise<RawResponse>);
+          if (after.status !== 401) stale++;
+          else assert.equal((JSON.parse(after.body) as { code: number }).code, 40102, 'token-invalid');
+        }
+      } finally {
+        toA.close();
+        toB.close();
       }
-    } finally {
-      toA.close();
-      toB.close();
-    }
-    const end = await metricsOf(b);
-    console.log(
-      `      1000 logout -> /auth/me elsewhere (sent as the logout answer arrived): ${stale} stale; instance 2: ` +
-        `${end.hit - before.hit} hits, ${end.miss - before.miss} misses, ${end.bypass - before.bypass} bypassed, ${end.linkDown - before.linkDown} link-down flushes`,
-    );
-    assert.equal(stale, 0);
-    assert.ok(end.linkDown - before.linkDown >= 3, 'each kill flushed the cache');
+      const end = await metricsOf(b);
+      console.log(
+        `      1000 logout -> /auth/me elsewhere (sent as the logout answer arrived): ${stale} stale; instance 2: ` +
+          (`${end.hit - before.hit} hits, ${end.miss - before.miss} misses, ` +
+            `${end.bypass - before.bypass} bypassed, ${end.linkDown - before.linkDown} link-down flushes`),
+      );
+      assert.equal(stale, 0);
+      assert.ok(end.linkDown - before.linkDown >= 3, 'each kill flushed the cache');
 
-    // The cache is back: tracking, and a warm token is served from it.
-    await until(async () => (await metricsOf(b)).tracking === 1, 'tracking again');
-    const { token } = await sessions.login(ADMIN);
-    const warm = await metricsOf(b);
-    for (let k = 0; k < 100; k++) assert.equal((await me(b, token)).status, 200);
-    const hot = await metricsOf(b);
-    assert.ok(hot.hit - warm.hit >= 99, `hit rate recovered: ${hot.hit - warm.hit} hits of 100`);
-  });
+      // The cache is back: tracking, and a warm token is served from it.
+      await until(async () => (await metricsOf(b)).tracking === 1, 'tracking again');
+      const { token } = await sessions.login(ADMIN);
+      const warm = await metricsOf(b);
+      for (let k = 0; k < 100; k++) assert.equal((await me(b, token)).status, 200);
+      const hot = await metricsOf(b);
+      assert.ok(hot.hit - warm.hit >= 99, `hit rate recovered: ${hot.hit - warm.hit} hits of 100`);
+    },
+  );
 
   it('a kickout on instance 1 answers "kicked out" on instance 2 at once (50 trials)', async () => {
     const { token: boss } = await sessions.login(ADMIN);
@@ -174,7 +182,10 @@ describe('local session cache: two instances on one Redis (acceptance)', functio
   });
 
   it('a refresh on instance 1 (rotation) logs the old access token out on instance 2 at once', async () => {
-    const password = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+    const password = publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from('admin123'),
+    ).toString('base64');
     const login = await call(a.url('admin'), 'POST', '/auth/login', { ip: '10.88.0.1', body: { username: 'admin', password } });
     assert.equal(login.status, 200, JSON.stringify(login.body));
     const t = login.body.data as { accessToken: string; refreshToken: string };

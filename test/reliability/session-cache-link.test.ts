@@ -66,7 +66,14 @@ describe('local session cache on Redis: coherence between two caches, and the tr
   async function login(cache: Instance, userId = 'u1'): Promise<string> {
     const hash = randomBytes(32).toString('hex');
     const now = Date.now();
-    await cache.writer.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ userId, createdAt: now }), retentionMs: 600_000, replaceOthers: false, now });
+    await cache.writer.create({
+      loginType: 'admin',
+      tokenHash: hash,
+      record: makeRecord({ userId, createdAt: now }),
+      retentionMs: 600_000,
+      replaceOthers: false,
+      now,
+    });
     return hash;
   }
 
@@ -76,77 +83,104 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     assert.ok(cache.store.holds('admin', hash), 'cached after the read');
   }
 
-  it('1000 logouts through one cache: the other has dropped the session by the end of the I/O turn in which the writer is told "done"; 0 stale answers', async () => {
-    const [one, two] = [await instance(), await instance()];
-    let stale = 0;
-    let afterReturn = 0;
-    let afterTurn = 0;
-    const leadsUs: number[] = [];
-    let droppedAt = 0;
-    two.metrics.add({ sessionCacheLookup: () => undefined, sessionCacheFlushed: () => undefined, sessionCacheTracking: () => undefined, sessionCacheInvalidated: () => (droppedAt = performance.now()) });
-    for (let i = 0; i < 1000; i++) {
-      const hash = await login(one);
-      await warm(two, hash);
-      assert.equal(await one.writer.deleteSession('admin', hash), true);
-      const doneAt = performance.now();
-      if (two.store.holds('admin', hash)) afterReturn++;
-      else leadsUs.push((doneAt - droppedAt) * 1000);
+  it(
+    '1000 logouts through one cache: the other has dropped the session by the end of the I/O ' +
+      'turn in which the writer is told "done"; 0 stale answers',
+    async () => {
+      const [one, two] = [await instance(), await instance()];
+      let stale = 0;
+      let afterReturn = 0;
+      let afterTurn = 0;
+      const leadsUs: number[] = [];
+      let droppedAt = 0;
+      two.metrics.add({
+        sessionCacheLookup: () => undefined,
+        sessionCacheFlushed: () => undefined,
+        sessionCacheTracking: () => undefined,
+        sessionCacheInvalidated: () => (droppedAt = performance.now()),
+      });
+      for (let i = 0; i < 1000; i++) {
+        const hash = await login(one);
+        await warm(two, hash);
+        assert.equal(await one.writer.deleteSession('admin', hash), true);
+        const doneAt = performance.now();
+        if (two.store.holds('admin', hash)) afterReturn++;
+        else leadsUs.push((doneAt - droppedAt) * 1000);
+        await turn();
+        if (two.store.holds('admin', hash)) afterTurn++;
+        if ((await two.store.getSession('admin', hash, Date.now(), null)) !== null) stale++;
+      }
+      leadsUs.sort((a, b) => a - b);
+      console.log(
+        `      logout -> other cache: ${stale} stale of 1000; the invalidation was processed before ` +
+          `the writer's return in ${leadsUs.length} ` +
+          (`(lead min ${leadsUs[0]?.toFixed(0)} µs, median ${leadsUs[leadsUs.length >> 1]?.toFixed(0)} ` +
+            `µs), later in the same I/O turn in ${afterReturn}, after it in ${afterTurn}`),
+      );
+      assert.equal(afterTurn, 0, 'processed within the I/O turn of the fence reply');
+      assert.equal(stale, 0);
+    },
+  );
+
+  it(
+    'without the fence the writer is usually told "done" before the invalidation reached the ' + 'other cache (why the fence exists)',
+    async () => {
+      const [one, two] = [await instance(), await instance()];
+      const unfenced = new RedisSessionStore(clients[clients.length - 2] as Redis, prefix);
+      let late = 0;
+      for (let i = 0; i < 200; i++) {
+        const hash = await login(one);
+        await warm(two, hash);
+        await unfenced.deleteSession('admin', hash);
+        if (two.store.holds('admin', hash)) late++;
+        await sleep(0);
+        assert.ok(!two.store.holds('admin', hash) || (await two.store.getSession('admin', hash, Date.now(), null)) === null);
+      }
+      console.log(`      without the fence: the other cache still held the session at the writer's return in ${late} of 200 writes`);
+    },
+  );
+
+  it(
+    'kickout (mark), role change (update) and replacement (create with replaceOthers) through ' + 'one cache are seen by the other at once',
+    async () => {
+      const [one, two] = [await instance(), await instance()];
+      const kicked = await login(one, 'k1');
+      await warm(two, kicked);
+      assert.equal(await one.writer.mark('admin', [kicked], 'kicked-out'), 1);
       await turn();
-      if (two.store.holds('admin', hash)) afterTurn++;
-      if ((await two.store.getSession('admin', hash, Date.now(), null)) !== null) stale++;
-    }
-    leadsUs.sort((a, b) => a - b);
-    console.log(
-      `      logout -> other cache: ${stale} stale of 1000; the invalidation was processed before the writer's return in ${leadsUs.length} ` +
-        `(lead min ${leadsUs[0]?.toFixed(0)} µs, median ${leadsUs[leadsUs.length >> 1]?.toFixed(0)} µs), later in the same I/O turn in ${afterReturn}, after it in ${afterTurn}`,
-    );
-    assert.equal(afterTurn, 0, 'processed within the I/O turn of the fence reply');
-    assert.equal(stale, 0);
-  });
+      assert.ok(!two.store.holds('admin', kicked));
+      assert.deepEqual(await two.store.getSession('admin', kicked, Date.now(), null), { state: 'kicked-out' });
 
-  it('without the fence the writer is usually told "done" before the invalidation reached the other cache (why the fence exists)', async () => {
-    const [one, two] = [await instance(), await instance()];
-    const unfenced = new RedisSessionStore(clients[clients.length - 2] as Redis, prefix);
-    let late = 0;
-    for (let i = 0; i < 200; i++) {
-      const hash = await login(one);
-      await warm(two, hash);
-      await unfenced.deleteSession('admin', hash);
-      if (two.store.holds('admin', hash)) late++;
-      await sleep(0);
-      assert.ok(!two.store.holds('admin', hash) || (await two.store.getSession('admin', hash, Date.now(), null)) === null);
-    }
-    console.log(`      without the fence: the other cache still held the session at the writer's return in ${late} of 200 writes`);
-  });
+      const changed = await login(one, 'r1');
+      await warm(two, changed);
+      const now = Date.now();
+      const record = {
+        ...makeRecord({ userId: 'r1', createdAt: now }),
+        principal: { userId: 'r1', username: 'r1', roles: ['auditor'], permissions: ['audit:read'] },
+      };
+      assert.equal(await one.writer.update('admin', changed, record, 600_000), true);
+      await turn();
+      assert.ok(!two.store.holds('admin', changed));
+      const got = await two.store.getSession('admin', changed, Date.now(), null);
+      assert.deepEqual(got?.state === 'active' && got.record.principal.roles, ['auditor']);
 
-  it('kickout (mark), role change (update) and replacement (create with replaceOthers) through one cache are seen by the other at once', async () => {
-    const [one, two] = [await instance(), await instance()];
-    const kicked = await login(one, 'k1');
-    await warm(two, kicked);
-    assert.equal(await one.writer.mark('admin', [kicked], 'kicked-out'), 1);
-    await turn();
-    assert.ok(!two.store.holds('admin', kicked));
-    assert.deepEqual(await two.store.getSession('admin', kicked, Date.now(), null), { state: 'kicked-out' });
-
-    const changed = await login(one, 'r1');
-    await warm(two, changed);
-    const now = Date.now();
-    const record = { ...makeRecord({ userId: 'r1', createdAt: now }), principal: { userId: 'r1', username: 'r1', roles: ['auditor'], permissions: ['audit:read'] } };
-    assert.equal(await one.writer.update('admin', changed, record, 600_000), true);
-    await turn();
-    assert.ok(!two.store.holds('admin', changed));
-    const got = await two.store.getSession('admin', changed, Date.now(), null);
-    assert.deepEqual(got?.state === 'active' && got.record.principal.roles, ['auditor']);
-
-    const old = await login(one, 'p1');
-    await warm(two, old);
-    const fresh = randomBytes(32).toString('hex');
-    const created = await one.writer.create({ loginType: 'admin', tokenHash: fresh, record: makeRecord({ userId: 'p1', createdAt: now }), retentionMs: 600_000, replaceOthers: true, now });
-    assert.equal(created.replaced, 1);
-    await turn();
-    assert.ok(!two.store.holds('admin', old));
-    assert.deepEqual(await two.store.getSession('admin', old, Date.now(), null), { state: 'replaced' });
-  });
+      const old = await login(one, 'p1');
+      await warm(two, old);
+      const fresh = randomBytes(32).toString('hex');
+      const created = await one.writer.create({
+        loginType: 'admin',
+        tokenHash: fresh,
+        record: makeRecord({ userId: 'p1', createdAt: now }),
+        retentionMs: 600_000,
+        replaceOthers: true,
+        now,
+      });
+      assert.equal(created.replaced, 1);
+      await turn();
+      assert.ok(!two.store.holds('admin', old));
+      assert.deepEqual(await two.store.getSession('admin', old, Date.now(), null), { state: 'replaced' });
+    },
+  );
 
   for (const role of ['reader', 'invalidations'] as const) {
     it(`CLIENT KILL of the ${role} connection: flushed and bypassed at once, tracking again within 2 s, coherent after`, async () => {
@@ -171,12 +205,26 @@ describe('local session cache on Redis: coherence between two caches, and the tr
     const client = createRedisClient(REDIS_URL);
     clients.push(client);
     const unreachable = () => createRedisClient('redis://127.0.0.1:1', { connectTimeoutMs: 200 });
-    const cache = createSessionCache({ inner: new RedisSessionStore(client, prefix), connect: unreachable, keyPrefix: prefix, clock: systemClock, log: silentLogger, options: { maxEntries: 10, ttlMs: 60_000 } });
+    const cache = createSessionCache({
+      inner: new RedisSessionStore(client, prefix),
+      connect: unreachable,
+      keyPrefix: prefix,
+      clock: systemClock,
+      log: silentLogger,
+      options: { maxEntries: 10, ttlMs: 60_000 },
+    });
     caches.push({ ...cache, writer: cache.store });
     const writer = new FencedSessionStore(cache.store, () => client.ping());
     const hash = randomBytes(32).toString('hex');
     const now = Date.now();
-    await writer.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ createdAt: now }), retentionMs: 600_000, replaceOthers: false, now });
+    await writer.create({
+      loginType: 'admin',
+      tokenHash: hash,
+      record: makeRecord({ createdAt: now }),
+      retentionMs: 600_000,
+      replaceOthers: false,
+      now,
+    });
     await sleep(300);
     assert.equal(cache.store.tracking, false);
     assert.equal((await cache.store.getSession('admin', hash, Date.now(), null))?.state, 'active');

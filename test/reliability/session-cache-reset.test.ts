@@ -150,7 +150,14 @@ describe('local session cache: a tracking link that dies in the same turn as a r
       for (let t = 0; t < TRIALS; t++) {
         await waitForTracking(cache.store);
         const hash = randomBytes(32).toString('hex');
-        await writer.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ createdAt: Date.now() }), retentionMs: 600_000, replaceOthers: false, now: Date.now() });
+        await writer.create({
+          loginType: 'admin',
+          tokenHash: hash,
+          record: makeRecord({ createdAt: Date.now() }),
+          retentionMs: 600_000,
+          replaceOthers: false,
+          now: Date.now(),
+        });
         assert.equal(await requestAfter(hash, () => undefined), 'active');
         assert.ok(cache.store.holds('admin', hash), 'cached by the first read');
         // Redis drops the subscriber: the redirect is gone, the logout below invalidates nothing.
@@ -221,7 +228,10 @@ describe('tracking link: a lost pair of connections does not hold back the next 
       const second = readyAt[1] as number;
       await new Promise((r) => setTimeout(r, 1000));
       const next = probes.find((t) => t > second);
-      assert.ok(next !== undefined && next - second < 800, `the new pair's first heartbeat came ${next === undefined ? 'never' : `${next - second} ms`} after it was ready (heartbeat 200 ms)`);
+      assert.ok(
+        next !== undefined && next - second < 800,
+        `the new pair's first heartbeat came ${next === undefined ? 'never' : `${next - second} ms`} after it was ready (heartbeat 200 ms)`,
+      );
     } finally {
       await link.close();
     }

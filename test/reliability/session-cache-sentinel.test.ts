@@ -62,14 +62,20 @@ describe('local session cache on Redis Sentinel: the tracking link follows a fai
 
   it('flushes when the master dies, tracks on the promoted replica, and sees a logout made there at once', async () => {
     const prefix = testKeyPrefix('cache-sentinel');
-    const cached = infraOf(prefix, { 'session.local-cache.enabled': true, 'svc.redis.wait-replicas': 1, 'svc.redis.command-timeout-ms': 2000 });
+    const cached = infraOf(prefix, {
+      'session.local-cache.enabled': true,
+      'svc.redis.wait-replicas': 1,
+      'svc.redis.command-timeout-ms': 2000,
+    });
     const metrics = new PromMetrics({ app: 'admin' });
     cached.infra.reportSessionCache?.(metrics);
     const gauge = async () => /^authguard_session_cache_tracking\{app="admin"\} 1$/m.test((await metrics.exposition()).body);
-    const linkDowns = async () => sample((await metrics.exposition()).body, 'authguard_session_cache_flushes_total', { app: 'admin', reason: 'link-down' }) ?? 0;
+    const linkDowns = async () =>
+      sample((await metrics.exposition()).body, 'authguard_session_cache_flushes_total', { app: 'admin', reason: 'link-down' }) ?? 0;
     await until('tracking on the first master', 15_000, gauge);
 
-    const { token } = await cached.sessions.login({ userId: 's1', username: 's1', roles: [], permissions: [] }); // acknowledged by the replica (WAIT)
+    // acknowledged by the replica (WAIT)
+    const { token } = await cached.sessions.login({ userId: 's1', username: 's1', roles: [], permissions: [] });
     for (let i = 0; i < 3; i++) assert.equal((await cached.sessions.resolveToken(token)).ok, true);
 
     const old = await topology.killMaster();

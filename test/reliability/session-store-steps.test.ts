@@ -81,7 +81,14 @@ describe('Redis session store: ordered steps under interleaving', function () {
         const store = new RedisSessionStore(g.client, prefix, layout);
         const now = Date.now();
         const hash = newHash();
-        const done = store.create({ loginType: 'admin', tokenHash: hash, record: makeRecord({ userId, createdAt: now }), retentionMs: HOUR, replaceOthers, now });
+        const done = store.create({
+          loginType: 'admin',
+          tokenHash: hash,
+          record: makeRecord({ userId, createdAt: now }),
+          retentionMs: HOUR,
+          replaceOthers,
+          now,
+        });
         await g.reached;
         return { other, hash, now, finish: () => (g.open(), done) };
       }
@@ -92,9 +99,19 @@ describe('Redis session store: ordered steps under interleaving', function () {
         assert.equal((await a.other.listByUser('admin', 'victim', a.now)).length, 0, 'not listed while pending');
         await a.finish();
         const listed = await a.other.listByUser('admin', 'victim', Date.now());
-        assert.deepEqual(listed.map((x) => x.tokenHash), [a.hash]);
+        assert.deepEqual(
+          listed.map((x) => x.tokenHash),
+          [a.hash],
+        );
         const next = newHash();
-        const r = await a.other.create({ loginType: 'admin', tokenHash: next, record: makeRecord({ userId: 'victim', createdAt: Date.now() }), retentionMs: HOUR, replaceOthers: true, now: Date.now() });
+        const r = await a.other.create({
+          loginType: 'admin',
+          tokenHash: next,
+          record: makeRecord({ userId: 'victim', createdAt: Date.now() }),
+          retentionMs: HOUR,
+          replaceOthers: true,
+          now: Date.now(),
+        });
         assert.equal(r.replaced, 1);
         assert.equal(await state(a.other, a.hash), 'replaced');
       });
@@ -104,24 +121,44 @@ describe('Redis session store: ordered steps under interleaving', function () {
         await a.other.listAll('admin', a.now, 1000);
         for (let i = 0; i < 48; i++) {
           const h = newHash();
-          await a.other.create({ loginType: 'admin', tokenHash: h, record: makeRecord({ userId: `b${i}`, createdAt: Date.now() }), retentionMs: HOUR, replaceOthers: false, now: Date.now() });
+          await a.other.create({
+            loginType: 'admin',
+            tokenHash: h,
+            record: makeRecord({ userId: `b${i}`, createdAt: Date.now() }),
+            retentionMs: HOUR,
+            replaceOthers: false,
+            now: Date.now(),
+          });
           await a.other.deleteSession('admin', h);
         }
         await a.finish();
         assert.equal(await state(a.other, a.hash), 'active');
-        assert.ok((await a.other.listAll('admin', Date.now(), 1000)).some((x) => x.tokenHash === a.hash), 'the live session is listed');
+        assert.ok(
+          (await a.other.listAll('admin', Date.now(), 1000)).some((x) => x.tokenHash === a.hash),
+          'the live session is listed',
+        );
       });
 
       it('a newer is-concurrent=false login tombstones a pending one for the whole retention: it never becomes live', async () => {
         const a = await loginInFlight('solo', true);
         const b = newHash();
-        const r = await a.other.create({ loginType: 'admin', tokenHash: b, record: makeRecord({ userId: 'solo', createdAt: Date.now() }), retentionMs: HOUR, replaceOthers: true, now: Date.now() });
+        const r = await a.other.create({
+          loginType: 'admin',
+          tokenHash: b,
+          record: makeRecord({ userId: 'solo', createdAt: Date.now() }),
+          retentionMs: HOUR,
+          replaceOthers: true,
+          now: Date.now(),
+        });
         assert.equal(r.replaced, 0, 'a pending login is not counted');
         const pttl = await real.pttl(new RedisKeys(prefix, layout).session('admin', a.hash));
         assert.ok(pttl > HOUR - 60_000, `pending tombstone PTTL ${pttl}`);
         await a.finish();
         assert.equal(await state(a.other, a.hash), 'replaced');
-        assert.deepEqual((await a.other.listByUser('admin', 'solo', Date.now())).map((x) => x.tokenHash), [b]);
+        assert.deepEqual(
+          (await a.other.listByUser('admin', 'solo', Date.now())).map((x) => x.tokenHash),
+          [b],
+        );
       });
 
       it('listAll pages by (createdAt, hash): logouts between two pages skip no live session', async () => {
@@ -131,7 +168,14 @@ describe('Redis session store: ordered steps under interleaving', function () {
         for (let i = 0; i < 160; i++) {
           const h = newHash();
           hashes.push(h);
-          await s.create({ loginType: 'admin', tokenHash: h, record: makeRecord({ userId: `u${i}`, createdAt: t0 + (i % 5) }), retentionMs: HOUR, replaceOthers: false, now: t0 });
+          await s.create({
+            loginType: 'admin',
+            tokenHash: h,
+            record: makeRecord({ userId: `u${i}`, createdAt: t0 + (i % 5) }),
+            retentionMs: HOUR,
+            replaceOthers: false,
+            now: t0,
+          });
         }
         const loggedOut = hashes.slice(0, 40);
         const viewer = new RedisSessionStore(
@@ -142,12 +186,16 @@ describe('Redis session store: ordered steps under interleaving', function () {
           layout,
         );
         const listed = new Set((await viewer.listAll('admin', Date.now(), 1000)).map((x) => x.tokenHash));
-        assert.deepEqual(hashes.slice(40).filter((h) => !listed.has(h)), [], 'live sessions skipped');
+        assert.deepEqual(
+          hashes.slice(40).filter((h) => !listed.has(h)),
+          [],
+          'live sessions skipped',
+        );
       });
     });
   }
 
-  it('setMany on the tagged layout keeps the given order when a later key shares an earlier key\'s slot', async () => {
+  it("setMany on the tagged layout keeps the given order when a later key shares an earlier key's slot", async () => {
     const keys = new RedisKeys(prefix, 'tagged');
     const h = 'a'.repeat(64);
     const target = calculateSlot(keys.keyValue(`rt:admin:${h}`));

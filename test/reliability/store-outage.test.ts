@@ -27,7 +27,14 @@ async function within(ms: number, probe: () => Promise<boolean>): Promise<number
 function signed(body: string): Record<string, string> {
   const ts = String(Date.now());
   const nonce = randomBytes(12).toString('hex');
-  return { 'X-App-Key': SIGN_APP, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': createHmac('sha256', SIGN_SECRET).update(SIGN_APP + ts + nonce + body).digest('hex') };
+  return {
+    'X-App-Key': SIGN_APP,
+    'X-Timestamp': ts,
+    'X-Nonce': nonce,
+    'X-Sign': createHmac('sha256', SIGN_SECRET)
+      .update(SIGN_APP + ts + nonce + body)
+      .digest('hex'),
+  };
 }
 
 describe('store outage: fail closed, recover by itself', function () {
@@ -62,7 +69,7 @@ describe('store outage: fail closed, recover by itself', function () {
     await redis?.kill();
   });
 
-  it('answers 503 in each app\'s format while Redis is down, never 200 or 500, and recovers within 5 s', async () => {
+  it("answers 503 in each app's format while Redis is down, never 200 or 500, and recovers within 5 s", async () => {
     const managers = apps.admin.container.get(SessionManagers);
     const adminToken = (await managers.get('admin').login(user)).token;
     const webToken = (await managers.get('web').login(user)).token;
@@ -104,8 +111,12 @@ describe('store outage: fail closed, recover by itself', function () {
     const admin = () => request(apps.admin.app.callback());
     const web = () => request(apps.web.app.callback());
     const pem = (await admin().get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-    const enc = () => publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
-    const ready = async () => (await admin().get('/actuator/health/readiness')).status === 200 && (await web().get('/actuator/health/readiness')).status === 200;
+    const enc = () =>
+      publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString(
+        'base64',
+      );
+    const ready = async () =>
+      (await admin().get('/actuator/health/readiness')).status === 200 && (await web().get('/actuator/health/readiness')).status === 200;
     await within(5000, ready);
 
     await redis.kill();
@@ -178,7 +189,10 @@ describe('store outage: fail closed, recover by itself', function () {
       hybrid = buildBoth(config, { ...mem, rateLimits: redisInfra.rateLimits, health: redisInfra.health });
       const admin = () => request(hybrid.admin.app.callback());
       const pem = (await admin().get('/auth/getConfig').expect(200)).body.data.publicKey as string;
-      const enc = () => publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString('base64');
+      const enc = () =>
+        publicEncrypt({ key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('admin123')).toString(
+          'base64',
+        );
       await admin().post('/auth/login').set('X-Forwarded-For', '10.8.0.1').send({ username: 'admin', password: enc() }).expect(200);
       await redis.kill();
       for (let i = 0; i < 5; i++) {
@@ -188,7 +202,12 @@ describe('store outage: fail closed, recover by itself', function () {
       }
       await redis.start();
       let attempt = 0;
-      await within(5000, async () => (await admin().post('/auth/login').set('X-Forwarded-For', `10.8.1.${++attempt}`).send({ username: 'admin', password: enc() })).status === 200);
+      await within(
+        5000,
+        async () =>
+          (await admin().post('/auth/login').set('X-Forwarded-For', `10.8.1.${++attempt}`).send({ username: 'admin', password: enc() }))
+            .status === 200,
+      );
     });
 
     it('the captcha store: store-unavailable while its store is down, working again after recovery', async () => {
@@ -199,7 +218,12 @@ describe('store outage: fail closed, recover by itself', function () {
       await assert.rejects(redisInfra.captchas.take('admin', 'c-outage'), unavailable);
       await assert.rejects(redisInfra.captchas.save('admin', 'c-outage-2', challenge, 60_000), unavailable);
       await redis.start();
-      await within(5000, () => redisInfra.captchas.take('admin', 'c-outage').then(() => true, () => false));
+      await within(5000, () =>
+        redisInfra.captchas.take('admin', 'c-outage').then(
+          () => true,
+          () => false,
+        ),
+      );
       assert.deepEqual(unhandled, []);
     });
 
@@ -209,11 +233,22 @@ describe('store outage: fail closed, recover by itself', function () {
       const web = () => request(hybrid.web.app.callback());
       const orderToken = (await web().get('/idempotent/token').expect(200)).body.token as string;
       await redis.kill();
-      const notice = await admin().post('/examples/notices').set('Authorization', `Bearer ${token.admin}`).send({ title: 'during the outage' });
+      const notice = await admin()
+        .post('/examples/notices')
+        .set('Authorization', `Bearer ${token.admin}`)
+        .send({ title: 'during the outage' });
       assert.equal(notice.status, 503, notice.text);
-      const order = await web().post('/orders').set('Authorization', `Bearer ${token.web}`).set('X-Idempotent-Token', orderToken).send({ item: 'x', quantity: 1 });
+      const order = await web()
+        .post('/orders')
+        .set('Authorization', `Bearer ${token.web}`)
+        .set('X-Idempotent-Token', orderToken)
+        .send({ item: 'x', quantity: 1 });
       assert.equal(order.status, 503, order.text);
-      const payment = await web().post('/payments').set('Authorization', `Bearer ${token.web}`).set('Idempotency-Key', 'k-outage-1').send({ amount: 5, currency: 'EUR' });
+      const payment = await web()
+        .post('/payments')
+        .set('Authorization', `Bearer ${token.web}`)
+        .set('Idempotency-Key', 'k-outage-1')
+        .send({ amount: 5, currency: 'EUR' });
       assert.equal(payment.status, 503, payment.text);
       // No handler ran: the record lists (on the live memory store) are empty.
       assert.deepEqual((await admin().get('/examples/notices').set('Authorization', `Bearer ${token.admin}`).expect(200)).body.data, []);

@@ -16,7 +16,11 @@ import { seedSqlFixture } from './fixture';
 
 const root = path.join(__dirname, '../..');
 
-function cli(args: readonly string[], input: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: readonly string[],
+  input: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main/cli.ts', ...args], {
       cwd: root,
@@ -44,7 +48,12 @@ describe('CLI users add with svc.directory=sql', function () {
 
   it('writes the user (BCrypt hash, roles) to sys_user where the servers read it; a taken name exits 1', async () => {
     const ds = db.settings;
-    const env = { SVC_DIRECTORY: 'sql', SVC_DATASOURCE_URL: ds.url, SVC_DATASOURCE_USERNAME: ds.username, SVC_DATASOURCE_PASSWORD: ds.password };
+    const env = {
+      SVC_DIRECTORY: 'sql',
+      SVC_DATASOURCE_URL: ds.url,
+      SVC_DATASOURCE_USERNAME: ds.username,
+      SVC_DATASOURCE_PASSWORD: ds.password,
+    };
     const r = await cli(['users', 'add', '--username', 'operator', '--roles', 'viewer,auditor'], 'operator-pass-1\n', env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /operator/);
@@ -75,19 +84,42 @@ describe('CLI sessions resync after a direct database edit', function () {
   it('updates the live admin sessions of that user to the permissions now in sys_menu', async () => {
     const ds = db.settings;
     const prefix = testKeyPrefix('cliresync');
-    const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password, 'svc.redis.key-prefix': prefix }, 'redis');
+    const config = testConfig(
+      {
+        'svc.directory': 'sql',
+        'svc.datasource.url': ds.url,
+        'svc.datasource.username': ds.username,
+        'svc.datasource.password': ds.password,
+        'svc.redis.key-prefix': prefix,
+      },
+      'redis',
+    );
     const infra = createInfrastructure(config, { log: silentLogger });
     try {
       const annId = ids.get('ann') as string;
       const managers = buildAdminApp(config, infra).container.get(SessionManagers);
-      const { token } = await managers.get('admin').login({ userId: annId, username: 'ann', roles: ['viewer'], permissions: ['system:user:list'] });
-      const env = { SVC_STORE: 'redis', SVC_REDIS_URL: REDIS_URL, SVC_REDIS_KEY_PREFIX: prefix, SVC_DIRECTORY: 'sql', SVC_DATASOURCE_URL: ds.url, SVC_DATASOURCE_USERNAME: ds.username, SVC_DATASOURCE_PASSWORD: ds.password };
+      const { token } = await managers
+        .get('admin')
+        .login({ userId: annId, username: 'ann', roles: ['viewer'], permissions: ['system:user:list'] });
+      const env = {
+        SVC_STORE: 'redis',
+        SVC_REDIS_URL: REDIS_URL,
+        SVC_REDIS_KEY_PREFIX: prefix,
+        SVC_DIRECTORY: 'sql',
+        SVC_DATASOURCE_URL: ds.url,
+        SVC_DATASOURCE_USERNAME: ds.username,
+        SVC_DATASOURCE_PASSWORD: ds.password,
+      };
       const r = await cli(['sessions', 'resync', annId], '', env);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /1 live admin session\(s\) updated/);
       const resolved = await managers.get('admin').resolveToken(token);
       assert.ok(resolved.ok);
-      assert.deepEqual([...resolved.session.record.principal.permissions].sort(), ['monitor:log:list', 'monitor:online:list', 'system:user:list']);
+      assert.deepEqual([...resolved.session.record.principal.permissions].sort(), [
+        'monitor:log:list',
+        'monitor:online:list',
+        'system:user:list',
+      ]);
       assert.equal((await cli(['sessions', 'resync'], '', env)).code, 2, 'missing user id is a usage error');
     } finally {
       await infra.close();

@@ -6,7 +6,11 @@ import type { DirectoryFixture } from '../contract/user-directory.contract';
 export async function seedSqlFixture(pool: Pool, f: DirectoryFixture): Promise<Map<string, string>> {
   const roleIds = new Map<string, string>();
   for (const r of f.roles) {
-    const [res] = await pool.execute<ResultSetHeader>('INSERT INTO sys_role (role_key, name, status) VALUES (?, ?, ?)', [r.key, r.key, r.enabled ? '0' : '1']);
+    const [res] = await pool.execute<ResultSetHeader>('INSERT INTO sys_role (role_key, name, status) VALUES (?, ?, ?)', [
+      r.key,
+      r.key,
+      r.enabled ? '0' : '1',
+    ]);
     const roleId = String(res.insertId);
     roleIds.set(r.key, roleId);
     for (const p of r.permissions) {
@@ -16,17 +20,14 @@ export async function seedSqlFixture(pool: Pool, f: DirectoryFixture): Promise<M
   }
   const userIds = new Map<string, string>();
   for (const u of f.users) {
-    const [res] = await pool.execute<ResultSetHeader>('INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)', [
-      u.username,
-      foldUsername(u.username),
-      u.nickname,
-      u.avatar ?? '',
-      u.passwordHash,
-      u.enabled ? '0' : '1',
-    ]);
+    const [res] = await pool.execute<ResultSetHeader>(
+      'INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)',
+      [u.username, foldUsername(u.username), u.nickname, u.avatar ?? '', u.passwordHash, u.enabled ? '0' : '1'],
+    );
     const userId = String(res.insertId);
     userIds.set(u.username, userId);
-    for (const k of u.roles) await pool.execute('INSERT INTO sys_user_role (user_id, role_id) VALUES (?, ?)', [userId, roleIds.get(k) as string]);
+    for (const k of u.roles)
+      await pool.execute('INSERT INTO sys_user_role (user_id, role_id) VALUES (?, ?)', [userId, roleIds.get(k) as string]);
   }
   return userIds;
 }

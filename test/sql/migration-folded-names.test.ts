@@ -26,10 +26,23 @@ function onlyInit(): string {
 describe('migration steps (no database)', () => {
   it('parses SQL, each step, and refuses unknown steps and bad names', () => {
     assert.deepEqual(parseStep('SELECT 1'), { kind: 'sql', sql: 'SELECT 1' });
-    assert.deepEqual(parseStep('@refuse-folded-clashes sys_user member'), { kind: 'refuse-folded-clashes', tables: ['sys_user', 'member'] });
+    assert.deepEqual(parseStep('@refuse-folded-clashes sys_user member'), {
+      kind: 'refuse-folded-clashes',
+      tables: ['sys_user', 'member'],
+    });
     assert.deepEqual(parseStep('@fill-folded-usernames member'), { kind: 'fill-folded-usernames', table: 'member' });
-    assert.deepEqual(parseStep('@unless-column t.c ALTER TABLE t\n  ADD COLUMN c INT'), { kind: 'unless-column', table: 't', name: 'c', sql: 'ALTER TABLE t\n  ADD COLUMN c INT' });
-    assert.deepEqual(parseStep('@unless-index t.uk ALTER TABLE t ADD UNIQUE KEY uk (c)'), { kind: 'unless-index', table: 't', name: 'uk', sql: 'ALTER TABLE t ADD UNIQUE KEY uk (c)' });
+    assert.deepEqual(parseStep('@unless-column t.c ALTER TABLE t\n  ADD COLUMN c INT'), {
+      kind: 'unless-column',
+      table: 't',
+      name: 'c',
+      sql: 'ALTER TABLE t\n  ADD COLUMN c INT',
+    });
+    assert.deepEqual(parseStep('@unless-index t.uk ALTER TABLE t ADD UNIQUE KEY uk (c)'), {
+      kind: 'unless-index',
+      table: 't',
+      name: 'uk',
+      sql: 'ALTER TABLE t ADD UNIQUE KEY uk (c)',
+    });
     assert.throws(() => parseStep('@drop-everything now'), /unknown migration step/);
     assert.throws(() => parseStep('@fill-folded-usernames member; DROP TABLE x'), /unknown migration step|not a table/);
     assert.throws(() => parseStep('@refuse-folded-clashes `member`'), /not a table, column or index name/);
@@ -67,12 +80,17 @@ describe('migration 002: unique folded usernames (MariaDB)', function () {
   });
   afterEach(async () => db?.drop());
 
-  const insert = (table: 'sys_user' | 'member', username: string) => db.pool.execute(`INSERT INTO ${table} (username, nickname, password) VALUES (?, ?, ?)`, [username, username, HASH]);
+  const insert = (table: 'sys_user' | 'member', username: string) =>
+    db.pool.execute(`INSERT INTO ${table} (username, nickname, password) VALUES (?, ?, ?)`, [username, username, HASH]);
   const foldedColumns = async () => {
-    const [rows] = await db.pool.query<RowDataPacket[]>("SELECT table_name AS t FROM information_schema.columns WHERE table_schema = ? AND column_name = 'username_folded' ORDER BY 1", [db.name]);
+    const [rows] = await db.pool.query<RowDataPacket[]>(
+      "SELECT table_name AS t FROM information_schema.columns WHERE table_schema = ? AND column_name = 'username_folded' ORDER BY 1",
+      [db.name],
+    );
     return rows.map((r) => String(r.t));
   };
-  const versions = async () => (await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version'))[0].map((r) => String(r.version));
+  const versions = async () =>
+    (await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version'))[0].map((r) => String(r.version));
 
   it('refuses existing clashes in both tables in one message naming every name, and changes nothing', async () => {
     await insert('sys_user', 'alice');
@@ -102,19 +120,40 @@ describe('migration 002: unique folded usernames (MariaDB)', function () {
     await db.pool.execute("UPDATE member SET username = 'alice2' WHERE username = 'ALICE'");
     assert.deepEqual((await migrate(db.pool)).applied, ['002']);
     const [users] = await db.pool.query<RowDataPacket[]>('SELECT username, username_folded AS f FROM sys_user ORDER BY id');
-    assert.deepEqual(users.map((r) => [r.username, r.f]), [['Admin', 'admin'], ['\uFF36iewer', 'viewer']]);
+    assert.deepEqual(
+      users.map((r) => [r.username, r.f]),
+      [
+        ['Admin', 'admin'],
+        ['\uFF36iewer', 'viewer'],
+      ],
+    );
     const [members] = await db.pool.query<RowDataPacket[]>('SELECT username_folded AS f FROM member ORDER BY id');
-    assert.deepEqual(members.map((r) => r.f), ['alice', 'alice2']);
-    await assert.rejects(db.pool.execute("INSERT INTO member (username, username_folded, nickname, password) VALUES ('Alice', 'alice', 'x', ?)", [HASH]), (e: { errno?: number }) => e.errno === 1062);
-    await assert.rejects(db.pool.execute("INSERT INTO sys_user (username, nickname, password) VALUES ('x', 'x', ?)", [HASH]), /username_folded/, 'the column is NOT NULL');
+    assert.deepEqual(
+      members.map((r) => r.f),
+      ['alice', 'alice2'],
+    );
+    await assert.rejects(
+      db.pool.execute("INSERT INTO member (username, username_folded, nickname, password) VALUES ('Alice', 'alice', 'x', ?)", [HASH]),
+      (e: { errno?: number }) => e.errno === 1062,
+    );
+    await assert.rejects(
+      db.pool.execute("INSERT INTO sys_user (username, nickname, password) VALUES ('x', 'x', ?)", [HASH]),
+      /username_folded/,
+      'the column is NOT NULL',
+    );
   });
 
   it('runs again to completion after an interruption (column already added, index not yet)', async () => {
     await insert('sys_user', 'Root');
-    await db.pool.query('ALTER TABLE sys_user ADD COLUMN username_folded VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL AFTER username');
+    await db.pool.query(
+      'ALTER TABLE sys_user ADD COLUMN username_folded VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL AFTER username',
+    );
     assert.deepEqual((await migrate(db.pool)).applied, ['002']);
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT username_folded AS f FROM sys_user');
-    assert.deepEqual(rows.map((r) => r.f), ['root']);
+    assert.deepEqual(
+      rows.map((r) => r.f),
+      ['root'],
+    );
     assert.deepEqual(await foldedColumns(), ['member', 'sys_user']);
   });
 
@@ -123,7 +162,13 @@ describe('migration 002: unique folded usernames (MariaDB)', function () {
     await insert('member', 'Alice');
     const ds = db.settings;
     const lines = { out: [] as string[], err: [] as string[] };
-    const env = { APP_PROFILE: 'test', SVC_DIRECTORY: 'sql', SVC_DATASOURCE_URL: ds.url, SVC_DATASOURCE_USERNAME: ds.username, SVC_DATASOURCE_PASSWORD: ds.password };
+    const env = {
+      APP_PROFILE: 'test',
+      SVC_DIRECTORY: 'sql',
+      SVC_DATASOURCE_URL: ds.url,
+      SVC_DATASOURCE_USERNAME: ds.username,
+      SVC_DATASOURCE_PASSWORD: ds.password,
+    };
     const code = await runOps(['db', 'migrate'], { env, out: (l) => lines.out.push(l), err: (l) => lines.err.push(l) });
     assert.equal(code, 1);
     assert.deepEqual(lines.out, []);

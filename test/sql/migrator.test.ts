@@ -8,13 +8,18 @@ import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 
 describe('SQL migrations: files', () => {
   it('splits statements at a semicolon ending a line and drops comment lines', () => {
-    assert.deepEqual(splitStatements('-- c\nCREATE TABLE a (x INT);\n\nINSERT INTO a VALUES (1);   \nSELECT 1'), ['CREATE TABLE a (x INT)', 'INSERT INTO a VALUES (1)', 'SELECT 1']);
+    assert.deepEqual(splitStatements('-- c\nCREATE TABLE a (x INT);\n\nINSERT INTO a VALUES (1);   \nSELECT 1'), [
+      'CREATE TABLE a (x INT)',
+      'INSERT INTO a VALUES (1)',
+      'SELECT 1',
+    ]);
   });
   it('the shipped migrations are well named, ordered and create every directory table', () => {
     const files = readMigrations();
     assert.equal(files[0]?.version, '001');
     const sql = files.flatMap((f) => f.statements).join('\n');
-    for (const t of ['sys_user', 'sys_role', 'sys_menu', 'sys_user_role', 'sys_role_menu', 'member']) assert.match(sql, new RegExp(`CREATE TABLE IF NOT EXISTS ${t} \\(`));
+    for (const t of ['sys_user', 'sys_role', 'sys_menu', 'sys_user_role', 'sys_role_menu', 'member'])
+      assert.match(sql, new RegExp(`CREATE TABLE IF NOT EXISTS ${t} \\(`));
   });
   it('refuses a badly named file', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agmig-'));
@@ -37,9 +42,18 @@ describe('SQL migrations: runner (MariaDB)', function () {
     const second = await migrate(db.pool);
     assert.deepEqual(second, { applied: [], alreadyApplied: ['001', '002'] });
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(rows.map((r) => r.version), ['001', '002']);
-    const [tables] = await db.pool.query<RowDataPacket[]>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY 1', [db.name]);
-    assert.deepEqual(tables.map((r) => r.t), ['member', 'schema_migrations', 'sys_menu', 'sys_role', 'sys_role_menu', 'sys_user', 'sys_user_role']);
+    assert.deepEqual(
+      rows.map((r) => r.version),
+      ['001', '002'],
+    );
+    const [tables] = await db.pool.query<RowDataPacket[]>(
+      'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY 1',
+      [db.name],
+    );
+    assert.deepEqual(
+      tables.map((r) => r.t),
+      ['member', 'schema_migrations', 'sys_menu', 'sys_role', 'sys_role_menu', 'sys_user', 'sys_user_role'],
+    );
   });
 
   it('two concurrent runners do not both apply a version', async () => {

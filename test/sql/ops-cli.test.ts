@@ -27,7 +27,13 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
     await requireMariaDb(this);
     db = await ScratchDatabase.create('opscli', { migrate: false });
     const ds = db.settings;
-    env = { APP_PROFILE: 'test', SVC_DIRECTORY: 'sql', SVC_DATASOURCE_URL: ds.url, SVC_DATASOURCE_USERNAME: ds.username, SVC_DATASOURCE_PASSWORD: ds.password };
+    env = {
+      APP_PROFILE: 'test',
+      SVC_DIRECTORY: 'sql',
+      SVC_DATASOURCE_URL: ds.url,
+      SVC_DATASOURCE_USERNAME: ds.username,
+      SVC_DATASOURCE_PASSWORD: ds.password,
+    };
   });
   after(async () => db?.drop());
 
@@ -65,7 +71,17 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
 
   it('db seed is refused in prod; a missing datasource or bad usage is exit 2', async () => {
     const prod = capture();
-    const prodEnv = { ...env, APP_PROFILE: 'prod', SVC_STORE: 'redis', SVC_REDIS_URL: 'redis://:pw@127.0.0.1:6379', SVC_RSA_PRIVATE_KEY: prodSecrets().SVC_RSA_PRIVATE_KEY, SVC_SECURITY_SIGN_ENABLED: 'false', SVC_DATASOURCE_PASSWORD: 'not-empty', SVC_LOGIN_DEVICE_COOKIE_SECRET: prodSecrets().SVC_LOGIN_DEVICE_COOKIE_SECRET, SVC_IDEMPOTENCY_TOKEN_SECRET: prodSecrets().SVC_IDEMPOTENCY_TOKEN_SECRET };
+    const prodEnv = {
+      ...env,
+      APP_PROFILE: 'prod',
+      SVC_STORE: 'redis',
+      SVC_REDIS_URL: 'redis://:pw@127.0.0.1:6379',
+      SVC_RSA_PRIVATE_KEY: prodSecrets().SVC_RSA_PRIVATE_KEY,
+      SVC_SECURITY_SIGN_ENABLED: 'false',
+      SVC_DATASOURCE_PASSWORD: 'not-empty',
+      SVC_LOGIN_DEVICE_COOKIE_SECRET: prodSecrets().SVC_LOGIN_DEVICE_COOKIE_SECRET,
+      SVC_IDEMPOTENCY_TOKEN_SECRET: prodSecrets().SVC_IDEMPOTENCY_TOKEN_SECRET,
+    };
     assert.equal(await runOps(['db', 'seed'], { env: prodEnv, ...prod.io }), 2);
     assert.match(prod.lines.err.join('\n'), /refused in prod/);
     const none = capture();
@@ -95,7 +111,16 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
     it('after a change made directly in the database, the live token carries the new permissions; disabled -> 401', async () => {
       const ds = db.settings;
       prefix = testKeyPrefix('resync');
-      const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password, 'svc.redis.key-prefix': prefix }, 'redis');
+      const config = testConfig(
+        {
+          'svc.directory': 'sql',
+          'svc.datasource.url': ds.url,
+          'svc.datasource.username': ds.username,
+          'svc.datasource.password': ds.password,
+          'svc.redis.key-prefix': prefix,
+        },
+        'redis',
+      );
       // The running server's view: the same Redis key prefix the CLI will use.
       infra = createInfrastructure(config, { log: silentLogger });
       const server = buildAdminApp(config, infra);
@@ -104,7 +129,9 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
       assert.ok(viewer);
       const { token } = await admin.login(principalOf(viewer));
 
-      await db.pool.execute("INSERT IGNORE INTO sys_user_role (user_id, role_id) SELECT ?, id FROM sys_role WHERE role_key = 'editor'", [viewer.id]);
+      await db.pool.execute("INSERT IGNORE INTO sys_user_role (user_id, role_id) SELECT ?, id FROM sys_role WHERE role_key = 'editor'", [
+        viewer.id,
+      ]);
       const cliEnv = { ...env, SVC_STORE: 'redis', SVC_REDIS_URL: REDIS_URL, SVC_REDIS_KEY_PREFIX: prefix };
       const a = capture();
       assert.equal(await runOps(['sessions', 'resync', viewer.id], { env: cliEnv, ...a.io }), 0, a.lines.err.join('\n'));

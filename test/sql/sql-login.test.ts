@@ -29,7 +29,14 @@ for (const kind of STORE_KINDS) {
       await seedSqlFixture(db.pool, FIXTURE); // every fixture user's password is "pw"
       const ds = db.settings;
       const config = testConfig(
-        { 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password, 'svc.captcha.enabled': false, 'svc.trusted-proxies': '127.0.0.1,::1' },
+        {
+          'svc.directory': 'sql',
+          'svc.datasource.url': ds.url,
+          'svc.datasource.username': ds.username,
+          'svc.datasource.password': ds.password,
+          'svc.captcha.enabled': false,
+          'svc.trusted-proxies': '127.0.0.1,::1',
+        },
         kind,
       );
       infra = testInfra(config, { label: 'sqllogin' });
@@ -42,13 +49,19 @@ for (const kind of STORE_KINDS) {
     });
 
     const login = (username: string, password: string, ip: string) =>
-      request(admin.app.callback()).post('/auth/login').set('X-Forwarded-For', ip).send({ username, password: encrypt(pem, password) });
+      request(admin.app.callback())
+        .post('/auth/login')
+        .set('X-Forwarded-For', ip)
+        .send({ username, password: encrypt(pem, password) });
 
     it('a seeded user with role admin gets *:*:*', async () => {
       const res = await login('root', 'pw', '10.1.0.1').expect(200);
       assert.deepEqual(res.body.data.roles, ['admin']);
       assert.deepEqual(res.body.data.permissions, ['*:*:*']);
-      const me = await request(admin.app.callback()).get('/auth/me').set('Authorization', `Bearer ${res.body.data.accessToken}`).expect(200);
+      const me = await request(admin.app.callback())
+        .get('/auth/me')
+        .set('Authorization', `Bearer ${res.body.data.accessToken}`)
+        .expect(200);
       assert.equal(me.body.data.username, 'root');
     });
 

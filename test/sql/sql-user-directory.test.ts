@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import type { Pool, ResultSetHeader } from 'mysql2/promise';
 import { SqlMemberDirectory } from '../../src/adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
-import { FIXTURE, HASH, describeUserAdministrationContract, describeUserDirectoryContract, type MakeDirectory } from '../contract/user-directory.contract';
+import {
+  FIXTURE,
+  HASH,
+  describeUserAdministrationContract,
+  describeUserDirectoryContract,
+  type MakeDirectory,
+} from '../contract/user-directory.contract';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 import { seedSqlFixture } from './fixture';
 
@@ -31,8 +37,15 @@ describe('SQL user directory (MariaDB)', function () {
     });
 
     async function addMenu(roleKey: string, permission: string | null, status: '0' | '1'): Promise<void> {
-      const [m] = await db.pool.execute<ResultSetHeader>('INSERT INTO sys_menu (name, permission, status) VALUES (?, ?, ?)', ['extra', permission, status]);
-      await db.pool.execute('INSERT INTO sys_role_menu (role_id, menu_id) SELECT id, ? FROM sys_role WHERE role_key = ?', [String(m.insertId), roleKey]);
+      const [m] = await db.pool.execute<ResultSetHeader>('INSERT INTO sys_menu (name, permission, status) VALUES (?, ?, ?)', [
+        'extra',
+        permission,
+        status,
+      ]);
+      await db.pool.execute('INSERT INTO sys_role_menu (role_id, menu_id) SELECT id, ? FROM sys_role WHERE role_key = ?', [
+        String(m.insertId),
+        roleKey,
+      ]);
     }
 
     it('disabled menus, NULL and empty permissions grant nothing; comma lists are split', async () => {
@@ -42,7 +55,13 @@ describe('SQL user directory (MariaDB)', function () {
       await addMenu('auditor', 'monitor:job:list, monitor:job:query', '0');
       await addMenu('viewer', 'monitor:job:list', '0');
       const u = await new SqlUserDirectory(db.pool).findByUsername('ann');
-      assert.deepEqual(u?.permissions, ['monitor:job:list', 'monitor:job:query', 'monitor:log:list', 'monitor:online:list', 'system:user:list']);
+      assert.deepEqual(u?.permissions, [
+        'monitor:job:list',
+        'monitor:job:query',
+        'monitor:log:list',
+        'monitor:online:list',
+        'system:user:list',
+      ]);
     });
 
     it('a login lookup is one statement on the pool (no per-role queries)', async () => {
@@ -95,14 +114,20 @@ describe('SQL user directory (MariaDB)', function () {
       const dir = new SqlMemberDirectory(db.pool);
       const r = await dir.create({ username: 'alice', nickname: 'Alice', passwordHash: HASH, roles: [] });
       assert.ok(r.ok);
-      assert.deepEqual({ ...r.user, id: 'x' }, { id: 'x', username: 'alice', nickname: 'Alice', avatar: '', passwordHash: HASH, enabled: true, roles: [], permissions: [] });
+      assert.deepEqual(
+        { ...r.user, id: 'x' },
+        { id: 'x', username: 'alice', nickname: 'Alice', avatar: '', passwordHash: HASH, enabled: true, roles: [], permissions: [] },
+      );
       assert.deepEqual(await dir.findByUsername('alice'), r.user);
       assert.deepEqual(await dir.findById(r.user.id), r.user);
       const taken = await dir.create({ username: 'alice', nickname: 'A2', passwordHash: HASH, roles: [] });
       assert.equal(!taken.ok && taken.reason, 'username-taken');
       const withRole = await dir.create({ username: 'bob', nickname: 'Bob', passwordHash: HASH, roles: ['viewer'] });
       assert.equal(!withRole.ok && withRole.reason, 'unknown-role');
-      assert.deepEqual((await dir.list(0, 10)).users.map((u) => u.username), ['alice']);
+      assert.deepEqual(
+        (await dir.list(0, 10)).users.map((u) => u.username),
+        ['alice'],
+      );
       assert.equal(await dir.findByUsername('ghost'), null);
       assert.equal(await dir.findById('nope'), null);
     });
@@ -117,11 +142,17 @@ describe('SQL user directory (MariaDB)', function () {
       }
       assert.deepEqual(await dir.findByUsername('aLiCe'), r.user);
       assert.equal(await dir.findByUsername('alice '), null);
-      assert.deepEqual((await dir.list(0, 10)).users.map((u) => u.username), ['Alice']);
+      assert.deepEqual(
+        (await dir.list(0, 10)).users.map((u) => u.username),
+        ['Alice'],
+      );
     });
 
     it('a disabled member is returned marked disabled', async () => {
-      await db.pool.execute("INSERT INTO member (username, username_folded, nickname, password, status) VALUES ('carol', 'carol', 'Carol', ?, '1')", [HASH]);
+      await db.pool.execute(
+        "INSERT INTO member (username, username_folded, nickname, password, status) VALUES ('carol', 'carol', 'Carol', ?, '1')",
+        [HASH],
+      );
       assert.equal((await new SqlMemberDirectory(db.pool).findByUsername('carol'))?.enabled, false);
     });
   });

@@ -29,11 +29,18 @@ describe('svc.directory wiring', () => {
 
   it('sql: an unreachable database answers directory-unavailable (503), never a 500', async () => {
     const port = await freePort();
-    const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': `mysql://127.0.0.1:${port}/nothing`, 'svc.datasource.username': 'root' });
+    const config = testConfig({
+      'svc.directory': 'sql',
+      'svc.datasource.url': `mysql://127.0.0.1:${port}/nothing`,
+      'svc.datasource.username': 'root',
+    });
     const dirs = createDirectories(config, silentLogger);
     try {
       await assert.rejects(dirs.admins.findByUsername('admin'), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
-      await assert.rejects(dirs.administration?.setEnabled('1', false) ?? Promise.reject(new Error('no administration')), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
+      await assert.rejects(
+        dirs.administration?.setEnabled('1', false) ?? Promise.reject(new Error('no administration')),
+        (e) => isDomainError(e) && e.reason === 'directory-unavailable',
+      );
     } finally {
       await dirs.close();
     }
@@ -50,7 +57,12 @@ describe('svc.directory wiring', () => {
 
     it('the container of an app holds the SQL directories; closing the infrastructure ends the pool', async () => {
       const ds = db.settings;
-      const config = testConfig({ 'svc.directory': 'sql', 'svc.datasource.url': ds.url, 'svc.datasource.username': ds.username, 'svc.datasource.password': ds.password });
+      const config = testConfig({
+        'svc.directory': 'sql',
+        'svc.datasource.url': ds.url,
+        'svc.datasource.username': ds.username,
+        'svc.datasource.password': ds.password,
+      });
       const infra = createInfrastructure(config, { log: silentLogger });
       try {
         const { container } = buildAdminApp(config, infra);

@@ -46,7 +46,10 @@ async function main(): Promise<void> {
   const ports: Record<'admin' | 'web', number> = { admin: 0, web: 0 };
   for (const name of ['admin', 'web'] as const) {
     const built = name === 'admin' ? buildAdminApp(config, infra) : buildWebApp(config, infra);
-    const server = createHttpServer(built.app.callback(), { format: name === 'admin' ? 'envelope' : 'problem', problemBaseUri: config.problemBaseUri });
+    const server = createHttpServer(built.app.callback(), {
+      format: name === 'admin' ? 'envelope' : 'problem',
+      problemBaseUri: config.problemBaseUri,
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());

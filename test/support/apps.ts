@@ -22,8 +22,16 @@ export function testConfig(overrides: Partial<Record<ConfigKey, unknown>> = {}, 
  * A test configuration on a Redis Cluster, loaded from the variables an operator sets:
  * SVC_STORE=redis SVC_REDIS_MODE=cluster SVC_REDIS_NODES=<every node of `cluster`> SVC_REDIS_PASSWORD.
  */
-export function clusterTestConfig(cluster: { readonly seedList: string; readonly password: string | undefined }, overrides: Partial<Record<ConfigKey, unknown>> = {}): AppConfig {
-  const env: Record<string, string> = { APP_PROFILE: 'test', SVC_STORE: 'redis', SVC_REDIS_MODE: 'cluster', SVC_REDIS_NODES: cluster.seedList };
+export function clusterTestConfig(
+  cluster: { readonly seedList: string; readonly password: string | undefined },
+  overrides: Partial<Record<ConfigKey, unknown>> = {},
+): AppConfig {
+  const env: Record<string, string> = {
+    APP_PROFILE: 'test',
+    SVC_STORE: 'redis',
+    SVC_REDIS_MODE: 'cluster',
+    SVC_REDIS_NODES: cluster.seedList,
+  };
   if (cluster.password !== undefined) env.SVC_REDIS_PASSWORD = cluster.password;
   return loadConfig({ env, overrides });
 }

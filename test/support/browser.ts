@@ -19,7 +19,8 @@ export const CHROMIUM_ARGS = [
 
 export function requireChromium(ctx: Mocha.Context): void {
   if (existsSync(CHROMIUM)) return;
-  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing and CI=true: browser tests must run in CI (apt-get install chromium)`);
+  if (process.env.CI === 'true')
+    throw new Error(`${CHROMIUM} is missing and CI=true: browser tests must run in CI (apt-get install chromium)`);
   console.warn(`\n  !!! SKIPPING browser tests: ${CHROMIUM} not found (apt-get install -y chromium) !!!\n`);
   ctx.skip();
 }

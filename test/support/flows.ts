@@ -16,7 +16,10 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** RSA-OAEP / SHA-256 with the published key: what the login page sends as `password`. */
 export function encryptPassword(publicKeyPem: string, password: string): string {
-  return publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(password, 'utf8')).toString('base64');
+  return publicEncrypt(
+    { key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(password, 'utf8'),
+  ).toString('base64');
 }
 
 /**
@@ -36,7 +39,10 @@ export function adminLogin(admin: Target): (username: string, password: string, 
       key = undefined;
       throw e;
     });
-    return agent(admin).post('/auth/login').set('X-Forwarded-For', ip).send({ username, password: encryptPassword(pem, password) });
+    return agent(admin)
+      .post('/auth/login')
+      .set('X-Forwarded-For', ip)
+      .send({ username, password: encryptPassword(pem, password) });
   };
 }
 
@@ -44,7 +50,14 @@ export function adminLogin(admin: Target): (username: string, password: string, 
 export function signedHeaders(appKey: string, secret: string, body: string): Record<string, string> {
   const ts = String(Date.now());
   const nonce = randomBytes(12).toString('hex');
-  return { 'X-App-Key': appKey, 'X-Timestamp': ts, 'X-Nonce': nonce, 'X-Sign': createHmac('sha256', secret).update(appKey + ts + nonce + body).digest('hex') };
+  return {
+    'X-App-Key': appKey,
+    'X-Timestamp': ts,
+    'X-Nonce': nonce,
+    'X-Sign': createHmac('sha256', secret)
+      .update(appKey + ts + nonce + body)
+      .digest('hex'),
+  };
 }
 
 /** Polls /actuator/health/readiness until it answers 200 (a cold client first finds its Redis), at most `ms`. */

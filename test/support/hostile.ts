@@ -4,7 +4,11 @@ import fc from 'fast-check';
 
 export type Format = 'envelope' | 'problem';
 
-export function assertAppFormat(format: Format, res: { status: number; headers: Record<string, string>; text: string }, what: string): void {
+export function assertAppFormat(
+  format: Format,
+  res: { status: number; headers: Record<string, string>; text: string },
+  what: string,
+): void {
   assert.ok(res.status < 500, `${what}: got ${res.status} ${res.text.slice(0, 300)}`);
   if (res.status < 400) return;
   const type = res.headers['content-type'] ?? '';
@@ -34,7 +38,10 @@ export const hostileJson = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
   fc.constant({ __proto__: { polluted: true } }),
   fc.constant(JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}')),
-  fc.record({ username: fc.oneof(ascii, fc.integer(), fc.constant(null), fc.array(ascii)), password: fc.oneof(ascii, fc.base64String({ maxLength: 2000 }), fc.constant('A'.repeat(100_000))) }),
+  fc.record({
+    username: fc.oneof(ascii, fc.integer(), fc.constant(null), fc.array(ascii)),
+    password: fc.oneof(ascii, fc.base64String({ maxLength: 2000 }), fc.constant('A'.repeat(100_000))),
+  }),
   fc.integer({ min: 2, max: 3000 }).map((d) => JSON.parse('['.repeat(d) + ']'.repeat(d)) as unknown),
 );
 export const rawBody = fc.oneof(
@@ -54,12 +61,28 @@ export const headerSet = fc.record(
     'idempotency-key': ascii,
     'x-echo': fc.constant('<script>alert(1)</script>'),
     'x-forwarded-for': fc.oneof(ascii, fc.constant('1.2.3.4, <x>, ::1')),
-    'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/json; charset=latin-99'),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'application/octet-stream',
+      'application/json; charset=latin-99',
+    ),
   },
   { requiredKeys: [] },
 );
-export const query = fc.dictionary(fc.oneof(ascii, fc.constant('__proto__')), fc.oneof(ascii, fc.constant('<img src=x onerror=alert(1)>')), { maxKeys: 4 });
-export const pathParam = fc.oneof(ascii.filter((s) => s.length > 0), fc.constant('..%2f..%2fetc'), fc.constant('%00'), fc.constant('x'.repeat(3000)));
+export const query = fc.dictionary(
+  fc.oneof(ascii, fc.constant('__proto__')),
+  fc.oneof(ascii, fc.constant('<img src=x onerror=alert(1)>')),
+  { maxKeys: 4 },
+);
+export const pathParam = fc.oneof(
+  ascii.filter((s) => s.length > 0),
+  fc.constant('..%2f..%2fetc'),
+  fc.constant('%00'),
+  fc.constant('x'.repeat(3000)),
+);
 
 export function concretePath(template: string, param: string): string {
   return template.replace(/:[A-Za-z_]+/g, encodeURIComponent(param));

@@ -116,7 +116,11 @@ export function assertInstancesHealthy(instances: ReadonlyArray<AppInstance | un
 }
 
 /** Stops the instances and the test's own infrastructure, then deletes the keys under `keyPrefix`. */
-export async function stopInstances(instances: ReadonlyArray<AppInstance | undefined>, local: { close(): Promise<void> } | undefined, keyPrefix: string): Promise<void> {
+export async function stopInstances(
+  instances: ReadonlyArray<AppInstance | undefined>,
+  local: { close(): Promise<void> } | undefined,
+  keyPrefix: string,
+): Promise<void> {
   await Promise.all(instances.map((i) => i?.stop()));
   await local?.close();
   if (await redisAvailable()) {

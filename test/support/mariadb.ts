@@ -21,7 +21,13 @@ export function mariaDbAvailable(): Promise<boolean> {
   mariaUp ??= (async () => {
     const a = parseDatasourceUrl(MARIADB.url);
     try {
-      const c = await createConnection({ host: a.host, port: a.port, user: MARIADB.username, password: MARIADB.password, connectTimeout: 1500 });
+      const c = await createConnection({
+        host: a.host,
+        port: a.port,
+        user: MARIADB.username,
+        password: MARIADB.password,
+        connectTimeout: 1500,
+      });
       await c.query('SELECT 1');
       await c.end();
       return true;
@@ -36,7 +42,10 @@ export function mariaDbAvailable(): Promise<boolean> {
 export async function requireMariaDb(ctx: Mocha.Context): Promise<void> {
   if (await mariaDbAvailable()) return;
   if (process.env.CI === 'true') throw new Error(`MariaDB is not reachable at ${MARIADB.url} and CI=true: SQL tests must run in CI`);
-  console.warn(`\n  !!! SKIPPING MariaDB tests: not reachable at ${MARIADB.url} as ${MARIADB.username} (set MARIADB_URL / MARIADB_USER / MARIADB_PASSWORD or start mariadbd) !!!\n`);
+  console.warn(
+    `\n  !!! SKIPPING MariaDB tests: not reachable at ${MARIADB.url} as ${MARIADB.username} ` +
+      `(set MARIADB_URL / MARIADB_USER / MARIADB_PASSWORD or start mariadbd) !!!\n`,
+  );
   ctx.skip();
 }
 

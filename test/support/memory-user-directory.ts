@@ -36,7 +36,16 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
   private view(r: Row): DirectoryUser {
     const enabledRoles = r.roles.filter((k) => this.roles.get(k)?.enabled === true).sort();
     const perms = enabledRoles.flatMap((k) => this.roles.get(k)?.permissions ?? []);
-    return { id: r.id, username: r.username, nickname: r.nickname, avatar: r.avatar, passwordHash: r.passwordHash, enabled: r.enabled, roles: enabledRoles, permissions: effectivePermissions(enabledRoles, perms) };
+    return {
+      id: r.id,
+      username: r.username,
+      nickname: r.nickname,
+      avatar: r.avatar,
+      passwordHash: r.passwordHash,
+      enabled: r.enabled,
+      roles: enabledRoles,
+      permissions: effectivePermissions(enabledRoles, perms),
+    };
   }
 
   private unknownRoles(keys: readonly string[]): string[] {
@@ -57,8 +66,17 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
   async create(user: NewUser): Promise<CreateUserResult> {
     const unknown = this.unknownRoles(user.roles);
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `No such role: ${unknown.join(', ')}` };
-    if (await this.findByUsername(user.username)) return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
-    const row: Row = { id: String(this.nextId++), username: user.username, nickname: user.nickname, avatar: user.avatar ?? '', passwordHash: user.passwordHash, enabled: true, roles: [...new Set(user.roles)] };
+    if (await this.findByUsername(user.username))
+      return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+    const row: Row = {
+      id: String(this.nextId++),
+      username: user.username,
+      nickname: user.nickname,
+      avatar: user.avatar ?? '',
+      passwordHash: user.passwordHash,
+      enabled: true,
+      roles: [...new Set(user.roles)],
+    };
     this.rows.set(row.id, row);
     return { ok: true, user: this.view(row) };
   }
@@ -100,7 +118,14 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
 /** Fills a MemoryUserDirectory with users (created in order, then disabled where asked). */
 export async function memoryDirectoryWith(
   roles: readonly MemoryRole[],
-  users: readonly { username: string; nickname: string; avatar?: string; passwordHash: string; enabled: boolean; roles: readonly string[] }[],
+  users: readonly {
+    username: string;
+    nickname: string;
+    avatar?: string;
+    passwordHash: string;
+    enabled: boolean;
+    roles: readonly string[];
+  }[],
 ): Promise<MemoryUserDirectory> {
   const dir = new MemoryUserDirectory(roles);
   for (const u of users) {

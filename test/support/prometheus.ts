@@ -5,7 +5,8 @@ export function sample(text: string, name: string, labels: Record<string, string
     const m = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
     const got = Object.fromEntries([...(m[2] as string).matchAll(/([a-z_]+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.keys(got).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
+    if (Object.keys(got).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => got[k] === v))
+      return Number(m[3]);
   }
   return undefined;
 }

@@ -32,7 +32,12 @@ export class RawHttpConnection {
   /** The bytes of a request (keep-alive); `body` is sent as JSON. */
   static prepare(method: string, path: string, headers: Record<string, string>, body?: object): Buffer {
     const payload = body === undefined ? '' : JSON.stringify(body);
-    const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: keep-alive', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Connection: keep-alive',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (body !== undefined) lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(payload)}`);
     return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${payload}`);
   }

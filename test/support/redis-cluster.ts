@@ -27,7 +27,8 @@ export interface ClusterNode extends ClusterNodeEntry {
 export async function requireRedisCluster(ctx: Mocha.Context): Promise<void> {
   const missing = (['redis-server', 'redis-cli'] as const).filter((b) => !binaryInstalled(b));
   if (missing.length === 0) return;
-  if (process.env.CI === 'true') throw new Error(`${missing.join(' and ')} not installed and CI=true: the Redis Cluster tests must run in CI`);
+  if (process.env.CI === 'true')
+    throw new Error(`${missing.join(' and ')} not installed and CI=true: the Redis Cluster tests must run in CI`);
   console.warn(`\n  !!! SKIPPING Redis Cluster tests: ${missing.join(' and ')} not found !!!\n`);
   ctx.skip();
 }
@@ -85,8 +86,12 @@ export class RedisCluster {
     const c = new RedisCluster(ports.slice(0, 6), opts.password, trackDir(mkdtempSync(path.join(tmpdir(), 'ag-cluster-'))));
     try {
       c.ports.forEach((p, i) => c.startNode(p, ports[6 + i] as number, opts.requireFullCoverage ?? true));
-      for (const p of c.ports) await until(`node ${p} up`, 5000, () => ask(p, c.password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined)));
-      await runCli(['--cluster', 'create', ...c.ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', '1', '--cluster-yes', ...c.auth()], c.clis);
+      for (const p of c.ports)
+        await until(`node ${p} up`, 5000, () => ask(p, c.password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined)));
+      await runCli(
+        ['--cluster', 'create', ...c.ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', '1', '--cluster-yes', ...c.auth()],
+        c.clis,
+      );
       await c.waitUntilHealthy(15_000);
       return c;
     } catch (e) {
@@ -103,7 +108,14 @@ export class RedisCluster {
     const auth = this.password === undefined ? [] : ['--requirepass', this.password, '--masterauth', this.password];
     const args = [
       ...['--port', String(port), '--bind', HOST, '--cluster-enabled', 'yes', '--cluster-port', String(busPort)],
-      ...['--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000', '--cluster-require-full-coverage', fullCoverage ? 'yes' : 'no'],
+      ...[
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '1000',
+        '--cluster-require-full-coverage',
+        fullCoverage ? 'yes' : 'no',
+      ],
       ...['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', '--loglevel', 'warning', '--dir', this.dir, ...auth],
     ];
     this.procs.set(port, spawnTracked('redis-server', args));
@@ -141,7 +153,9 @@ export class RedisCluster {
   /** The masters serving slots, lowest slot first (index i of killMaster). */
   async masters(): Promise<ClusterNode[]> {
     const nodes = await this.nodes();
-    return nodes.filter((n) => n.role === 'master' && !n.failing && n.slots.length > 0).sort((a, b) => (a.slots[0]?.[0] ?? 0) - (b.slots[0]?.[0] ?? 0));
+    return nodes
+      .filter((n) => n.role === 'master' && !n.failing && n.slots.length > 0)
+      .sort((a, b) => (a.slots[0]?.[0] ?? 0) - (b.slots[0]?.[0] ?? 0));
   }
 
   async replicas(): Promise<ClusterNode[]> {
@@ -176,7 +190,8 @@ export class RedisCluster {
   async waitUntilHealthy(ms = 15_000): Promise<void> {
     await until('cluster healthy (state ok, all slots covered, replicas in sync)', ms, async () => {
       for (const p of this.running) {
-        if ((await this.clusterInfo(p, 'cluster_state')) !== 'ok' || (await this.clusterInfo(p, 'cluster_slots_ok')) !== String(ALL_SLOTS)) return undefined;
+        if ((await this.clusterInfo(p, 'cluster_state')) !== 'ok' || (await this.clusterInfo(p, 'cluster_slots_ok')) !== String(ALL_SLOTS))
+          return undefined;
         const view = parseNodes(String(await ask(p, this.password, (r) => r.call('CLUSTER', 'NODES')))).filter((n) => !n.failing);
         const masters = view.filter((n) => n.role === 'master' && n.slots.length > 0).map((n) => n.id);
         const replicaOf = view.filter((n) => n.role === 'replica').map((n) => n.masterId);
@@ -223,7 +238,9 @@ export class RedisCluster {
     const replica = (await this.replicas()).find((r) => r.masterId === master.id);
     if (replica === undefined) throw new Error(`master ${master.address} has no replica`);
     await this.kill(master.port);
-    const promoted = await until(`replica ${replica.address} promoted`, ms, async () => (await this.masters()).find((m) => m.id === replica.id));
+    const promoted = await until(`replica ${replica.address} promoted`, ms, async () =>
+      (await this.masters()).find((m) => m.id === replica.id),
+    );
     await this.waitForState('ok', ms);
     return { killed: master, promoted };
   }
@@ -235,7 +252,18 @@ export class RedisCluster {
   reshard(from: ClusterNode, to: ClusterNode, slots: number): Promise<string> {
     const entry = this.running[0];
     if (entry === undefined) return Promise.reject(new Error('no running node'));
-    const args = ['--cluster', 'reshard', `${HOST}:${entry}`, '--cluster-from', from.id, '--cluster-to', to.id, '--cluster-slots', String(slots), '--cluster-yes'];
+    const args = [
+      '--cluster',
+      'reshard',
+      `${HOST}:${entry}`,
+      '--cluster-from',
+      from.id,
+      '--cluster-to',
+      to.id,
+      '--cluster-slots',
+      String(slots),
+      '--cluster-yes',
+    ];
     return runCli([...args, ...this.auth()], this.clis);
   }
 
@@ -247,7 +275,8 @@ export class RedisCluster {
   async commandStats(over: 'masters' | 'all' = 'masters'): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
     const ports = over === 'all' ? this.running : (await this.masters()).map((m) => m.port);
-    for (const port of ports) for (const [cmd, calls] of Object.entries(await this.nodeCommandStats(port))) total[cmd] = (total[cmd] ?? 0) + calls;
+    for (const port of ports)
+      for (const [cmd, calls] of Object.entries(await this.nodeCommandStats(port))) total[cmd] = (total[cmd] ?? 0) + calls;
     return total;
   }
 
@@ -291,7 +320,9 @@ export class RedisCluster {
    */
   stop(): Promise<void> {
     const procs = [...this.procs.values(), ...this.clis];
-    const exited = procs.map((p) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r()))));
+    const exited = procs.map((p) =>
+      p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())),
+    );
     procs.forEach(killGroup);
     this.procs.clear();
     this.started.clear();

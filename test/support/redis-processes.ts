@@ -76,7 +76,15 @@ export async function until<T>(what: string, ms: number, probe: () => Promise<T 
 
 /** A short-lived connection for one admin question. */
 export async function ask<T>(port: number, password: string | undefined, fn: (c: Redis) => Promise<T>): Promise<T> {
-  const c = new Redis({ host: '127.0.0.1', port, ...(password ? { password } : {}), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const c = new Redis({
+    host: '127.0.0.1',
+    port,
+    ...(password ? { password } : {}),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   c.on('error', () => undefined);
   try {
     await c.connect();

@@ -55,7 +55,25 @@ export class SentinelTopology {
   private startData(port: number, replicaOf?: number): void {
     const auth = this.password === undefined ? [] : ['--requirepass', this.password, '--masterauth', this.password];
     const repl = replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(replicaOf)];
-    this.procs.set(port, spawnRedis(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', '--dir', this.dir, ...auth, ...repl]));
+    this.procs.set(
+      port,
+      spawnRedis([
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'warning',
+        '--dir',
+        this.dir,
+        ...auth,
+        ...repl,
+      ]),
+    );
   }
 
   private startSentinel(port: number, masterPort: number): void {
@@ -96,7 +114,8 @@ export class SentinelTopology {
   async masterPort(): Promise<number | null> {
     for (const port of this.sentinelPorts) {
       try {
-        const addr = (await ask(port, undefined, (c) => c.call('SENTINEL', 'get-master-addr-by-name', MASTER_NAME))) as [string, string] | null;
+        const addr = (await ask(port, undefined, (c) => c.call('SENTINEL', 'get-master-addr-by-name', MASTER_NAME))) as
+          [string, string] | null;
         if (addr) return Number(addr[1]);
       } catch {
         /* try the next one */

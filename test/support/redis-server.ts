@@ -33,7 +33,10 @@ export async function waitForPort(port: number, up: boolean, timeoutMs = 5000): 
   while (Date.now() < deadline) {
     const open = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (open === up) return;
@@ -55,13 +58,31 @@ export class DisposableRedis {
     return r;
   }
   get url(): string {
-    return this.password === undefined ? `redis://127.0.0.1:${this.port}` : `redis://:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}`;
+    return this.password === undefined
+      ? `redis://127.0.0.1:${this.port}`
+      : `redis://:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}`;
   }
   async start(): Promise<void> {
     if (this.proc && this.proc.exitCode === null) return; // already running
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', ...(this.password === undefined ? [] : ['--requirepass', this.password])], {
-      stdio: 'ignore',
-    });
+    this.proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'warning',
+        ...(this.password === undefined ? [] : ['--requirepass', this.password]),
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitForPort(this.port, true);
   }
   /** Kills the server abruptly (no clean shutdown), as a crash would. */

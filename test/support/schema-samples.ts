@@ -11,7 +11,10 @@ export type Schema = Record<string, unknown>;
 export function resolve(doc: Schema, schema: Schema): Schema {
   let s = schema;
   for (let depth = 0; typeof s.$ref === 'string' && depth < 20; depth++) {
-    const parts = s.$ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = s.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     s = parts.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], doc) as Schema;
   }
   return s;
@@ -38,8 +41,11 @@ function stringArbitrary(s: Schema): fc.Arbitrary<string> {
 
 function numberArbitrary(s: Schema, integer: boolean): fc.Arbitrary<number> {
   const min = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : -1000;
-  const max = typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Math.max(min, 0) + 1000;
-  return integer ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  const max =
+    typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Math.max(min, 0) + 1000;
+  return integer
+    ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
+    : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
 function objectArbitrary(doc: Schema, s: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {

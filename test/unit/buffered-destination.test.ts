@@ -25,7 +25,8 @@ describe('bufferedDestination (batched asynchronous log writes)', () => {
     const dest = bufferedDestination(file, 20, 1 << 20);
     dest.write('{"only":"line"}\n');
     const deadline = Date.now() + 2000;
-    while (Date.now() < deadline && (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') === '')) await new Promise((r) => setTimeout(r, 10));
+    while (Date.now() < deadline && (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') === ''))
+      await new Promise((r) => setTimeout(r, 10));
     assert.equal(fs.readFileSync(file, 'utf8'), '{"only":"line"}\n');
   });
 

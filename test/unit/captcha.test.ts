@@ -1,6 +1,12 @@
 /** Captchas worth solving: no answer comes up more often than 1 in 100. */
 import assert from 'node:assert/strict';
-import { MAX_ANSWER_ODDS, SvgCaptchaGenerator, TEXT_ALPHABET, TEXT_LENGTH, mathAnswerOdds } from '../../src/adapters/captcha/svg-captcha-generator';
+import {
+  MAX_ANSWER_ODDS,
+  SvgCaptchaGenerator,
+  TEXT_ALPHABET,
+  TEXT_LENGTH,
+  mathAnswerOdds,
+} from '../../src/adapters/captcha/svg-captcha-generator';
 import { ConfigError, loadConfig } from '../../src/main/config';
 import { testConfig } from '../support/apps';
 
@@ -40,7 +46,13 @@ describe('captcha answers', function () {
   });
 
   it('mathAnswerOdds is the exact odds of the most likely answer (checked against every pair)', () => {
-    for (const [min, max] of [[1, 9], [0, 5], [10, 99], [3, 40], [7, 7]] as const) {
+    for (const [min, max] of [
+      [1, 9],
+      [0, 5],
+      [10, 99],
+      [3, 40],
+      [7, 7],
+    ] as const) {
       const counts = new Map<number, number>();
       for (let a = min; a <= max; a++) {
         for (let b = min; b <= max; b++) for (const r of [a + b, a - b]) counts.set(r, (counts.get(r) ?? 0) + 1);
@@ -52,7 +64,10 @@ describe('captcha answers', function () {
   });
 
   it('operands whose most likely answer exceeds 1 % refuse to start, naming both keys; so does a reversed range', () => {
-    for (const env of [{ SVC_CAPTCHA_MATH_MIN: '1', SVC_CAPTCHA_MATH_MAX: '9' }, { SVC_CAPTCHA_MATH_MIN: '50', SVC_CAPTCHA_MATH_MAX: '40' }]) {
+    for (const env of [
+      { SVC_CAPTCHA_MATH_MIN: '1', SVC_CAPTCHA_MATH_MAX: '9' },
+      { SVC_CAPTCHA_MATH_MIN: '50', SVC_CAPTCHA_MATH_MAX: '40' },
+    ]) {
       let problems: readonly string[] = [];
       try {
         loadConfig({ env: { APP_PROFILE: 'test', ...env } });

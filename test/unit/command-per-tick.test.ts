@@ -53,7 +53,9 @@ describe('CommandPerTick: the session reads of one tick as one command', () => {
   });
 
   it('an Error in one item’s place fails that item only', async () => {
-    const batch = new CommandPerTick<string, string>(async (items) => items.map((i) => (i === 'b' ? (new Error('WRONGTYPE') as unknown as string) : `v:${i}`)));
+    const batch = new CommandPerTick<string, string>(async (items) =>
+      items.map((i) => (i === 'b' ? (new Error('WRONGTYPE') as unknown as string) : `v:${i}`)),
+    );
     const results = await Promise.allSettled([batch.run('a'), batch.run('b'), batch.run('c')]);
     assert.deepEqual(
       results.map((r) => (r.status === 'fulfilled' ? r.value : `rejected: ${(r.reason as Error).message}`)),

@@ -58,7 +58,10 @@ describe('configuration: user directory and datasource', () => {
   }
 
   it('accepts the JDBC and mariadb forms', () => {
-    assert.deepEqual(problemsOf({ ...SQL, SVC_DATASOURCE_URL: 'jdbc:mysql://localhost:3306/ry-vue?useUnicode=true&characterEncoding=utf8' }), []);
+    assert.deepEqual(
+      problemsOf({ ...SQL, SVC_DATASOURCE_URL: 'jdbc:mysql://localhost:3306/ry-vue?useUnicode=true&characterEncoding=utf8' }),
+      [],
+    );
     assert.deepEqual(problemsOf({ ...SQL, SVC_DATASOURCE_URL: 'mariadb://localhost/test' }), []);
   });
 
@@ -70,13 +73,23 @@ describe('configuration: user directory and datasource', () => {
     });
     it('lists the datasource password with every other missing secret at once', () => {
       const joined = problemsOf({ APP_PROFILE: 'prod', ...SQL }).join('\n');
-      for (const k of ['svc.rsa-private-key', 'svc.redis.url', 'svc.security.sign.apps', 'svc.datasource.password']) assert.match(joined, new RegExp(k.replace(/\./g, '\\.')));
+      for (const k of ['svc.rsa-private-key', 'svc.redis.url', 'svc.security.sign.apps', 'svc.datasource.password'])
+        assert.match(joined, new RegExp(k.replace(/\./g, '\\.')));
     });
     it('starts with the password supplied', () => {
-      assert.equal(loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS, ...SQL, SVC_DATASOURCE_PASSWORD: 'x' }, configDir: emptyDir() }).directory, 'sql');
+      assert.equal(
+        loadConfig({
+          env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS, ...SQL, SVC_DATASOURCE_PASSWORD: 'x' },
+          configDir: emptyDir(),
+        }).directory,
+        'sql',
+      );
     });
     it('does not require it with the file directory', () => {
-      assert.equal(loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS }, configDir: emptyDir() }).directory, 'file');
+      assert.equal(
+        loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS }, configDir: emptyDir() }).directory,
+        'file',
+      );
     });
   });
 });

@@ -56,7 +56,10 @@ describe('configuration keys are declared once', () => {
     const prod = { ...c, profile: 'prod' as const };
     const rules = CONFIG_KEYS.filter((k) => declarationOf(k).requiredInProd !== undefined);
     assert.deepEqual(requiredInProdChecks(prod).length, rules.length);
-    const filled = { ...prod, raw: { ...prod.raw, 'svc.rsa-private-key': 0, 'svc.login.device-cookie-secret': false, 'svc.idempotency.token-secret': ['x'] } };
+    const filled = {
+      ...prod,
+      raw: { ...prod.raw, 'svc.rsa-private-key': 0, 'svc.login.device-cookie-secret': false, 'svc.idempotency.token-secret': ['x'] },
+    };
     assert.deepEqual(requiredInProdChecks(filled as unknown as AppConfig), []);
   });
 

@@ -14,14 +14,26 @@ const V1 = /^svc\.security\.sign\.schemes \(SVC_SECURITY_SIGN_SCHEMES\): .* may 
 
 describe('prod start warnings', () => {
   it('the captcha off in prod is a warning, not a refusal', () => {
-    const warnings = warningsOf(prodEnv({ SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_SCHEMES: '{"partner":"rfc9421"}', SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com","admin":"https://admin.example.com"}' }));
+    const warnings = warningsOf(
+      prodEnv({
+        SVC_CAPTCHA_ENABLED: 'false',
+        SVC_SECURITY_SIGN_SCHEMES: '{"partner":"rfc9421"}',
+        SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com","admin":"https://admin.example.com"}',
+      }),
+    );
     assert.equal(warnings.length, 1, warnings.join('\n'));
     assert.match(warnings[0] ?? '', CAPTCHA);
   });
 
   it('an app that may sign with v1 (given no schemes, the default, or v1 listed) is named in one warning', () => {
     const apps = '{"partner":"0123456789abcdef0123","legacy":"fedcba98765432100123","modern":"0f1e2d3c4b5a69788796"}';
-    const warnings = warningsOf(prodEnv({ SVC_SECURITY_SIGN_APPS: apps, SVC_SECURITY_SIGN_SCHEMES: '{"legacy":"v1,rfc9421","modern":"rfc9421"}', SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com","admin":"https://admin.example.com"}' }));
+    const warnings = warningsOf(
+      prodEnv({
+        SVC_SECURITY_SIGN_APPS: apps,
+        SVC_SECURITY_SIGN_SCHEMES: '{"legacy":"v1,rfc9421","modern":"rfc9421"}',
+        SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com","admin":"https://admin.example.com"}',
+      }),
+    );
     assert.equal(warnings.length, 1, warnings.join('\n'));
     assert.match(warnings[0] ?? '', V1);
     assert.match(warnings[0] ?? '', /^[^:]+: "partner", "legacy" may sign/);
@@ -33,7 +45,13 @@ describe('prod start warnings', () => {
     const urls = '{"web":"https://api.example.com","admin":"https://admin.example.com"}';
     assert.deepEqual(warningsOf(prodEnv({ SVC_SECURITY_SIGN_SCHEMES: '{"partner":"rfc9421"}', SVC_SECURITY_SIGN_PUBLIC_URLS: urls })), []);
     assert.deepEqual(warningsOf(prodEnv({ SVC_SECURITY_SIGN_ENABLED: 'false' })), []);
-    assert.deepEqual(warningsOf({ APP_PROFILE: 'test', SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}' }), []);
-    assert.deepEqual(warningsOf({ APP_PROFILE: 'dev', SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}' }), []);
+    assert.deepEqual(
+      warningsOf({ APP_PROFILE: 'test', SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}' }),
+      [],
+    );
+    assert.deepEqual(
+      warningsOf({ APP_PROFILE: 'dev', SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}' }),
+      [],
+    );
   });
 });

@@ -27,11 +27,13 @@ describe('prod requires svc.security.sign.public-urls for the served apps of an 
     assert.match(servedAppChecks(c, ['admin'])[0] ?? '', /for the admin app while "partner"/);
   });
 
-  it('each served app needs its own URL: the other app\'s does not do', () => {
+  it("each served app needs its own URL: the other app's does not do", () => {
     const webOnly = config(prodEnv({ ...RFC9421, SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com"}' }));
     assert.deepEqual(servedAppChecks(webOnly, ['web']), []);
     assert.match(servedAppChecks(webOnly, ['admin', 'web'])[0] ?? '', /for the admin app while/);
-    const both = config(prodEnv({ ...RFC9421, SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com","admin":"https://admin.example.com"}' }));
+    const both = config(
+      prodEnv({ ...RFC9421, SVC_SECURITY_SIGN_PUBLIC_URLS: '{"web":"https://api.example.com","admin":"https://admin.example.com"}' }),
+    );
     assert.deepEqual(servedAppChecks(both, ['admin', 'web']), []);
   });
 
@@ -39,7 +41,11 @@ describe('prod requires svc.security.sign.public-urls for the served apps of an 
     assert.equal(servedAppChecks(config(prodEnv({ SVC_SECURITY_SIGN_SCHEMES: '{"partner":"v1,rfc9421"}' })), ['web']).length, 1);
     assert.deepEqual(servedAppChecks(config(prodEnv()), ['admin', 'web']), [], 'v1 only (the default)');
     assert.deepEqual(servedAppChecks(config(prodEnv({ SVC_SECURITY_SIGN_SCHEMES: '{"partner":"v1"}' })), ['admin', 'web']), []);
-    assert.deepEqual(servedAppChecks(config(prodEnv({ ...RFC9421, SVC_SECURITY_SIGN_ENABLED: 'false' })), ['admin', 'web']), [], 'signing off');
+    assert.deepEqual(
+      servedAppChecks(config(prodEnv({ ...RFC9421, SVC_SECURITY_SIGN_ENABLED: 'false' })), ['admin', 'web']),
+      [],
+      'signing off',
+    );
     for (const profile of ['dev', 'test']) {
       const c = config({ APP_PROFILE: profile, SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}', ...RFC9421 });
       assert.deepEqual(servedAppChecks(c, ['admin', 'web']), [], `${profile} keeps the Host fallback`);
@@ -52,7 +58,8 @@ describe('prod requires svc.security.sign.public-urls for the served apps of an 
     try {
       assert.throws(
         () => buildWebApp(c, infra),
-        (e) => e instanceof ConfigError && e.problems.length === 1 && KEY.test(e.problems[0] ?? '') && (e.problems[0] ?? '').includes('web app'),
+        (e) =>
+          e instanceof ConfigError && e.problems.length === 1 && KEY.test(e.problems[0] ?? '') && (e.problems[0] ?? '').includes('web app'),
       );
     } finally {
       await infra.close();

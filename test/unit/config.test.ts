@@ -39,7 +39,19 @@ describe('configuration', () => {
     assert.equal(c.profile, 'dev');
     assert.deepEqual(
       { ...c.session, shareSecret: undefined },
-      { tokenName: 'Authorization', tokenPrefix: 'Bearer', timeout: 604800, activeTimeout: -1, isConcurrent: true, isShare: false, isReadCookie: false, tokenStyle: 'uuid', isLog: false, isPrint: false, shareSecret: undefined },
+      {
+        tokenName: 'Authorization',
+        tokenPrefix: 'Bearer',
+        timeout: 604800,
+        activeTimeout: -1,
+        isConcurrent: true,
+        isShare: false,
+        isReadCookie: false,
+        tokenStyle: 'uuid',
+        isLog: false,
+        isPrint: false,
+        shareSecret: undefined,
+      },
     );
     assert.equal(c.sign.enabled, true);
     assert.equal(c.sign.timeoutSeconds, 300);
@@ -53,7 +65,10 @@ describe('configuration', () => {
 
   it('layers defaults < application.yml < application-<profile>.yml < environment', () => {
     const dir = emptyDir();
-    writeFileSync(path.join(dir, 'application.yml'), 'session:\n  timeout: 100\n  active-timeout: 50\nsvc:\n  captcha:\n    captcha-type: text\n');
+    writeFileSync(
+      path.join(dir, 'application.yml'),
+      'session:\n  timeout: 100\n  active-timeout: 50\nsvc:\n  captcha:\n    captcha-type: text\n',
+    );
     writeFileSync(path.join(dir, 'application-test.yml'), 'session:\n  timeout: 200\n');
     const c = loadConfig({ env: { APP_PROFILE: 'test', SESSION_ACTIVE_TIMEOUT: '60' }, configDir: dir });
     assert.equal(c.session.timeout, 200);
@@ -63,7 +78,11 @@ describe('configuration', () => {
 
   it('parses lists, booleans and JSON maps from the environment', () => {
     const c = loadConfig({
-      env: { SVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', SVC_CAPTCHA_ENABLED: 'false', SVC_SECURITY_SIGN_APPS: '{"app1":"0123456789abcdef"}' },
+      env: {
+        SVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8',
+        SVC_CAPTCHA_ENABLED: 'false',
+        SVC_SECURITY_SIGN_APPS: '{"app1":"0123456789abcdef"}',
+      },
       configDir: emptyDir(),
     });
     assert.deepEqual(c.trustedProxies, ['127.0.0.1', '10.0.0.0/8']);
@@ -73,17 +92,35 @@ describe('configuration', () => {
 
   it('accepts REDIS_URL, and SVC_REDIS_URL wins over it', () => {
     assert.equal(loadConfig({ env: { REDIS_URL: 'redis://a:6379' }, configDir: emptyDir() }).redis.url, 'redis://a:6379');
-    assert.equal(loadConfig({ env: { REDIS_URL: 'redis://a:6379', SVC_REDIS_URL: 'redis://b:6379' }, configDir: emptyDir() }).redis.url, 'redis://b:6379');
+    assert.equal(
+      loadConfig({ env: { REDIS_URL: 'redis://a:6379', SVC_REDIS_URL: 'redis://b:6379' }, configDir: emptyDir() }).redis.url,
+      'redis://b:6379',
+    );
   });
 
   it('names the key of every wrong value at once', () => {
     const problems = problemsOf(() =>
-      loadConfig({ env: { SESSION_TIMEOUT: 'soon', SVC_CAPTCHA_CAPTCHA_TYPE: 'audio', SVC_ADMIN_PORT: '70000', SVC_TRUSTED_PROXIES: 'not-an-ip' }, configDir: emptyDir() }),
+      loadConfig({
+        env: { SESSION_TIMEOUT: 'soon', SVC_CAPTCHA_CAPTCHA_TYPE: 'audio', SVC_ADMIN_PORT: '70000', SVC_TRUSTED_PROXIES: 'not-an-ip' },
+        configDir: emptyDir(),
+      }),
     );
-    assert.ok(problems.some((p) => p.startsWith('session.timeout (SESSION_TIMEOUT)')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('svc.captcha.captcha-type')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('svc.admin.port')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('svc.trusted-proxies')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('session.timeout (SESSION_TIMEOUT)')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('svc.captcha.captcha-type')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('svc.admin.port')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('svc.trusted-proxies')),
+      problems.join('\n'),
+    );
   });
 
   it('rejects unknown keys in YAML (typos do not pass silently)', () => {
@@ -122,7 +159,10 @@ describe('configuration', () => {
 
     it('requires a password in the Redis URL', () => {
       const problems = problemsOf(() =>
-        loadConfig({ env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS, SVC_REDIS_URL: 'redis://127.0.0.1:6379' }, configDir: emptyDir() }),
+        loadConfig({
+          env: { APP_PROFILE: 'prod', SVC_STORE: 'redis', ...PROD_SECRETS, SVC_REDIS_URL: 'redis://127.0.0.1:6379' },
+          configDir: emptyDir(),
+        }),
       );
       assert.match(problems.join('\n'), /password/);
     });
@@ -153,9 +193,15 @@ describe('configuration', () => {
     });
     it('a missing members file or a bad register limit fails the start, naming the key', () => {
       const p1 = problemsOf(() => loadConfig({ env: { SVC_MEMBERS_FILE: 'nope.yml' }, configDir: emptyDir() }));
-      assert.ok(p1.some((p) => p.startsWith('svc.members-file (SVC_MEMBERS_FILE): no such file')), p1.join('\n'));
+      assert.ok(
+        p1.some((p) => p.startsWith('svc.members-file (SVC_MEMBERS_FILE): no such file')),
+        p1.join('\n'),
+      );
       const p2 = problemsOf(() => loadConfig({ env: { SVC_REGISTER_RATE_LIMIT_PER_HOUR: '0' }, configDir: emptyDir() }));
-      assert.ok(p2.some((p) => p.startsWith('svc.register.rate-limit-per-hour (SVC_REGISTER_RATE_LIMIT_PER_HOUR)')), p2.join('\n'));
+      assert.ok(
+        p2.some((p) => p.startsWith('svc.register.rate-limit-per-hour (SVC_REGISTER_RATE_LIMIT_PER_HOUR)')),
+        p2.join('\n'),
+      );
     });
   });
 

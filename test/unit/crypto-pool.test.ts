@@ -56,7 +56,10 @@ describe('crypto worker pool (BCrypt, PKCS#1 RSA off the event loop)', function 
     const key = generateEphemeralRsaKey();
     it('oaep-sha256: decrypts UTF-8; refuses PKCS#1 ciphertexts, garbage and wrong lengths', async () => {
       const d = new NodeRsaDecryptor(key, 'oaep-sha256', pool);
-      const ct = publicEncrypt({ key: d.publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('密码-€')).toString('base64');
+      const ct = publicEncrypt(
+        { key: d.publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from('密码-€'),
+      ).toString('base64');
       assert.equal(await d.decrypt(ct), '密码-€');
       const j = new JSEncrypt();
       j.setPublicKey(d.publicKeyPem);
@@ -69,7 +72,10 @@ describe('crypto worker pool (BCrypt, PKCS#1 RSA off the event loop)', function 
       const j = new JSEncrypt();
       j.setPublicKey(d.publicKeyPem);
       assert.equal(await d.decrypt(j.encrypt('pässwörd-€') as string), 'pässwörd-€');
-      const oaep = publicEncrypt({ key: d.publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('x')).toString('base64');
+      const oaep = publicEncrypt(
+        { key: d.publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from('x'),
+      ).toString('base64');
       assert.equal(await d.decrypt(oaep), null);
     });
   });

@@ -54,19 +54,28 @@ describe('device cookies', () => {
   });
 
   it('the Set-Cookie header: HttpOnly, SameSite=Strict, the configured Path, Max-Age; Secure when asked', () => {
-    assert.equal(deviceCookieHeader('admin', { value: 'v', maxAgeSeconds: 60, secure: true, path: '/' }), 'ag_device_admin=v; Max-Age=60; Path=/; HttpOnly; SameSite=Strict; Secure');
-    assert.equal(deviceCookieHeader('web', { value: 'v', maxAgeSeconds: 60, secure: false, path: '/api/auth' }), 'ag_device_web=v; Max-Age=60; Path=/api/auth; HttpOnly; SameSite=Strict');
+    assert.equal(
+      deviceCookieHeader('admin', { value: 'v', maxAgeSeconds: 60, secure: true, path: '/' }),
+      'ag_device_admin=v; Max-Age=60; Path=/; HttpOnly; SameSite=Strict; Secure',
+    );
+    assert.equal(
+      deviceCookieHeader('web', { value: 'v', maxAgeSeconds: 60, secure: false, path: '/api/auth' }),
+      'ag_device_web=v; Max-Age=60; Path=/api/auth; HttpOnly; SameSite=Strict',
+    );
   });
 
-  it('every value presented is tried (a planted junk or foreign cookie before the owner\'s hides nothing), at most 8 well-formed ones', async () => {
-    const d = cookies([KEY]);
-    const own = d.issue('web', 'alice').value;
-    const foreign = d.issue('web', 'bob').value;
-    const id = own.split('.')[0];
-    assert.equal(await d.verify('web', 'alice', ['x', foreign, '', own]), id);
-    assert.equal(await d.verify('web', 'alice', [...Array(50).fill('junk'), own]), id, 'junk does not count towards the cap');
-    assert.equal(await d.verify('web', 'alice', [...Array(8).fill(foreign), own]), null, 'the ninth well-formed value is not read');
-  });
+  it(
+    "every value presented is tried (a planted junk or foreign cookie before the owner's hides " + 'nothing), at most 8 well-formed ones',
+    async () => {
+      const d = cookies([KEY]);
+      const own = d.issue('web', 'alice').value;
+      const foreign = d.issue('web', 'bob').value;
+      const id = own.split('.')[0];
+      assert.equal(await d.verify('web', 'alice', ['x', foreign, '', own]), id);
+      assert.equal(await d.verify('web', 'alice', [...Array(50).fill('junk'), own]), id, 'junk does not count towards the cap');
+      assert.equal(await d.verify('web', 'alice', [...Array(8).fill(foreign), own]), null, 'the ninth well-formed value is not read');
+    },
+  );
 
   it('revokeAll: cookies issued before it stop verifying (the form of earlier releases too); cookies issued after it verify', async () => {
     const clock = new FakeClock(Date.now());
@@ -105,10 +114,18 @@ describe('device cookies', () => {
   describe('configuration', () => {
     const emptyDir = () => mkdtempSync(path.join(tmpdir(), 'agdev-'));
     const warnings: string[] = [];
-    const log: Logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (_o, msg) => warnings.push(msg ?? '') };
+    const log: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_o, msg) => warnings.push(msg ?? ''),
+    };
 
     it('prod: the configured key (and the previous one), Secure cookies, a year and Path=/ by default', () => {
-      const config = loadConfig({ env: prodEnv({ SVC_LOGIN_DEVICE_COOKIE_SECRET: KEY, SVC_LOGIN_DEVICE_COOKIE_PREVIOUS_SECRET: OLD }), configDir: emptyDir() });
+      const config = loadConfig({
+        env: prodEnv({ SVC_LOGIN_DEVICE_COOKIE_SECRET: KEY, SVC_LOGIN_DEVICE_COOKIE_PREVIOUS_SECRET: OLD }),
+        configDir: emptyDir(),
+      });
       assert.deepEqual(authSettingsOf(config).deviceCookie, { secrets: [KEY, OLD], maxAgeSeconds: 365 * 86400, secure: true, path: '/' });
     });
 
@@ -116,7 +133,10 @@ describe('device cookies', () => {
       const config = loadConfig({ env: prodEnv({ SVC_LOGIN_DEVICE_COOKIE_PATH: '/api/auth' }), configDir: emptyDir() });
       assert.equal(authSettingsOf(config).deviceCookie.path, '/api/auth');
       for (const bad of ['auth', '/auth; Domain=evil.example', '/a b']) {
-        assert.throws(() => loadConfig({ env: prodEnv({ SVC_LOGIN_DEVICE_COOKIE_PATH: bad }), configDir: emptyDir() }), (e) => e instanceof ConfigError && /svc\.login\.device-cookie-path/.test(e.message));
+        assert.throws(
+          () => loadConfig({ env: prodEnv({ SVC_LOGIN_DEVICE_COOKIE_PATH: bad }), configDir: emptyDir() }),
+          (e) => e instanceof ConfigError && /svc\.login\.device-cookie-path/.test(e.message),
+        );
       }
     });
 
@@ -129,7 +149,10 @@ describe('device cookies', () => {
       assert.equal(a.secrets.length, 1);
       assert.ok((a.secrets[0] ?? '').length >= 32);
       assert.deepEqual(b.secrets, a.secrets);
-      assert.notDeepEqual(authSettingsOf(loadConfig({ env: { APP_PROFILE: 'dev' }, configDir: emptyDir() })).deviceCookie.secrets, a.secrets);
+      assert.notDeepEqual(
+        authSettingsOf(loadConfig({ env: { APP_PROFILE: 'dev' }, configDir: emptyDir() })).deviceCookie.secrets,
+        a.secrets,
+      );
       assert.equal(warnings.filter((w) => /device-cookie-secret/.test(w)).length, 1);
     });
 
@@ -140,7 +163,8 @@ describe('device cookies', () => {
       ] as const) {
         assert.throws(
           () => loadConfig({ env: { APP_PROFILE: 'dev', [env]: 'short' }, configDir: emptyDir() }),
-          (e) => e instanceof ConfigError && e.problems.length === 1 && (e.problems[0] ?? '').startsWith(`${key} (${env}): shorter than 32`),
+          (e) =>
+            e instanceof ConfigError && e.problems.length === 1 && (e.problems[0] ?? '').startsWith(`${key} (${env}): shorter than 32`),
         );
       }
     });

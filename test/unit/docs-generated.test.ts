@@ -6,7 +6,10 @@ describe('generated docs tables match their sources', () => {
   for (const table of TABLES) {
     it(`${table.file}: the ${table.name} table is what \`${table.command}\` writes`, () => {
       const committed = readDoc(table);
-      assert.ok(committed === withTable(committed, table), `${table.file} is out of date with ${table.source}: run \`${table.command}\` and commit the result`);
+      assert.ok(
+        committed === withTable(committed, table),
+        `${table.file} is out of date with ${table.source}: run \`${table.command}\` and commit the result`,
+      );
     });
   }
 

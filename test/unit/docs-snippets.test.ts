@@ -77,9 +77,16 @@ describe('docs/integration-third-party.md: the signing snippets pass the signatu
   });
 
   it('RFC 9421: curl + openssl with a wrong secret, or for an app configured v1, is refused (the check is real)', async () => {
-    const wrong = await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], { ...env, APP_SECRET: 'not-the-secret-0123456789' });
+    const wrong = await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], {
+      ...env,
+      APP_SECRET: 'not-the-secret-0123456789',
+    });
     assert.equal(JSON.parse(wrong.stdout).code, 'sign-invalid');
-    const v1Only = await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], { ...env, APP_KEY: 'v1-app', APP_SECRET: 'v1-only-secret-0123456789' });
+    const v1Only = await run('bash', ['-euo', 'pipefail', '-c', snippet('rfc9421-curl-openssl')], {
+      ...env,
+      APP_KEY: 'v1-app',
+      APP_SECRET: 'v1-only-secret-0123456789',
+    });
     assert.equal(JSON.parse(v1Only.stdout).code, 'sign-invalid');
   });
 

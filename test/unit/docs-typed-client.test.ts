@@ -46,9 +46,15 @@ describe('docs/integration-third-party.md: the typed-client snippet compiles aga
 
   it('a wrong body or a missing idempotency header does not (the check is real)', () => {
     assert.ok(m?.[1]);
-    const wrong = compile(m[1].replace("quantity: 2 }", "quantity: '2' }").replace("'X-Idempotent-Token'", "'X-Other'"));
+    const wrong = compile(m[1].replace('quantity: 2 }', "quantity: '2' }").replace("'X-Idempotent-Token'", "'X-Other'"));
     assert.equal(wrong.length, 2, wrong.join('\n'));
-    assert.ok(wrong.some((e) => e.includes("'X-Other'")), wrong.join('\n'));
-    assert.ok(wrong.some((e) => e.includes("not assignable to type 'number'")), wrong.join('\n'));
+    assert.ok(
+      wrong.some((e) => e.includes("'X-Other'")),
+      wrong.join('\n'),
+    );
+    assert.ok(
+      wrong.some((e) => e.includes("not assignable to type 'number'")),
+      wrong.join('\n'),
+    );
   });
 });

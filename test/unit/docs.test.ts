@@ -36,7 +36,15 @@ describe('docs/ stays in step with the code', () => {
     const names = (await new PromMetrics({ app: 'docs' }).registry.getMetricsAsJSON()).map((m) => m.name);
     assert.ok(names.length >= 6);
     for (const n of names) assert.ok(ops.includes(`\`${n}\``), `operations.md lacks metric ${n}`);
-    for (const v of ['SVC_RSA_PRIVATE_KEY', 'SVC_REDIS_URL', 'SVC_SECURITY_SIGN_APPS', 'SVC_IDEMPOTENCY_TOKEN_SECRET', 'svc.trusted-proxies', 'svc.actuator.exposure', 'APP_PROFILE']) {
+    for (const v of [
+      'SVC_RSA_PRIVATE_KEY',
+      'SVC_REDIS_URL',
+      'SVC_SECURITY_SIGN_APPS',
+      'SVC_IDEMPOTENCY_TOKEN_SECRET',
+      'svc.trusted-proxies',
+      'svc.actuator.exposure',
+      'APP_PROFILE',
+    ]) {
       assert.ok(ops.includes(v), `operations.md lacks ${v}`);
     }
   });
@@ -68,7 +76,10 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const m of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const slug = m[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = m[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
@@ -78,7 +89,12 @@ function anchorsOf(markdown: string): Set<string> {
 
 describe('links between README.md and docs/ resolve', () => {
   const root = path.join(__dirname, '../..');
-  const files = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(path.join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   it('every relative link points to an existing file, and its #anchor (when given) to a heading there', () => {
     const broken: string[] = [];
     let checked = 0;

@@ -4,7 +4,12 @@ import { FastHistogram } from '../../src/adapters/metrics/fast-histogram';
 
 /** The same histogram twice: prom-client's own and the fast one, each in a registry with a default label. */
 function pair() {
-  const config = { name: 'demo_seconds', help: 'demo "help" \\ text', labelNames: ['route', 'status'] as const, buckets: [0.005, 0.01, 0.5, 1] };
+  const config = {
+    name: 'demo_seconds',
+    help: 'demo "help" \\ text',
+    labelNames: ['route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.5, 1],
+  };
   const plainRegistry = new Registry();
   const fastRegistry = new Registry();
   plainRegistry.setDefaultLabels({ app: 'admin' });

@@ -19,9 +19,15 @@ describe('svc.idempotency.token-secret', () => {
     delete env.SVC_IDEMPOTENCY_TOKEN_SECRET;
     assert.throws(
       () => loadConfig({ env, configDir: emptyDir() }),
-      (e) => e instanceof ConfigError && e.problems.length === 1 && /^svc\.idempotency\.token-secret \(SVC_IDEMPOTENCY_TOKEN_SECRET\): required in prod/.test(e.problems[0] ?? ''),
+      (e) =>
+        e instanceof ConfigError &&
+        e.problems.length === 1 &&
+        /^svc\.idempotency\.token-secret \(SVC_IDEMPOTENCY_TOKEN_SECRET\): required in prod/.test(e.problems[0] ?? ''),
     );
-    const config = loadConfig({ env: prodEnv({ SVC_IDEMPOTENCY_TOKEN_SECRET: KEY, SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET: OLD }), configDir: emptyDir() });
+    const config = loadConfig({
+      env: prodEnv({ SVC_IDEMPOTENCY_TOKEN_SECRET: KEY, SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET: OLD }),
+      configDir: emptyDir(),
+    });
     const { tokenSecrets } = idempotencySettingsOf(config);
     assert.deepEqual(tokenSecrets, [KEY, OLD]);
     const before = signToken([OLD], 'web', Date.now() + 60_000, undefined);
@@ -33,7 +39,12 @@ describe('svc.idempotency.token-secret', () => {
 
   it('dev without a key: one random key per configuration (both apps share it), with one warning that says instances must share it', () => {
     const warnings: string[] = [];
-    const log: Logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (_o, msg) => warnings.push(msg ?? '') };
+    const log: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_o, msg) => warnings.push(msg ?? ''),
+    };
     const config = loadConfig({ env: { APP_PROFILE: 'dev' }, configDir: emptyDir() });
     const a = idempotencySettingsOf(config, log).tokenSecrets;
     assert.equal(a.length, 1);

@@ -81,8 +81,14 @@ describe('import graph of src/', () => {
       ['c', ['a']],
       ['d', ['a']],
     ]);
-    assert.deepEqual(findCycles(g).map((c) => c.sort()), [['a', 'b', 'c']]);
+    assert.deepEqual(
+      findCycles(g).map((c) => c.sort()),
+      [['a', 'b', 'c']],
+    );
     const file = path.join(SRC, 'application/tokens.ts');
-    assert.ok(importsOf(file).some((f) => f.endsWith(path.join('ports', 'clock.ts'))), '`import type` counts as an edge');
+    assert.ok(
+      importsOf(file).some((f) => f.endsWith(path.join('ports', 'clock.ts'))),
+      '`import type` counts as an edge',
+    );
   });
 });

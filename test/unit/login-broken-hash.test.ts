@@ -33,7 +33,15 @@ describe('login against a stored hash that is not BCrypt', () => {
       child.bind(Login).toSelf();
       const login = child.get(Login);
       await assert.rejects(
-        login.execute({ loginType: 'admin', username: 'broken', password: 'plaintext-oops', encrypted: false, requireCaptcha: false, client: {}, deviceCookies: [] } as never),
+        login.execute({
+          loginType: 'admin',
+          username: 'broken',
+          password: 'plaintext-oops',
+          encrypted: false,
+          requireCaptcha: false,
+          client: {},
+          deviceCookies: [],
+        } as never),
         (e) => isDomainError(e) && e.reason === 'bad-credentials',
       );
       assert.equal(seen.length, 1);

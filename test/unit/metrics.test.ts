@@ -39,7 +39,8 @@ describe('metrics (prom-client adapter)', () => {
     await assert.rejects(s.boom(), /down/);
     assert.equal(s.size(), 3);
     const text = (await m.exposition()).body;
-    const count = (operation: string, outcome: string) => sample(text, 'authguard_store_call_duration_seconds_count', { store: 'key-value', operation, outcome, app: 't' });
+    const count = (operation: string, outcome: string) =>
+      sample(text, 'authguard_store_call_duration_seconds_count', { store: 'key-value', operation, outcome, app: 't' });
     assert.equal(count('get', 'ok'), 1);
     assert.equal(count('boom', 'error'), 1);
     assert.doesNotMatch(text, /operation="size"/);

@@ -17,7 +17,10 @@ describe('OpenAPI document-level parts', () => {
       summary: 'Create a user',
       guards: [
         guard({ reasons: [], kind: 'login', loginType: 'admin', header: 'Authorization', prefix: 'Bearer' }, noop()),
-        guard({ reasons: [], kind: 'permission', loginType: 'admin', permissions: ['system:user:add', 'system:user:edit'], mode: 'OR' }, noop()),
+        guard(
+          { reasons: [], kind: 'permission', loginType: 'admin', permissions: ['system:user:add', 'system:user:edit'], mode: 'OR' },
+          noop(),
+        ),
         guard({ reasons: [], kind: 'rate-limit', key: 'login', limit: 5, windowSeconds: 60, limitType: 'IP' }, noop()),
         guard({ reasons: [], kind: 'idempotency', idempotency: 'PARAM', ttlSeconds: 5 }, noop()),
       ],
@@ -26,9 +29,12 @@ describe('OpenAPI document-level parts', () => {
     assert.equal(summary, 'Create a user.');
     assert.equal(
       rules,
-      'Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:add` or `system:user:edit`. ' +
-        'Rate limit `login`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. ' +
-        'Duplicate-submission lock (PARAM): the same caller sending the same request while it runs and for 5 s after gets 409 `duplicate-submission`.',
+      'Requires a session of login type `admin`: its access token as `Authorization: Bearer ' +
+        '<token>`. Requires permission `system:user:add` or `system:user:edit`. ' +
+        ('Rate limit `login`: 5 requests per 60 s per client IP; every answer carries ' +
+          '`RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. ') +
+        ('Duplicate-submission lock (PARAM): the same caller sending the same request while it runs ' +
+          'and for 5 s after gets 409 `duplicate-submission`.'),
     );
   });
 
@@ -57,11 +63,26 @@ describe('OpenAPI document-level parts', () => {
 
   it('servers: the configured public URL, else the local port (dev/test) or "/" (prod)', () => {
     const cfg = testConfig({ 'svc.security.sign.public-urls': { web: 'https://api.example.com/' } });
-    assert.deepEqual(serversOf('web', cfg).map((s) => s.url), ['https://api.example.com']);
-    assert.deepEqual(serversOf('admin', cfg).map((s) => s.url), ['http://localhost:8080']);
-    assert.deepEqual(serversOf('admin', { ...cfg, profile: 'prod' }).map((s) => s.url), ['/']);
-    assert.deepEqual(serversOf('web', { ...cfg, profile: 'prod' }).map((s) => s.url), ['https://api.example.com']);
-    assert.deepEqual(serversOf('admin', { ...cfg, adminPort: 0 }).map((s) => s.url), ['/']);
+    assert.deepEqual(
+      serversOf('web', cfg).map((s) => s.url),
+      ['https://api.example.com'],
+    );
+    assert.deepEqual(
+      serversOf('admin', cfg).map((s) => s.url),
+      ['http://localhost:8080'],
+    );
+    assert.deepEqual(
+      serversOf('admin', { ...cfg, profile: 'prod' }).map((s) => s.url),
+      ['/'],
+    );
+    assert.deepEqual(
+      serversOf('web', { ...cfg, profile: 'prod' }).map((s) => s.url),
+      ['https://api.example.com'],
+    );
+    assert.deepEqual(
+      serversOf('admin', { ...cfg, adminPort: 0 }).map((s) => s.url),
+      ['/'],
+    );
   });
 
   it('licence: an SPDX expression is the name and the identifier; UNLICENSED and SEE LICENSE IN give no License object', () => {
@@ -74,7 +95,14 @@ describe('OpenAPI document-level parts', () => {
 
   it('refuses a contact URL or e-mail that is not one, naming the key', () => {
     try {
-      loadConfig({ env: { APP_PROFILE: 'test', SVC_OPENAPI_CONTACT_URL: 'ftp://x', SVC_OPENAPI_CONTACT_EMAIL: 'nobody', SVC_OPENAPI_CONTACT_NAME: ' ' } });
+      loadConfig({
+        env: {
+          APP_PROFILE: 'test',
+          SVC_OPENAPI_CONTACT_URL: 'ftp://x',
+          SVC_OPENAPI_CONTACT_EMAIL: 'nobody',
+          SVC_OPENAPI_CONTACT_NAME: ' ',
+        },
+      });
       assert.fail('expected a ConfigError');
     } catch (e) {
       assert.ok(e instanceof ConfigError, String(e));

@@ -19,8 +19,28 @@ describe('package root (config/, db/, package.json found from any build layout)'
     const root = packageRoot();
     const out = fs.mkdtempSync(path.join(root, 'bench', '.build-test-'));
     try {
-      execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), path.join(root, 'src/adapters/package-root.ts'), '--outDir', path.join(out, 'deep', 'er'), '--module', 'commonjs', '--target', 'ES2022', '--types', 'node', '--skipLibCheck', '--esModuleInterop'], { cwd: root });
-      const found = execFileSync(process.execPath, ['-e', `process.stdout.write(require(${JSON.stringify(path.join(out, 'deep', 'er', 'package-root.js'))}).packageRoot())`]).toString();
+      execFileSync(
+        process.execPath,
+        [
+          require.resolve('typescript/bin/tsc'),
+          path.join(root, 'src/adapters/package-root.ts'),
+          '--outDir',
+          path.join(out, 'deep', 'er'),
+          '--module',
+          'commonjs',
+          '--target',
+          'ES2022',
+          '--types',
+          'node',
+          '--skipLibCheck',
+          '--esModuleInterop',
+        ],
+        { cwd: root },
+      );
+      const found = execFileSync(process.execPath, [
+        '-e',
+        `process.stdout.write(require(${JSON.stringify(path.join(out, 'deep', 'er', 'package-root.js'))}).packageRoot())`,
+      ]).toString();
       assert.equal(found, root);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });

@@ -22,7 +22,8 @@ function fakeNode(port: number, acks: number, calls: string[], connected: number
 }
 const waits = (calls: string[]) => calls.filter((c) => c.includes('WAIT')).sort();
 
-const clusterOf = (nodes: ReturnType<typeof fakeNode>[]): RedisClient => ({ isCluster: true, nodes: (role: string) => (role === 'master' ? nodes : []) }) as unknown as RedisClient;
+const clusterOf = (nodes: ReturnType<typeof fakeNode>[]): RedisClient =>
+  ({ isCluster: true, nodes: (role: string) => (role === 'master' ? nodes : []) }) as unknown as RedisClient;
 
 describe('replica WAIT (svc.redis.wait-replicas)', () => {
   const wait = { replicas: 1, timeoutMs: 500 };
@@ -33,7 +34,11 @@ describe('replica WAIT (svc.redis.wait-replicas)', () => {
     await waitForReplicas(one, wait);
     assert.deepEqual(calls, ['6379: ROLE', '6379: WAIT 1 500']);
     const lagging = { isCluster: false, ...fakeNode(6379, 0, [], 1) } as unknown as RedisClient;
-    await assert.rejects(waitForReplicas(lagging, wait), (e: unknown) => e instanceof ReplicaWaitError && e.acknowledged === 0 && e.wanted === 1 && /acknowledged the write within 500 ms/.test(e.message));
+    await assert.rejects(
+      waitForReplicas(lagging, wait),
+      (e: unknown) =>
+        e instanceof ReplicaWaitError && e.acknowledged === 0 && e.wanted === 1 && /acknowledged the write within 500 ms/.test(e.message),
+    );
   });
 
   it('on a cluster: WAIT on every master (a keyless WAIT through the cluster client would go to a random node)', async () => {
@@ -46,7 +51,11 @@ describe('replica WAIT (svc.redis.wait-replicas)', () => {
     const calls: string[] = [];
     await assert.rejects(
       waitForReplicas(clusterOf([fakeNode(7000, 1, calls), fakeNode(7001, 0, calls, 1), fakeNode(7002, 1, calls)]), wait),
-      (e: unknown) => e instanceof ReplicaWaitError && e.acknowledged === 0 && e.master === '10.0.0.1:7001' && /on master 10\.0\.0\.1:7001/.test(e.message),
+      (e: unknown) =>
+        e instanceof ReplicaWaitError &&
+        e.acknowledged === 0 &&
+        e.master === '10.0.0.1:7001' &&
+        /on master 10\.0\.0\.1:7001/.test(e.message),
     );
   });
 
@@ -54,20 +63,31 @@ describe('replica WAIT (svc.redis.wait-replicas)', () => {
     await assert.rejects(waitForReplicas(clusterOf([]), wait), ReplicaWaitError);
   });
 
-  it('too few replicas connected (ROLE): rejects at once, without a WAIT that would block the connection; ROLE is asked once a second at most', async () => {
-    const calls: string[] = [];
-    const alone = { isCluster: false, ...fakeNode(6379, 0, calls, 0) } as unknown as RedisClient;
-    for (let i = 0; i < 3; i++) {
-      await assert.rejects(waitForReplicas(alone, wait), (e: unknown) => e instanceof ReplicaWaitError && e.acknowledged === 0 && /only 0 of 1 replica\(s\) connected: the write is not waited for/.test(e.message));
-    }
-    assert.deepEqual(calls, ['6379: ROLE'], 'no WAIT; one ROLE for the three writes');
-    const cluster: string[] = [];
-    await assert.rejects(
-      waitForReplicas(clusterOf([fakeNode(7000, 1, cluster), fakeNode(7001, 1, cluster, 0)]), wait),
-      (e: unknown) => e instanceof ReplicaWaitError && e.master === '10.0.0.1:7001' && /connected on master 10\.0\.0\.1:7001/.test(e.message),
-    );
-    assert.deepEqual(waits(cluster), ['7000: WAIT 1 500'], 'no WAIT on the master without a replica');
-  });
+  it(
+    'too few replicas connected (ROLE): rejects at once, without a WAIT that would block the ' +
+      'connection; ROLE is asked once a second at most',
+    async () => {
+      const calls: string[] = [];
+      const alone = { isCluster: false, ...fakeNode(6379, 0, calls, 0) } as unknown as RedisClient;
+      for (let i = 0; i < 3; i++) {
+        await assert.rejects(
+          waitForReplicas(alone, wait),
+          (e: unknown) =>
+            e instanceof ReplicaWaitError &&
+            e.acknowledged === 0 &&
+            /only 0 of 1 replica\(s\) connected: the write is not waited for/.test(e.message),
+        );
+      }
+      assert.deepEqual(calls, ['6379: ROLE'], 'no WAIT; one ROLE for the three writes');
+      const cluster: string[] = [];
+      await assert.rejects(
+        waitForReplicas(clusterOf([fakeNode(7000, 1, cluster), fakeNode(7001, 1, cluster, 0)]), wait),
+        (e: unknown) =>
+          e instanceof ReplicaWaitError && e.master === '10.0.0.1:7001' && /connected on master 10\.0\.0\.1:7001/.test(e.message),
+      );
+      assert.deepEqual(waits(cluster), ['7000: WAIT 1 500'], 'no WAIT on the master without a replica');
+    },
+  );
 
   it('the replica count is asked again after ROLE_CHECK_MS: a replica back is waited for again', async () => {
     const calls: string[] = [];
@@ -93,7 +113,7 @@ describe('replica WAIT (svc.redis.wait-replicas)', () => {
     assert.deepEqual(waits(calls), ['6379: WAIT 1 500']);
   });
 
-  it('withReplicaWait: the write\'s result once replicated; reads and replicas=0 untouched', async () => {
+  it("withReplicaWait: the write's result once replicated; reads and replicas=0 untouched", async () => {
     const calls: string[] = [];
     const client = clusterOf([fakeNode(7000, 1, calls)]);
     const store = { write: async () => 'written', read: async () => 'read' };

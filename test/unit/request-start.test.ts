@@ -54,7 +54,8 @@ describe('requestContext on real sockets: the chain runs after the I/O of the tu
       seenAtRead.push(arrived);
       void koa(req, res);
     });
-    const listen = (s: net.Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as net.AddressInfo).port)));
+    const listen = (s: net.Server) =>
+      new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as net.AddressInfo).port)));
     const [httpPort, sidePort] = [await listen(server), await listen(side)];
     const connect = (port: number) =>
       new Promise<net.Socket>((resolve) => {
@@ -79,7 +80,14 @@ describe('requestContext on real sockets: the chain runs after the I/O of the tu
       side.close();
     }
     assert.equal(seenByChain.length, 20);
-    assert.ok(seenAtRead.some((v) => !v), 'in some trial the request was handled before the side byte (else this test shows nothing)');
-    assert.deepEqual(seenByChain, seenByChain.map(() => true), 'the chain after requestContext always saw the side byte');
+    assert.ok(
+      seenAtRead.some((v) => !v),
+      'in some trial the request was handled before the side byte (else this test shows nothing)',
+    );
+    assert.deepEqual(
+      seenByChain,
+      seenByChain.map(() => true),
+      'the chain after requestContext always saw the side byte',
+    );
   });
 });

@@ -8,7 +8,10 @@ describe('role permissions (RuoYi rule)', () => {
     assert.deepEqual(splitPermissionColumn(null), []);
   });
   it('the distinct non-empty permissions of the menus, sorted', () => {
-    assert.deepEqual(effectivePermissions(['viewer', 'auditor'], ['monitor:online:list', 'system:user:list', 'monitor:online:list', null, '  ']), ['monitor:online:list', 'system:user:list']);
+    assert.deepEqual(
+      effectivePermissions(['viewer', 'auditor'], ['monitor:online:list', 'system:user:list', 'monitor:online:list', null, '  ']),
+      ['monitor:online:list', 'system:user:list'],
+    );
   });
   it('role admin holds *:*:* whatever its menus', () => {
     assert.deepEqual(effectivePermissions(['viewer', 'admin'], ['system:user:list']), ['*:*:*']);

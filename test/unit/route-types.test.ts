@@ -21,6 +21,9 @@ const Body = z.object({ name: z.string(), tags: z.array(z.string()).default([]) 
 const Query = z.object({ page: z.coerce.number().int().default(1) });
 const Answer = z.object({ id: z.string(), name: z.string(), page: z.number(), done: z.literal(true) });
 
+/** The fields every probe route below shares. */
+const GET = { method: 'get', summary: 'w' } as const;
+
 describe('route(): types inferred from the declaration', () => {
   it('path parameters come from the path literal; a path that is not a literal has none', () => {
     assert.ok(same<PathParams<'/system/user/:id/roles'>, { readonly id: string }>(true));
@@ -32,11 +35,11 @@ describe('route(): types inferred from the declaration', () => {
   it('does not compile a handler that returns the wrong shape, reads a body field or a path parameter that is not declared', () => {
     const wrong: RouteDef[] = [
       // @ts-expect-error -- a field of the response is missing
-      route({ method: 'get', path: '/w/:id', summary: 'w', response: Answer, handler: async (_ctx, { params }) => ({ id: params.id, name: 'n', page: 1 }) }),
+      route({ ...GET, path: '/w/:id', response: Answer, handler: async (_c, { params }) => ({ id: params.id, name: 'n', page: 1 }) }),
       // @ts-expect-error -- a field has the wrong type
-      route({ method: 'get', path: '/w', summary: 'w', response: Answer, handler: async () => ({ id: 1, name: 'n', page: 1, done: true }) }),
+      route({ ...GET, path: '/w', response: Answer, handler: async () => ({ id: 1, name: 'n', page: 1, done: true }) }),
       // @ts-expect-error -- a literal field holds another value
-      route({ method: 'get', path: '/w', summary: 'w', response: Answer, handler: async () => ({ id: '1', name: 'n', page: 1, done: false }) }),
+      route({ ...GET, path: '/w', response: Answer, handler: async () => ({ id: '1', name: 'n', page: 1, done: false }) }),
       // @ts-expect-error -- an array where the response is an object
       route({ method: 'get', path: '/w', summary: 'w', response: Answer, handler: async () => [] }),
       // @ts-expect-error -- `nope` is not a field of the body
@@ -44,11 +47,11 @@ describe('route(): types inferred from the declaration', () => {
       // @ts-expect-error -- the route declares no body
       route({ method: 'post', path: '/w', summary: 'w', response: z.string(), handler: async (_ctx, { body }) => body.name }),
       // @ts-expect-error -- `size` is not a parameter of the query
-      route({ method: 'get', path: '/w', summary: 'w', query: Query, response: z.number(), handler: async (_ctx, { query }) => query.size }),
+      route({ ...GET, path: '/w', query: Query, response: z.number(), handler: async (_c, { query }) => query.size }),
       // @ts-expect-error -- `userId` is not a parameter of the path
       route({ method: 'get', path: '/w/:id', summary: 'w', response: z.string(), handler: async (_ctx, { params }) => params.userId }),
       // @ts-expect-error -- a raw route's path parameters are typed too
-      route({ method: 'get', path: '/w/:file', summary: 'w', raw: { content: {} }, handler: async (ctx, { params }) => void (ctx.body = params.name) }),
+      route({ ...GET, path: '/w/:file', raw: { content: {} }, handler: async (ctx, { params }) => void (ctx.body = params.name) }),
       // @ts-expect-error -- a 204 route returns nothing
       route({ method: 'delete', path: '/w/:id', summary: 'w', successStatus: 204, handler: async (_ctx, { params }) => params.id }),
       // @ts-expect-error -- a JSON route declares its response
@@ -96,7 +99,9 @@ describe('route(): types inferred from the declaration', () => {
         },
       }),
     ];
-    const app = createHttpApp({ realm: 'web', responder: new ProblemResponder('urn:p:'), routes, trustedProxies: parseCidrList([]), bodyLimitBytes: 4096, log: silentLogger });
+    const responder = new ProblemResponder('urn:p:');
+    const trustedProxies = parseCidrList([]);
+    const app = createHttpApp({ realm: 'web', responder, routes, trustedProxies, bodyLimitBytes: 4096, log: silentLogger });
 
     it('body, query and params of a JSON route; params of a 204 and a raw route', async () => {
       const created = await request(app.callback()).post('/things/a%20b/names?page=3').send({ name: 'n' }).expect(201);

@@ -8,8 +8,24 @@ import { z } from 'zod';
 /** The router remembers matches per method and path: repeated requests must route exactly as the first. */
 describe('route matching memo', () => {
   const routes: RouteDef[] = [
-    route({ method: 'get', path: '/items/:id', summary: 'get', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx, { params }) => { ctx.body = { get: params.id }; } }),
-    route({ method: 'post', path: '/items/:id', summary: 'post', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx, { params }) => { ctx.body = { post: params.id }; } }),
+    route({
+      method: 'get',
+      path: '/items/:id',
+      summary: 'get',
+      raw: { content: { 'application/json': z.record(z.unknown()) } },
+      handler: async (ctx, { params }) => {
+        ctx.body = { get: params.id };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/items/:id',
+      summary: 'post',
+      raw: { content: { 'application/json': z.record(z.unknown()) } },
+      handler: async (ctx, { params }) => {
+        ctx.body = { post: params.id };
+      },
+    }),
     route({
       method: 'get',
       path: '/mutate/:id',
@@ -21,7 +37,15 @@ describe('route matching memo', () => {
         ctx.body = seen;
       },
     }),
-    route({ method: 'get', path: '/static', summary: 'static', raw: { content: { 'application/json': z.record(z.unknown()) } }, handler: async (ctx) => { ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute }; } }),
+    route({
+      method: 'get',
+      path: '/static',
+      summary: 'static',
+      raw: { content: { 'application/json': z.record(z.unknown()) } },
+      handler: async (ctx) => {
+        ctx.body = { route: (ctx as { _matchedRoute?: string })._matchedRoute };
+      },
+    }),
   ];
   const router = buildRouter(routes);
   const app = new Koa<AppState>();

@@ -29,7 +29,9 @@ const fingerprint = (fn: unknown): string => createHash('sha256').update(String(
 
 function sources(): Record<string, unknown> {
   const router = Router.prototype as unknown as Record<string, unknown>;
-  const layer = (new Router().register('/x/:id', ['GET'], [async () => undefined]) as unknown as { constructor: { prototype: Record<string, unknown> } }).constructor.prototype;
+  const layer = (
+    new Router().register('/x/:id', ['GET'], [async () => undefined]) as unknown as { constructor: { prototype: Record<string, unknown> } }
+  ).constructor.prototype;
   return {
     'Router#middleware': router.middleware,
     'Router#match': router.match,
@@ -51,7 +53,9 @@ describe('@koa/router is pinned to the dispatch memo-router mirrors', () => {
   });
 
   it('the functions memo-router mirrors or calls are unchanged (a dispatch change fails here, not in production)', () => {
-    const got = Object.fromEntries(Object.entries(sources()).map(([name, fn]) => [name, typeof fn === 'function' ? fingerprint(fn) : 'missing']));
+    const got = Object.fromEntries(
+      Object.entries(sources()).map(([name, fn]) => [name, typeof fn === 'function' ? fingerprint(fn) : 'missing']),
+    );
     assert.deepEqual(got, FINGERPRINTS, 'read the release into src/adapters/koa/memo-router.ts, then update PINNED and FINGERPRINTS');
   });
 });

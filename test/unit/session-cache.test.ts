@@ -120,7 +120,8 @@ function setUp(opts: { maxEntries?: number; ttlMs?: number; hitOrdering?: 'own-t
     await backend.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs: 7_200_000, replaceOthers: false, now });
     return { hash, key: KEYS.session('admin', hash), record };
   }
-  const get = (hash: string, idle: number | null = null): Promise<StoredSession | null> => cache.getSession('admin', hash, clock.now(), idle);
+  const get = (hash: string, idle: number | null = null): Promise<StoredSession | null> =>
+    cache.getSession('admin', hash, clock.now(), idle);
   return { clock, backend, inner, tracking, metrics, cache, login, get };
 }
 
@@ -140,7 +141,8 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
   it('answers repeated reads from one tracked read, without a store call', async () => {
     const t = setUp();
     const s = await t.login();
-    for (let i = 0; i < 5; i++) assert.deepEqual(await t.get(s.hash), { state: 'active', record: s.record, lastActiveAt: s.record.createdAt });
+    for (let i = 0; i < 5; i++)
+      assert.deepEqual(await t.get(s.hash), { state: 'active', record: s.record, lastActiveAt: s.record.createdAt });
     assert.equal(t.tracking.reads, 1);
     assert.equal(t.inner.calls.getSession ?? 0, 0);
     assert.deepEqual([t.metrics.seen.miss, t.metrics.seen.hit], [1, 4]);
@@ -167,18 +169,21 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
     assert.equal(await answer, null);
   });
 
-  it("answerHitsInOwnTurn: a 'caller' cache whose reader lacks the check-phase edge makes its hits wait their turn from then on", async () => {
-    const t = setUp({ hitOrdering: 'caller' });
-    assert.equal(t.cache.hitOrderingInUse, 'caller');
-    t.cache.answerHitsInOwnTurn();
-    assert.equal(t.cache.hitOrderingInUse, 'own-turn');
-    const s = await t.login();
-    await t.get(s.hash);
-    const order: string[] = [];
-    setImmediate(() => order.push('end of turn'));
-    await t.get(s.hash).then((got) => order.push(got?.state ?? 'null'));
-    assert.deepEqual(order, ['end of turn', 'active']);
-  });
+  it(
+    "answerHitsInOwnTurn: a 'caller' cache whose reader lacks the check-phase edge makes its " + 'hits wait their turn from then on',
+    async () => {
+      const t = setUp({ hitOrdering: 'caller' });
+      assert.equal(t.cache.hitOrderingInUse, 'caller');
+      t.cache.answerHitsInOwnTurn();
+      assert.equal(t.cache.hitOrderingInUse, 'own-turn');
+      const s = await t.login();
+      await t.get(s.hash);
+      const order: string[] = [];
+      setImmediate(() => order.push('end of turn'));
+      await t.get(s.hash).then((got) => order.push(got?.state ?? 'null'));
+      assert.deepEqual(order, ['end of turn', 'active']);
+    },
+  );
 
   it("with hitOrdering 'caller' a hit answers in the same turn (its caller already ran after the turn's I/O)", async () => {
     for (const hitOrdering of ['own-turn', 'caller'] as const) {
@@ -367,7 +372,19 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
     const fenced = new FencedSessionStore(t.cache, async () => void fences++);
     const s = await t.login();
     const other = await t.login('u2');
-    assert.equal((await fenced.create({ loginType: 'admin', tokenHash: 'ab'.repeat(32), record: { ...s.record, tokenId: 'ab'.repeat(8) }, retentionMs: 60_000, replaceOthers: false, now: t.clock.now() })).replaced, 0);
+    assert.equal(
+      (
+        await fenced.create({
+          loginType: 'admin',
+          tokenHash: 'ab'.repeat(32),
+          record: { ...s.record, tokenId: 'ab'.repeat(8) },
+          retentionMs: 60_000,
+          replaceOthers: false,
+          now: t.clock.now(),
+        })
+      ).replaced,
+      0,
+    );
     assert.equal(fences, 0, 'a login that replaced nothing');
     assert.equal(await fenced.update('admin', other.hash, { ...other.record, attrs: { x: '1' } }, 60_000), true);
     assert.equal(await fenced.update('admin', 'cd'.repeat(32), other.record, 60_000), false);
@@ -379,7 +396,14 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
     assert.equal(await fenced.deleteSession('admin', other.hash), false);
     assert.equal(fences, 3);
     const third = await t.login('u3');
-    const replacing = await fenced.create({ loginType: 'admin', tokenHash: 'ef'.repeat(32), record: { ...third.record, tokenId: 'ef'.repeat(8) }, retentionMs: 60_000, replaceOthers: true, now: t.clock.now() });
+    const replacing = await fenced.create({
+      loginType: 'admin',
+      tokenHash: 'ef'.repeat(32),
+      record: { ...third.record, tokenId: 'ef'.repeat(8) },
+      retentionMs: 60_000,
+      replaceOthers: true,
+      now: t.clock.now(),
+    });
     assert.equal(replacing.replaced, 1);
     assert.equal(fences, 4);
     assert.equal((await fenced.getSession('admin', third.hash, t.clock.now(), null))?.state, 'replaced');

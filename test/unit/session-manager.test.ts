@@ -244,7 +244,7 @@ describe('SessionManager (the session core)', () => {
       assert.equal(await manager.kickoutTokenId('0000000000000000'), false);
       assert.equal(await manager.kickoutTokenId('../../etc'), false);
     });
-    it('lists a user\'s sessions with client info, and all sessions of the type', async () => {
+    it("lists a user's sessions with client info, and all sessions of the type", async () => {
       const { manager } = setup();
       await manager.login(alice, { ip: '10.0.0.1', userAgent: 'UA1' });
       await manager.login(bob, { ip: '10.0.0.2' });

@@ -14,7 +14,18 @@ import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { FencedSessionStore } from '../../src/adapters/redis/session-cache/write-fence';
 import { DomainError } from '../../src/domain/errors';
 import { systemClock } from '../../src/main/infrastructure';
-import { assembleStores, decorateForApp, REDIS_MODE_NAMES, redisModeOf, STORE_BACKEND_NAMES, STORE_LAYERS, storeBackendOf, type RedisModeName, type StoreBackendName, type StoreSettings } from '../../src/main/store-backends';
+import {
+  assembleStores,
+  decorateForApp,
+  REDIS_MODE_NAMES,
+  redisModeOf,
+  STORE_BACKEND_NAMES,
+  STORE_LAYERS,
+  storeBackendOf,
+  type RedisModeName,
+  type StoreBackendName,
+  type StoreSettings,
+} from '../../src/main/store-backends';
 import { testConfig } from '../support/apps';
 import { sample } from '../support/prometheus';
 
@@ -22,7 +33,14 @@ describe('store backends: one registry, one order of layers', () => {
   it('the layers, innermost first, in the order the stores have always been wrapped', () => {
     assert.deepEqual(
       STORE_LAYERS.map((l) => `${l.name} (${l.stage})`),
-      ['session cache (process)', 'write fence (process)', 'replica wait (process)', 'ready wait (process)', 'fail closed (process)', 'timing (app)'],
+      [
+        'session cache (process)',
+        'write fence (process)',
+        'replica wait (process)',
+        'ready wait (process)',
+        'fail closed (process)',
+        'timing (app)',
+      ],
     );
   });
 
@@ -54,7 +72,10 @@ describe('store backends: one registry, one order of layers', () => {
       const app = decorateForApp(stores.ports, stores.backend, metrics);
       await app.kv.set('k', 'v', 1000);
       const text = (await metrics.exposition()).body;
-      assert.equal(sample(text, 'authguard_store_call_duration_seconds_count', { store: 'key-value', operation: 'set', outcome: 'ok', app: 't' }), 1);
+      assert.equal(
+        sample(text, 'authguard_store_call_duration_seconds_count', { store: 'key-value', operation: 'set', outcome: 'ok', app: 't' }),
+        1,
+      );
     } finally {
       await stores.close();
     }
@@ -70,7 +91,10 @@ describe('store backends: one registry, one order of layers', () => {
       assert.ok(Object.getPrototypeOf(stores.ports.kv) instanceof RedisKeyValueStore, 'the guard wraps the raw key-value store');
       assert.equal(stores.sessionCache, undefined);
       await assert.rejects(
-        assembleStores({ ...settings, redis: { ...settings.redis, url: 'redis://127.0.0.1:1', commandTimeoutMs: 200 } }, { log: silentLogger, clock: systemClock, sessionReaders: 'tools' }).ports.kv.get('k'),
+        assembleStores(
+          { ...settings, redis: { ...settings.redis, url: 'redis://127.0.0.1:1', commandTimeoutMs: 200 } },
+          { log: silentLogger, clock: systemClock, sessionReaders: 'tools' },
+        ).ports.kv.get('k'),
         (e: unknown) => e instanceof DomainError && e.reason === 'store-unavailable',
       );
     } finally {
@@ -97,7 +121,11 @@ function sourceFiles(dir: string): string[] {
 const ALLOWED: ReadonlyArray<{ readonly under: string; readonly names: readonly string[]; readonly why: string }> = [
   { under: 'main/store-backends.ts', names: [...STORE_BACKEND_NAMES, ...REDIS_MODE_NAMES], why: 'the registry' },
   { under: 'adapters/redis/', names: REDIS_MODE_NAMES, why: "the Redis adapter's own topology discriminants" },
-  { under: 'adapters/koa/schemas/operation-schemas.ts', names: ['redis'], why: 'an example value of the health document (OpenAPI unchanged)' },
+  {
+    under: 'adapters/koa/schemas/operation-schemas.ts',
+    names: ['redis'],
+    why: 'an example value of the health document (OpenAPI unchanged)',
+  },
 ];
 
 describe('no backend name outside the registry', () => {
@@ -124,7 +152,15 @@ describe('no backend name outside the registry', () => {
   it('src/ spells svc.store and svc.redis.mode values only in src/main/store-backends.ts (and the places ALLOWED names)', () => {
     const all = spelled();
     const outside = all.filter((hit) => !ALLOWED.some((a) => hit.startsWith(a.under) && a.names.some((n) => hit.endsWith(` '${n}'`))));
-    assert.deepEqual(outside, [], `a backend's name outside the registry: ask storeBackendOf()/redisModeOf() what the backend can do instead:\n${outside.join('\n')}`);
-    for (const a of ALLOWED) assert.ok(all.some((hit) => hit.startsWith(a.under)), `stale exception ${a.under} (${a.why}): nothing spelled there any more`);
+    assert.deepEqual(
+      outside,
+      [],
+      `a backend's name outside the registry: ask storeBackendOf()/redisModeOf() what the backend can do instead:\n${outside.join('\n')}`,
+    );
+    for (const a of ALLOWED)
+      assert.ok(
+        all.some((hit) => hit.startsWith(a.under)),
+        `stale exception ${a.under} (${a.why}): nothing spelled there any more`,
+      );
   });
 });

@@ -28,7 +28,8 @@ function useCasesOf(file: string): UseCase[] {
   return Object.values(mod).filter((v): v is UseCase => typeof v === 'function' && typeof (v as UseCase).prototype?.execute === 'function');
 }
 
-const thrown = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/new DomainError\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string);
+const thrown = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/new DomainError\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string);
 
 describe('use cases declare the reasons they raise', () => {
   const all = files(APP).map((file) => ({ file, useCases: useCasesOf(file) }));
@@ -48,7 +49,10 @@ describe('use cases declare the reasons they raise', () => {
       const rel = path.relative(APP, file);
       for (const reason of thrown(file)) {
         if (useCases.length > 0) {
-          assert.ok(useCases.some((u) => u.reasons?.includes(reason)), `${rel} throws ${reason} but no use case of the file declares it`);
+          assert.ok(
+            useCases.some((u) => u.reasons?.includes(reason)),
+            `${rel} throws ${reason} but no use case of the file declares it`,
+          );
         } else {
           assert.ok(declared.has(reason), `${rel} throws ${reason} but no use case declares it`);
         }

@@ -48,7 +48,13 @@ describe('user administration use cases (live sessions follow the directory)', (
     assert.ok(ann);
     annId = ann.id;
     delegation = new Delegation(dir, dir);
-    devices = new DeviceCookies(clock, { deviceCookie: { secrets: ['device-cookie-key-0123456789abcdef'], maxAgeSeconds: 3600, secure: false, path: '/' } } as unknown as AuthSettings, store.kv);
+    devices = new DeviceCookies(
+      clock,
+      {
+        deviceCookie: { secrets: ['device-cookie-key-0123456789abcdef'], maxAgeSeconds: 3600, secure: false, path: '/' },
+      } as unknown as AuthSettings,
+      store.kv,
+    );
     rootActor = { userId: (await dir.findByUsername('root'))!.id, permissions: ['*:*:*'] };
   });
 
@@ -75,8 +81,14 @@ describe('user administration use cases (live sessions follow the directory)', (
 
   it('ChangeUserRoles: unknown role -> validation-failed at /roles; unknown user -> user-not-found', async () => {
     const uc = new ChangeUserRoles(dir, managers, delegation);
-    await assert.rejects(uc.execute({ actor: rootActor, userId: annId, roles: ['nope'] }), (e) => isDomainError(e) && e.reason === 'validation-failed' && e.extras.errors?.[0]?.pointer === '/roles');
-    await assert.rejects(uc.execute({ actor: rootActor, userId: '424242', roles: [] }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+    await assert.rejects(
+      uc.execute({ actor: rootActor, userId: annId, roles: ['nope'] }),
+      (e) => isDomainError(e) && e.reason === 'validation-failed' && e.extras.errors?.[0]?.pointer === '/roles',
+    );
+    await assert.rejects(
+      uc.execute({ actor: rootActor, userId: '424242', roles: [] }),
+      (e) => isDomainError(e) && e.reason === 'user-not-found',
+    );
   });
 
   it('DisableUser disables the account and kicks out its sessions', async () => {
@@ -85,7 +97,10 @@ describe('user administration use cases (live sessions follow the directory)', (
     assert.deepEqual(out.sessions, { action: 'ended', sessions: 1 });
     assert.equal((await dir.findById(annId))?.enabled, false);
     assert.equal(await permsOf(t), 'token-kicked-out');
-    await assert.rejects(new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: '424242' }), (e) => isDomainError(e) && e.reason === 'user-not-found');
+    await assert.rejects(
+      new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: '424242' }),
+      (e) => isDomainError(e) && e.reason === 'user-not-found',
+    );
   });
 
   it('DisableUser revokes the account’s device cookies (a re-enabled account starts without exemptions)', async () => {
@@ -104,25 +119,45 @@ describe('user administration use cases (live sessions follow the directory)', (
     await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
     await dir.setEnabled(annId, true);
     await assert.rejects(
-      new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({ loginType: 'admin', refreshToken: lapsed.refreshToken, client: {} }),
+      new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({
+        loginType: 'admin',
+        refreshToken: lapsed.refreshToken,
+        client: {},
+      }),
       (e) => isDomainError(e) && e.reason === 'refresh-token-invalid',
     );
     clock.advance(1);
     const fresh = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
-    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({ loginType: 'admin', refreshToken: fresh.refreshToken, client: {} });
+    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({
+      loginType: 'admin',
+      refreshToken: fresh.refreshToken,
+      client: {},
+    });
     assert.ok((await admin.resolveToken(next.accessToken)).ok, 'a login after the re-enable refreshes normally');
   });
 
   it('ResyncUserSessions re-reads the directory: changed roles update, disabled or deleted users end', async () => {
     const t = await loginAnn();
     await dir.setRoles(annId, ['auditor']); // a change made behind the service's back
-    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), { action: 'updated', sessions: 1, userFound: true });
+    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), {
+      action: 'updated',
+      sessions: 1,
+      userFound: true,
+    });
     assert.deepEqual(await permsOf(t), ['monitor:log:list', 'monitor:online:list']);
     await dir.setEnabled(annId, false);
-    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), { action: 'ended', sessions: 1, userFound: true });
+    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), {
+      action: 'ended',
+      sessions: 1,
+      userFound: true,
+    });
     assert.equal(await permsOf(t), 'token-kicked-out');
     const ghost = await admin.login({ userId: '999', username: 'ghost', roles: [], permissions: [] });
-    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: '999' }), { action: 'ended', sessions: 1, userFound: false });
+    assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: '999' }), {
+      action: 'ended',
+      sessions: 1,
+      userFound: false,
+    });
     assert.equal((await admin.resolveToken(ghost.token)).ok, false);
   });
 });

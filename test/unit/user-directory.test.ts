@@ -37,24 +37,42 @@ describe('embedded user directory (YAML)', () => {
 
   it('refuses plaintext passwords, unknown roles and unknown fields, naming the file', () => {
     assert.throws(() => InMemoryUserDirectory.fromFile(file('users:\n  - {id: 1, username: a, password: admin123}\n')), /BCrypt hash/);
-    assert.throws(() => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', roles: [ghost]}\n`)), /unknown role/);
-    assert.throws(() => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', plain: x}\n`)), /users\.yml/);
+    assert.throws(
+      () => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', roles: [ghost]}\n`)),
+      /unknown role/,
+    );
+    assert.throws(
+      () => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', plain: x}\n`)),
+      /users\.yml/,
+    );
   });
 
   it('refuses a file listing two names that differ only in case or Unicode form, naming the file and both names', async () => {
-    const f = file(`users:\n  - {id: 1, username: alice, password: '${HASH}'}\n  - {id: 2, username: bob, password: '${HASH}'}\n  - {id: 3, username: Alice, password: '${HASH}'}\n`);
+    const f = file(
+      `users:\n  - {id: 1, username: alice, password: '${HASH}'}\n  - {id: 2, username: bob, ` +
+        `password: '${HASH}'}\n  - {id: 3, username: Alice, password: '${HASH}'}\n`,
+    );
     assert.throws(
       () => InMemoryUserDirectory.fromFile(f),
       (e: Error) => e.message.startsWith(`${f}: `) && /"alice" \(id 1\) and "Alice" \(id 3\) differ only in case/.test(e.message),
     );
-    await assert.rejects(new YamlFileUserDirectory(f).findByUsername('bob'), /"alice" \(id 1\) and "Alice" \(id 3\)/, 'the CLI refuses to read it too');
-    const fullwidth = file(`users:\n  - {id: 1, username: bob, password: '${HASH}'}\n  - {id: 2, username: "\\uFF42\\uFF4F\\uFF42", password: '${HASH}'}\n`);
-    assert.throws(() => InMemoryUserDirectory.fromFile(fullwidth), /"bob" \(id 1\) and "ｂｏｂ" \(id 2\) differ only in case or Unicode form/);
+    await assert.rejects(
+      new YamlFileUserDirectory(f).findByUsername('bob'),
+      /"alice" \(id 1\) and "Alice" \(id 3\)/,
+      'the CLI refuses to read it too',
+    );
+    const fullwidth = file(
+      `users:\n  - {id: 1, username: bob, password: '${HASH}'}\n  - {id: 2, username: "\\uFF42\\uFF4F\\uFF42", password: '${HASH}'}\n`,
+    );
+    assert.throws(
+      () => InMemoryUserDirectory.fromFile(fullwidth),
+      /"bob" \(id 1\) and "ｂｏｂ" \(id 2\) differ only in case or Unicode form/,
+    );
     const twice = file(`users:\n  - {id: 1, username: bob, password: '${HASH}'}\n  - {id: 2, username: bob, password: '${HASH}'}\n`);
     assert.throws(() => InMemoryUserDirectory.fromFile(twice), /user "bob" \(id 2\) is listed twice/);
   });
 
-  it('the CLI\'s file directory refuses a name taken in another case and writes nothing', async () => {
+  it("the CLI's file directory refuses a name taken in another case and writes nothing", async () => {
     const f = file(`users:\n  - {id: 1, username: viewer, password: '${HASH}'}\n`);
     const before = readFileSync(f, 'utf8');
     const r = await new YamlFileUserDirectory(f).create({ username: 'Viewer', passwordHash: HASH, nickname: 'V', roles: [] });
@@ -64,12 +82,18 @@ describe('embedded user directory (YAML)', () => {
   });
 
   it('create: new ids, role permissions, taken usernames and unknown roles are values', async () => {
-    const d = InMemoryUserDirectory.fromFile(file(`roles: {r: ['a:b:c']}\nusers:\n  - {id: 7, username: a, password: '${HASH}', roles: [r]}\n`));
+    const d = InMemoryUserDirectory.fromFile(
+      file(`roles: {r: ['a:b:c']}\nusers:\n  - {id: 7, username: a, password: '${HASH}', roles: [r]}\n`),
+    );
     const ok = await d.create({ username: 'b', passwordHash: HASH, nickname: 'B', roles: ['r'] });
     assert.ok(ok.ok);
     assert.equal(ok.user.id, '8');
     assert.deepEqual(ok.user.permissions, ['a:b:c']);
-    assert.deepEqual(await d.create({ username: 'b', passwordHash: HASH, nickname: 'B', roles: ['r'] }), { ok: false, reason: 'username-taken', detail: 'taken' });
+    assert.deepEqual(await d.create({ username: 'b', passwordHash: HASH, nickname: 'B', roles: ['r'] }), {
+      ok: false,
+      reason: 'username-taken',
+      detail: 'taken',
+    });
     const bad = await d.create({ username: 'c', passwordHash: HASH, nickname: 'C', roles: ['nope'] });
     assert.equal(bad.ok, false);
     assert.equal((await d.list(0, 10)).total, 2, 'nothing half-written');

@@ -39,7 +39,8 @@ export function mathAnswerOdds(min: number, max: number): number {
 export class SvgCaptchaGenerator implements CaptchaGenerator {
   constructor(private readonly math: { readonly min: number; readonly max: number } = { min: 10, max: 99 }) {
     const odds = mathAnswerOdds(math.min, math.max);
-    if (odds > MAX_ANSWER_ODDS) throw new Error(`math captcha operands ${math.min}..${math.max}: the most likely answer has odds ${odds}, above ${MAX_ANSWER_ODDS}`);
+    if (odds > MAX_ANSWER_ODDS)
+      throw new Error(`math captcha operands ${math.min}..${math.max}: the most likely answer has odds ${odds}, above ${MAX_ANSWER_ODDS}`);
   }
 
   create(type: CaptchaType): { answer: string; svg: string } {

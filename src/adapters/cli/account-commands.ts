@@ -7,7 +7,11 @@ import { CliFailure, UsageError, type CliIo } from './io';
 export async function usersCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'add') throw new UsageError(sub === undefined ? 'users: expected "add"' : `users: unknown subcommand "${sub}"`);
-  const { values } = parse(rest, { username: { type: 'string' }, roles: { type: 'string' }, nickname: { type: 'string' }, password: { type: 'string' } }, 0);
+  const { values } = parse(
+    rest,
+    { username: { type: 'string' }, roles: { type: 'string' }, nickname: { type: 'string' }, password: { type: 'string' } },
+    0,
+  );
   const username = required(values, 'username');
   if (!USERNAME_PATTERN.test(username)) throw new UsageError('--username must be 3-32 characters of A-Z a-z 0-9 _ . -');
   const roles = required(values, 'roles')
@@ -38,7 +42,8 @@ export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: 
       return;
     }
     io.out(['TOKEN ID', 'LOGIN TIME', 'LAST ACTIVE', 'EXPIRES', 'IP', 'USER AGENT'].join('\t'));
-    for (const s of sessions) io.out([s.tokenId, s.loginTime, s.lastActiveTime, s.expires ?? 'never', s.ipaddr || '-', s.userAgent || '-'].join('\t'));
+    for (const s of sessions)
+      io.out([s.tokenId, s.loginTime, s.lastActiveTime, s.expires ?? 'never', s.ipaddr || '-', s.userAgent || '-'].join('\t'));
     return;
   }
   if (sub === 'kickout') {
@@ -58,7 +63,10 @@ export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: 
     const sessions = await d.listSessions(type, id);
     let n = 0;
     for (const s of sessions) if (await d.kickoutToken(type, s.tokenId)) n++;
-    if (n === 0) throw new CliFailure(`no live ${type} session with token id or user id "${id}" (earlier refresh tokens of a user with that id are refused)`);
+    if (n === 0)
+      throw new CliFailure(
+        `no live ${type} session with token id or user id "${id}" (earlier refresh tokens of a user with that id are refused)`,
+      );
     io.out(`kicked out ${n} ${type} session(s) of user ${id}; their earlier refresh tokens are refused`);
     return;
   }

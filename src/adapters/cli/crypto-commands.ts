@@ -12,7 +12,8 @@ import { CliFailure, UsageError, type CliIo } from './io';
 export async function keysGenerate(io: CliIo, argv: readonly string[]): Promise<void> {
   const { values } = parse(argv, { out: { type: 'string' }, bits: { type: 'string' }, force: { type: 'boolean' } }, 0);
   const out = required(values, 'out');
-  const bits = (intOption(str(values, 'bits'), 'bits', (n) => (RSA_KEY_SIZES as readonly number[]).includes(n), '2048 or 3072') ?? 2048) as 2048 | 3072;
+  const bits = (intOption(str(values, 'bits'), 'bits', (n) => (RSA_KEY_SIZES as readonly number[]).includes(n), '2048 or 3072') ?? 2048) as
+    2048 | 3072;
   const privateFile = path.resolve(out, 'rsa-private.pem');
   const publicFile = path.resolve(out, 'rsa-public.pem');
   if (values.force !== true) {
@@ -76,7 +77,8 @@ type Values = Record<string, string | boolean | undefined>;
 function bodyOf(values: Values): Buffer {
   const bodyText = str(values, 'body');
   const bodyFile = str(values, 'body-file');
-  if ((bodyText === undefined) === (bodyFile === undefined)) throw new UsageError('give exactly one of --body <text> (may be "") or --body-file <file>');
+  if ((bodyText === undefined) === (bodyFile === undefined))
+    throw new UsageError('give exactly one of --body <text> (may be "") or --body-file <file>');
   if (bodyFile === undefined) return Buffer.from(bodyText ?? '', 'utf8');
   if (!existsSync(bodyFile)) throw new UsageError(`--body-file: no such file "${bodyFile}"`);
   return readFileSync(bodyFile);
@@ -84,7 +86,10 @@ function bodyOf(values: Values): Buffer {
 
 /** v1: the four X-* headers over appKey + timestamp + nonce + body. */
 function signV1(appKey: string, secret: string, body: Buffer, timestamp: string, nonce: string): string[] {
-  const sign = createHmac('sha256', secret).update(signingPrefix(appKey, timestamp, nonce), 'utf8').update(body).digest('hex');
+  const sign = createHmac('sha256', secret)
+    .update(signingPrefix(appKey, timestamp, nonce), 'utf8')
+    .update(body)
+    .digest('hex');
   return [`X-App-Key: ${appKey}`, `X-Timestamp: ${timestamp}`, `X-Nonce: ${nonce}`, `X-Sign: ${sign}`];
 }
 
@@ -112,14 +117,19 @@ function signRfc9421(values: Values, appKey: string, secret: string, body: Buffe
   const headers = new Map<string, string[]>(digest === undefined ? [] : [[RFC9421_BODY_COMPONENT, [digest]]]);
   const base = requestSignatureBase({ method, targetUri: url.href, headers, body }, components, params);
   const signature = createHmac('sha256', secret).update(base, 'utf8').digest('base64');
-  return [...(digest === undefined ? [] : [`Content-Digest: ${digest}`]), `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`];
+  return [
+    ...(digest === undefined ? [] : [`Content-Digest: ${digest}`]),
+    `Signature-Input: sig1=${params}`,
+    `Signature: sig1=:${signature}:`,
+  ];
 }
 
 export async function signCommand(io: CliIo, argv: readonly string[]): Promise<void> {
   const { values } = parse(argv, SIGN_OPTIONS, 0);
   const scheme = str(values, 'scheme') ?? 'v1';
   if (scheme !== 'v1' && scheme !== 'rfc9421') throw new UsageError(`--scheme must be v1 or rfc9421, got "${scheme}"`);
-  if (scheme === 'v1' && (values.method !== undefined || values.url !== undefined)) throw new UsageError('--method and --url belong to --scheme rfc9421 (v1 signs neither)');
+  if (scheme === 'v1' && (values.method !== undefined || values.url !== undefined))
+    throw new UsageError('--method and --url belong to --scheme rfc9421 (v1 signs neither)');
   const appKey = required(values, 'app-key');
   const secret = required(values, 'secret');
   const body = bodyOf(values);
@@ -127,6 +137,7 @@ export async function signCommand(io: CliIo, argv: readonly string[]): Promise<v
   if (parseTimestamp(timestamp) === null) throw new UsageError(`--timestamp must be milliseconds since the epoch, got "${timestamp}"`);
   const nonce = str(values, 'nonce') ?? randomBytes(16).toString('hex');
   if (!NONCE_PATTERN.test(nonce)) throw new UsageError('--nonce must be 8 to 128 characters of A-Z, a-z, 0-9, "_" or "-"');
-  const lines = scheme === 'v1' ? signV1(appKey, secret, body, timestamp, nonce) : signRfc9421(values, appKey, secret, body, timestamp, nonce);
+  const lines =
+    scheme === 'v1' ? signV1(appKey, secret, body, timestamp, nonce) : signRfc9421(values, appKey, secret, body, timestamp, nonce);
   for (const line of lines) io.out(line);
 }

@@ -57,7 +57,8 @@ export async function runCli(argv: readonly string[], io: CliIo, makeDeps: () =>
         io.out(USAGE);
         return 0;
       case 'keys':
-        if (rest[0] !== 'generate') throw new UsageError(rest[0] === undefined ? 'keys: expected "generate"' : `keys: unknown subcommand "${rest[0]}"`);
+        if (rest[0] !== 'generate')
+          throw new UsageError(rest[0] === undefined ? 'keys: expected "generate"' : `keys: unknown subcommand "${rest[0]}"`);
         await keysGenerate(io, rest.slice(1));
         return 0;
       case 'password':

@@ -4,7 +4,15 @@
  * worker pool (~35 ms of CPU). Never Node's RSA_PKCS1_PADDING (Marvin, CVE-2023-46809), never
  * both paddings by trial.
  */
-import { constants, createPrivateKey, createPublicKey, generateKeyPairSync, privateDecrypt, publicEncrypt, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  privateDecrypt,
+  publicEncrypt,
+  type KeyObject,
+} from 'node:crypto';
 import type { RsaDecryptor, RsaPadding } from '../../application/ports/rsa-decryptor';
 import type { CryptoWorkerPool } from './worker-pool';
 
@@ -114,6 +122,9 @@ export function generateRsaKeyPairPem(bits: (typeof RSA_KEY_SIZES)[number]): { p
 export function encryptForLogin(key: string, padding: RsaPadding, text: string): string {
   const publicKey = createPublicKey(key.trim().replace(/\\n/g, '\n'));
   if (publicKey.asymmetricKeyType !== 'rsa') throw new Error(`expected an RSA key, got ${publicKey.asymmetricKeyType ?? 'unknown'}`);
-  const opts = padding === 'oaep-sha256' ? { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' } : { key: publicKey, padding: constants.RSA_PKCS1_PADDING };
+  const opts =
+    padding === 'oaep-sha256'
+      ? { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }
+      : { key: publicKey, padding: constants.RSA_PKCS1_PADDING };
   return publicEncrypt(opts, Buffer.from(text, 'utf8')).toString('base64');
 }

@@ -36,7 +36,11 @@ export class CryptoWorkerPool {
   /** Tasks allowed to wait; beyond that the pool answers "busy" at once instead of queueing without bound. */
   readonly maxQueue: number;
 
-  constructor(size = 0, private readonly file = WORKER_FILE, maxQueuePerWorker = 32) {
+  constructor(
+    size = 0,
+    private readonly file = WORKER_FILE,
+    maxQueuePerWorker = 32,
+  ) {
     const n = size > 0 ? size : availableParallelism();
     for (let i = 0; i < n; i++) this.slots.push(this.spawn());
     this.maxQueue = n * maxQueuePerWorker;
@@ -78,7 +82,9 @@ export class CryptoWorkerPool {
     if (this.closed) return Promise.reject(new Error('crypto pool is closed'));
     if (this.queue.length >= this.maxQueue) {
       // ~1-2 s of work already waits: shed load (503 + Retry-After) rather than let latency and memory grow.
-      return Promise.reject(new DomainError('server-busy', 'The server is busy checking passwords; retry shortly.', { retryAfterSeconds: 2 }));
+      return Promise.reject(
+        new DomainError('server-busy', 'The server is busy checking passwords; retry shortly.', { retryAfterSeconds: 2 }),
+      );
     }
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, task, resolve: resolve as (v: unknown) => void, reject });

@@ -22,7 +22,6 @@ import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
 import { isBcryptHash } from '../../domain/password';
 import { foldUsername } from '../../domain/username';
 
-
 const roleSchema = z.union([
   z.array(z.string()),
   z.object({ enabled: z.boolean().default(true), permissions: z.array(z.string()).default([]) }).strict(),
@@ -105,7 +104,10 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
       if (unknown.length > 0) throw new Error(`user "${u.username}": unknown role(s) ${unknown.join(', ')}`);
       const same = this.byName.get(foldUsername(u.username));
       if (same !== undefined && same.username !== u.username) {
-        throw new Error(`users "${same.username}" (id ${same.id}) and "${u.username}" (id ${u.id}) differ only in case or Unicode form; usernames are unique whatever their case, so rename or remove one`);
+        throw new Error(
+          `users "${same.username}" (id ${same.id}) and "${u.username}" (id ${u.id}) differ only in ` +
+            `case or Unicode form; usernames are unique whatever their case, so rename or remove one`,
+        );
       }
       if (same !== undefined || this.byId.has(u.id)) throw new Error(`user "${u.username}" (id ${u.id}) is listed twice`);
       this.put({
@@ -137,7 +139,16 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     const permissions = roles.includes(SUPER_ADMIN_ROLE)
       ? [ALL_PERMISSIONS]
       : [...new Set([...roles.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...a.extra])].filter((p) => p.trim() !== '');
-    return { id: a.id, username: a.username, nickname: a.nickname, avatar: a.avatar, passwordHash: a.passwordHash, enabled: a.enabled, roles, permissions };
+    return {
+      id: a.id,
+      username: a.username,
+      nickname: a.nickname,
+      avatar: a.avatar,
+      passwordHash: a.passwordHash,
+      enabled: a.enabled,
+      roles,
+      permissions,
+    };
   }
 
   private put(a: Account): void {
@@ -182,7 +193,10 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     const unknown = this.unknownRoles(roleKeys);
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
     if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
-    return { ok: true, permissions: [...new Set(roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []))].filter((p) => p.trim() !== '') };
+    return {
+      ok: true,
+      permissions: [...new Set(roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []))].filter((p) => p.trim() !== ''),
+    };
   }
 
   async assignedRoles(userId: string): Promise<readonly string[] | null> {

@@ -35,7 +35,13 @@ export class YamlFileUserDirectory implements UserDirectory {
     if (!result.ok) return result;
     const created = result.user;
     const doc = parseDocument(readFileSync(this.file, 'utf8'));
-    const entry: Record<string, unknown> = { id: Number(created.id), username: created.username, nickname: created.nickname, password: created.passwordHash, roles: [...created.roles] };
+    const entry: Record<string, unknown> = {
+      id: Number(created.id),
+      username: created.username,
+      nickname: created.nickname,
+      password: created.passwordHash,
+      roles: [...created.roles],
+    };
     if (created.avatar !== '') entry.avatar = created.avatar;
     const users = doc.get('users');
     if (users instanceof YAMLSeq) users.add(doc.createNode(entry));

@@ -76,7 +76,10 @@ export function parseCidrList(entries: readonly string[]): TrustedProxies {
  */
 export function catchAllFamilies(entries: readonly string[]): Array<'IPv4' | 'IPv6'> {
   const out: Array<'IPv4' | 'IPv6'> = [];
-  for (const [kind, width] of [['ipv4', 32n], ['ipv6', 128n]] as const) {
+  for (const [kind, width] of [
+    ['ipv4', 32n],
+    ['ipv6', 128n],
+  ] as const) {
     const spans = entries
       .map(parseRange)
       .filter(([net]) => net.kind() === kind)

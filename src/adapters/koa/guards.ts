@@ -49,10 +49,13 @@ export function authGuards(deps: AuthGuardDeps): AuthGuards {
     requireLogin: (loginType) => requireLogin(deps.authenticate, loginType),
     requirePermission(loginType, permissions, mode = 'AND') {
       const required = typeof permissions === 'string' ? [permissions] : [...permissions];
-      return guard({ kind: 'permission', loginType, permissions: required, mode, reasons: CheckPermission.reasons }, async function requirePermission(ctx, next) {
-        deps.checkPermission.execute({ granted: authOf(ctx, loginType).record.principal.permissions, required, mode });
-        await next();
-      });
+      return guard(
+        { kind: 'permission', loginType, permissions: required, mode, reasons: CheckPermission.reasons },
+        async function requirePermission(ctx, next) {
+          deps.checkPermission.execute({ granted: authOf(ctx, loginType).record.principal.permissions, required, mode });
+          await next();
+        },
+      );
     },
     requireRole(loginType, roles, mode = 'AND') {
       const required = typeof roles === 'string' ? [roles] : [...roles];
@@ -91,7 +94,13 @@ export function optionalLogin(authenticate: Authenticate, loginType: LoginType):
   });
 }
 
-async function authenticateInto(ctx: AppContext, authenticate: Authenticate, loginType: LoginType, header: string | undefined, cookie: string | undefined): Promise<void> {
+async function authenticateInto(
+  ctx: AppContext,
+  authenticate: Authenticate,
+  loginType: LoginType,
+  header: string | undefined,
+  cookie: string | undefined,
+): Promise<void> {
   const { tokenHash, record } = await authenticate.execute({ loginType, header, cookie });
   // Object.assign, not an object spread: a spread into a literal with more properties takes a
   // slow path on Node 20, and this runs on every authenticated request.

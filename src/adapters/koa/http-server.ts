@@ -25,7 +25,14 @@ function parserErrorBody(opts: HttpServerOptions, reason: Reason): { status: num
   if (opts.format === 'envelope') {
     return { status: entry.status, type: 'application/json', body: JSON.stringify({ code: entry.code, message: detail, data: null }) };
   }
-  const body = { type: `${opts.problemBaseUri ?? 'about:blank#'}${reason}`, title: entry.title, status: entry.status, detail, instance: 'urn:request:unparsed', code: reason };
+  const body = {
+    type: `${opts.problemBaseUri ?? 'about:blank#'}${reason}`,
+    title: entry.title,
+    status: entry.status,
+    detail,
+    instance: 'urn:request:unparsed',
+    code: reason,
+  };
   return { status: entry.status, type: 'application/problem+json', body: JSON.stringify(body) };
 }
 
@@ -40,12 +47,16 @@ export function createHttpServer(handler: http.RequestListener, opts: HttpServer
       return;
     }
     const reason: Reason =
-      err.code === 'HPE_HEADER_OVERFLOW' ? 'headers-too-large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request-timeout' : 'malformed-request';
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'headers-too-large'
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request-timeout'
+          : 'malformed-request';
     const { status, type, body } = parserErrorBody(opts, reason);
     socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ` +
+        `${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   return server;
 }
-

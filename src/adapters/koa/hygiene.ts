@@ -18,7 +18,12 @@ type HeaderList = ReadonlyArray<readonly [string, string]>;
 export const HTML_SECURITY_HEADERS: HeaderList = staticHelmetHeaders({
   contentSecurityPolicy: {
     useDefaults: true,
-    directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'connect-src': ["'self'"] },
+    directives: {
+      'script-src': ["'self'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:'],
+      'connect-src': ["'self'"],
+    },
   },
   crossOriginResourcePolicy: { policy: 'cross-origin' },
 });
@@ -28,7 +33,8 @@ export const HTML_SECURITY_HEADERS: HeaderList = staticHelmetHeaders({
  * images, empty bodies): the OWASP REST Security Cheat Sheet's "Security Headers" list, with its
  * example CSP (default-src 'none') and Referrer-Policy. The rest of helmet's headers only act on
  * documents a browser renders as HTML, and every header costs throughput on both ends. HSTS keeps
- * helmet's value; CORP stays cross-origin so the allowed front-ends can read responses. `Cache-Control: no-store` (also on that list) is added only when
+ * helmet's value; CORP stays cross-origin so the allowed front-ends can read responses. `Cache-Control: no-store` (also on that list) is
+ * added only when
  * the route set no Cache-Control of its own (assets and problem pages are cacheable on purpose).
  */
 export const API_SECURITY_HEADERS: HeaderList = [
@@ -85,7 +91,8 @@ function headerValue(headers: HeaderList, name: string): string {
 function staticHelmetHeaders(options: HelmetOptions): HeaderList {
   const recorded = new Map<string, string>();
   const res = {
-    setHeader: (name: string, value: string | number | readonly string[]) => recorded.set(name, Array.isArray(value) ? value.join(', ') : String(value)),
+    setHeader: (name: string, value: string | number | readonly string[]) =>
+      recorded.set(name, Array.isArray(value) ? value.join(', ') : String(value)),
     removeHeader: (name: string) => recorded.delete(name),
     getHeader: (name: string) => recorded.get(name),
   };

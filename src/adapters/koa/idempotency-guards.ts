@@ -52,7 +52,8 @@ const HEADER_REASONS: readonly Reason[] = [
   ...AbandonIdempotentRequest.reasons,
 ];
 
-export type IdempotencyMode = { readonly mode: 'PARAM'; readonly ttlSeconds?: number } | { readonly mode: 'TOKEN' } | { readonly mode: 'HEADER' };
+export type IdempotencyMode =
+  { readonly mode: 'PARAM'; readonly ttlSeconds?: number } | { readonly mode: 'TOKEN' } | { readonly mode: 'HEADER' };
 
 /** Which app the request is on (set by requestContext). */
 const scopeOf = (ctx: AppContext): string => (ctx.state as { realm?: string }).realm ?? 'app';
@@ -86,41 +87,56 @@ async function runTracked(ctx: AppContext, next: () => Promise<unknown>, onFailu
 
 export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode: IdempotencyMode): Guard } {
   const param = (ttlSeconds: number | undefined): Guard =>
-    guard({ kind: 'idempotency', idempotency: 'PARAM', reasons: PARAM_REASONS, ...(ttlSeconds !== undefined ? { ttlSeconds } : {}) }, async function idempotentParam(ctx, next) {
-      const lock = await deps.acquireLock.execute({
-        scope: scopeOf(ctx),
-        route: routeOf(ctx),
-        caller: callerOf(ctx),
-        params: paramsOf(ctx),
-        ...(ttlSeconds !== undefined ? { ttlSeconds } : {}),
-      });
-      await runTracked(ctx, next, () => deps.releaseLock.execute(lock));
-    });
+    guard(
+      { kind: 'idempotency', idempotency: 'PARAM', reasons: PARAM_REASONS, ...(ttlSeconds !== undefined ? { ttlSeconds } : {}) },
+      async function idempotentParam(ctx, next) {
+        const lock = await deps.acquireLock.execute({
+          scope: scopeOf(ctx),
+          route: routeOf(ctx),
+          caller: callerOf(ctx),
+          params: paramsOf(ctx),
+          ...(ttlSeconds !== undefined ? { ttlSeconds } : {}),
+        });
+        await runTracked(ctx, next, () => deps.releaseLock.execute(lock));
+      },
+    );
 
   const token = (): Guard =>
-    guard({ kind: 'idempotency', idempotency: 'TOKEN', header: IDEMPOTENT_TOKEN_HEADER, reasons: TOKEN_REASONS }, async function idempotentToken(ctx, next) {
-      const raw = ctx.req.headers[IDEMPOTENT_TOKEN_HEADER.toLowerCase()];
-      const consumed = await deps.consumeToken.execute({
-        scope: scopeOf(ctx),
-        token: typeof raw === 'string' ? raw : undefined,
-        session: ctx.state.auth?.record.tokenId,
-      });
-      await runTracked(ctx, next, () => deps.restoreToken.execute(consumed));
-    });
+    guard(
+      { kind: 'idempotency', idempotency: 'TOKEN', header: IDEMPOTENT_TOKEN_HEADER, reasons: TOKEN_REASONS },
+      async function idempotentToken(ctx, next) {
+        const raw = ctx.req.headers[IDEMPOTENT_TOKEN_HEADER.toLowerCase()];
+        const consumed = await deps.consumeToken.execute({
+          scope: scopeOf(ctx),
+          token: typeof raw === 'string' ? raw : undefined,
+          session: ctx.state.auth?.record.tokenId,
+        });
+        await runTracked(ctx, next, () => deps.restoreToken.execute(consumed));
+      },
+    );
 
   const header = (): Guard =>
-    guard({ kind: 'idempotency', idempotency: 'HEADER', header: deps.headerName, reasons: HEADER_REASONS }, async function idempotentHeader(ctx, next) {
-      const key = idempotencyKeyOf(ctx, deps.headerName);
-      const begun = await deps.begin.execute({ scope: scopeOf(ctx), route: routeOf(ctx), caller: callerOf(ctx), key, params: paramsOf(ctx) });
-      if (begun.kind === 'replay') {
-        replay(ctx, begun.response);
-        return;
-      }
-      const { handle } = begun;
-      await runTracked(ctx, next, () => deps.abandon.execute(handle));
-      if (ctx.status >= 400) return; // abandoned above: the client may retry with the same key
-      await storeForReplay(deps, ctx, handle);
-    });
+    guard(
+      { kind: 'idempotency', idempotency: 'HEADER', header: deps.headerName, reasons: HEADER_REASONS },
+      async function idempotentHeader(ctx, next) {
+        const key = idempotencyKeyOf(ctx, deps.headerName);
+        const begun = await deps.begin.execute({
+          scope: scopeOf(ctx),
+          route: routeOf(ctx),
+          caller: callerOf(ctx),
+          key,
+          params: paramsOf(ctx),
+        });
+        if (begun.kind === 'replay') {
+          replay(ctx, begun.response);
+          return;
+        }
+        const { handle } = begun;
+        await runTracked(ctx, next, () => deps.abandon.execute(handle));
+        if (ctx.status >= 400) return; // abandoned above: the client may retry with the same key
+        await storeForReplay(deps, ctx, handle);
+      },
+    );
 
   return {
     idempotent(mode: IdempotencyMode): Guard {
@@ -139,7 +155,11 @@ export function idempotencyGuards(deps: IdempotencyGuardDeps): { idempotent(mode
 function idempotencyKeyOf(ctx: AppContext, headerName: string): string {
   const raw = ctx.req.headers[headerName.toLowerCase()];
   const value = typeof raw === 'string' ? raw : '';
-  if (value.trim() === '') throw new DomainError('idempotency-key-missing', `This request needs an ${headerName} header (a unique value per operation, e.g. a UUID).`);
+  if (value.trim() === '')
+    throw new DomainError(
+      'idempotency-key-missing',
+      `This request needs an ${headerName} header (a unique value per operation, e.g. a UUID).`,
+    );
   const key = parseIdempotencyKey(value);
   if (key === null) {
     throw new DomainError('validation-failed', `${headerName} must be 1 to 255 visible ASCII characters.`, {
@@ -170,7 +190,11 @@ async function storeForReplay(deps: IdempotencyGuardDeps, ctx: AppContext, handl
 /** The response as it will be sent: status, JSON body, allowlisted headers. Null if the body is not JSON data. */
 function capture(ctx: AppContext): StoredResponse | null {
   const body: unknown = ctx.body;
-  if (body !== null && body !== undefined && (typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function')) {
+  if (
+    body !== null &&
+    body !== undefined &&
+    (typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function')
+  ) {
     return null;
   }
   const headers: Record<string, string> = {};

@@ -61,7 +61,10 @@ export class MemoRouter extends Router<AppState> {
       const path = routerPath || ctx.newRouterPath || ctx.path || ctx.routerPath || '';
       const key = `${ctx.method} ${path}`;
       const entry = this.memo.get(key);
-      const matched = entry !== undefined ? { path: entry.path.slice(), pathAndMethod: entry.pathAndMethod, route: true } : this.matchAfresh(path, ctx.method);
+      const matched =
+        entry !== undefined
+          ? { path: entry.path.slice(), pathAndMethod: entry.pathAndMethod, route: true }
+          : this.matchAfresh(path, ctx.method);
       if (ctx.matched) ctx.matched.push(...matched.path);
       else ctx.matched = matched.path;
       ctx.router = this;

@@ -17,16 +17,19 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestContext(opts: { responder: Responder; trustedProxies: TrustedProxies; realm: string }): AppMiddleware {
   const start = new CheckPhaseStart();
-  return Object.assign(async function requestContext(ctx: Parameters<AppMiddleware>[0], next: Parameters<AppMiddleware>[1]) {
-    await start.answer(undefined);
-    const incoming = ctx.get('X-Request-Id');
-    ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.set('X-Request-Id', ctx.state.requestId);
-    ctx.state.clientIp = resolveClientIp(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], opts.trustedProxies);
-    ctx.state.responder = opts.responder;
-    (ctx.state as { realm?: string }).realm = opts.realm;
-    await next();
-  }, { [STARTS_IN_CHECK_PHASE]: true });
+  return Object.assign(
+    async function requestContext(ctx: Parameters<AppMiddleware>[0], next: Parameters<AppMiddleware>[1]) {
+      await start.answer(undefined);
+      const incoming = ctx.get('X-Request-Id');
+      ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      ctx.set('X-Request-Id', ctx.state.requestId);
+      ctx.state.clientIp = resolveClientIp(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], opts.trustedProxies);
+      ctx.state.responder = opts.responder;
+      (ctx.state as { realm?: string }).realm = opts.realm;
+      await next();
+    },
+    { [STARTS_IN_CHECK_PHASE]: true },
+  );
 }
 
 /** Marks the edge that starts every request in its turn's check phase (requestContext). */
@@ -40,7 +43,11 @@ const STARTS_IN_CHECK_PHASE = Symbol('starts requests in the check phase');
 export function checkPhaseEdgeProblem(middleware: readonly unknown[]): string | null {
   const first = middleware[0] as { [STARTS_IN_CHECK_PHASE]?: boolean; name?: string } | undefined;
   if (first?.[STARTS_IN_CHECK_PHASE] === true) return null;
-  return `the first middleware is ${first === undefined ? 'missing' : `"${first.name || 'anonymous'}"`}, not requestContext (its CheckPhaseStart starts each request after the I/O of its turn)`;
+  return (
+    `the first middleware is ` +
+    `${first === undefined ? 'missing' : `"${first.name || 'anonymous'}"`}, not requestContext ` +
+    `(its CheckPhaseStart starts each request after the I/O of its turn)`
+  );
 }
 
 /** Errors thrown by the body parser (co-body / raw-body) carry an HTTP status; map it to a reason. */
@@ -168,7 +175,14 @@ export function hasBody(ctx: { get(name: string): string }): boolean {
  * A body of any other content type answers 415; an over-long body 413; bad JSON 400.
  */
 export function jsonBody(opts: { limitBytes: number }): AppMiddleware {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${opts.limitBytes}b`, strict: true, onerror: (err) => { throw err; } });
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: `${opts.limitBytes}b`,
+    strict: true,
+    onerror: (err) => {
+      throw err;
+    },
+  });
   return async function jsonBody(ctx, next) {
     if (!hasBody(ctx) || !BODY_METHODS.has(ctx.method)) {
       // Nothing to read, or a body on GET/HEAD/OPTIONS, which no route reads: left unread (Node

@@ -65,13 +65,25 @@ function describeIdempotency(doc: GuardDoc): string {
   const mode = String(doc.idempotency ?? '').toUpperCase();
   const header = typeof doc.header === 'string' ? doc.header : '';
   if (mode === 'TOKEN') {
-    return `Idempotency (TOKEN): send a one-time token from \`GET /idempotent/token\` in \`${header}\`; a spent, unknown or expired token answers ${ERROR_CATALOGUE['idempotency-token-invalid'].status}, and a failed request gives the token back.`;
+    const invalid = ERROR_CATALOGUE['idempotency-token-invalid'].status;
+    return (
+      `Idempotency (TOKEN): send a one-time token from \`GET /idempotent/token\` in \`${header}\`; ` +
+      `a spent, unknown or expired token answers ${invalid}, and a failed request gives the token back.`
+    );
   }
   if (mode === 'HEADER') {
-    return `Idempotency (HEADER): send a client-chosen \`${header}\`; a retry with the same key and request gets the stored response, the same key with another request answers ${ERROR_CATALOGUE['idempotency-key-mismatch'].status}.`;
+    const mismatch = ERROR_CATALOGUE['idempotency-key-mismatch'].status;
+    return (
+      `Idempotency (HEADER): send a client-chosen \`${header}\`; a retry with the same key and request gets the stored response, ` +
+      `the same key with another request answers ${mismatch}.`
+    );
   }
-  const window = doc.ttlSeconds === undefined ? 'while it runs and for svc.idempotency.param-ttl-seconds after' : `while it runs and for ${seconds(doc.ttlSeconds)} after`;
-  return `Duplicate-submission lock (PARAM): the same caller sending the same request ${window} gets ${ERROR_CATALOGUE['duplicate-submission'].status} \`duplicate-submission\`.`;
+  const window =
+    doc.ttlSeconds === undefined
+      ? 'while it runs and for svc.idempotency.param-ttl-seconds after'
+      : `while it runs and for ${seconds(doc.ttlSeconds)} after`;
+  const status = ERROR_CATALOGUE['duplicate-submission'].status;
+  return `Duplicate-submission lock (PARAM): the same caller sending the same request ${window} gets ${status} \`duplicate-submission\`.`;
 }
 
 /** What a rate limit of each type counts. */
@@ -94,9 +106,17 @@ function describeGuard(doc: GuardDoc): string | undefined {
     case 'role':
       return `Requires role ${quoted(doc.roles ?? [], doc.mode)}.`;
     case 'rate-limit':
-      return `Rate limit \`${String(doc.key)}\`: ${String(doc.limit)} requests per ${seconds(doc.windowSeconds)} per ${RATE_LIMIT_SUBJECTS[String(doc.limitType)] ?? 'client IP'}; every answer carries \`RateLimit-Policy\` and \`RateLimit\`, and beyond the limit it answers ${ERROR_CATALOGUE['rate-limited'].status} with \`Retry-After\`.`;
+      return (
+        `Rate limit \`${String(doc.key)}\`: ${String(doc.limit)} requests per ${seconds(doc.windowSeconds)} ` +
+        `per ${RATE_LIMIT_SUBJECTS[String(doc.limitType)] ?? 'client IP'}; every answer carries \`RateLimit-Policy\` and \`RateLimit\`, ` +
+        `and beyond the limit it answers ${ERROR_CATALOGUE['rate-limited'].status} with \`Retry-After\`.`
+      );
     case 'signature':
-      return `Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, RFC 9421 (Signature-Input, Signature, Content-Digest).${doc.enabled === false ? ' Signature checking is off in this deployment (svc.security.sign.enabled=false).' : ''}`;
+      return (
+        'Signed request: v1 (X-App-Key, X-Timestamp, X-Nonce, X-Sign) or, for apps configured for it, ' +
+        'RFC 9421 (Signature-Input, Signature, Content-Digest).' +
+        (doc.enabled === false ? ' Signature checking is off in this deployment (svc.security.sign.enabled=false).' : '')
+      );
     case 'idempotency':
       return describeIdempotency(doc);
     default:
@@ -114,7 +134,8 @@ export function describeOperation(def: RouteDef): string {
 }
 
 function operationIdOf(method: string, openApiPath: string): string {
-  return `${method}${openApiPath.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
+  const camel = openApiPath.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase());
+  return `${method}${camel}`;
 }
 
 /**

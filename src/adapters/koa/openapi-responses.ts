@@ -38,7 +38,14 @@ export function errorStatusesOf(def: RouteDef): Set<number> {
 }
 
 /** Reasons whose answer carries Retry-After (the error's retryAfterSeconds). */
-const RETRY_AFTER: ReadonlySet<Reason> = new Set<Reason>(['rate-limited', 'account-locked', 'idempotency-in-progress', 'store-unavailable', 'server-busy', 'directory-unavailable']);
+const RETRY_AFTER: ReadonlySet<Reason> = new Set<Reason>([
+  'rate-limited',
+  'account-locked',
+  'idempotency-in-progress',
+  'store-unavailable',
+  'server-busy',
+  'directory-unavailable',
+]);
 
 type HeaderObject = { description: string; required?: boolean; schema: { type: 'string' | 'integer' } };
 
@@ -46,12 +53,21 @@ function describedHeaders(headers: Readonly<Record<string, string>>): Record<str
   return Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
 }
 
-function errorHeaders(status: number, reasons: readonly Reason[], guardHeaders: Readonly<Record<string, string>>): Record<string, HeaderObject> | undefined {
+function errorHeaders(
+  status: number,
+  reasons: readonly Reason[],
+  guardHeaders: Readonly<Record<string, string>>,
+): Record<string, HeaderObject> | undefined {
   const headers: Record<string, HeaderObject> = {};
-  if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer realm="<login type>"[, error="invalid_token"]', schema: { type: 'string' } };
+  if (status === 401)
+    headers['WWW-Authenticate'] = { description: 'Bearer realm="<login type>"[, error="invalid_token"]', schema: { type: 'string' } };
   const retrying = reasons.filter((r) => RETRY_AFTER.has(r));
   if (retrying.length > 0) {
-    headers['Retry-After'] = { description: 'Seconds to wait before retrying', required: retrying.length === reasons.length, schema: { type: 'integer' } };
+    headers['Retry-After'] = {
+      description: 'Seconds to wait before retrying',
+      required: retrying.length === reasons.length,
+      schema: { type: 'integer' },
+    };
   }
   if (status === 429) Object.assign(headers, describedHeaders(guardHeaders));
   return Object.keys(headers).length > 0 ? headers : undefined;
@@ -84,10 +100,16 @@ export function responsesOf(def: RouteDef, err: ErrorMedia): Record<string, unkn
   for (const [s, rs] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
     const list = rs.map((r) => `\`${r}\` (${ERROR_CATALOGUE[r].code}): ${ERROR_CATALOGUE[r].title}`).join('; ');
     const headers = errorHeaders(s, rs, guardHeaders);
-    const errorResponse = { description: list, ...(headers ? { headers } : {}), content: { [err.mediaType]: { schema: { $ref: `#/components/schemas/${err.schema}` } } } };
+    const errorResponse = {
+      description: list,
+      ...(headers ? { headers } : {}),
+      content: { [err.mediaType]: { schema: { $ref: `#/components/schemas/${err.schema}` } } },
+    };
     const own = responses[String(s)] as { description: string; content: Record<string, unknown> } | undefined;
     // A raw route's own answer with this status (503 DOWN) and the error format share one response.
-    responses[String(s)] = own ? { description: `${own.description}. Or an error: ${list}`, content: { ...errorResponse.content, ...own.content } } : errorResponse;
+    responses[String(s)] = own
+      ? { description: `${own.description}. Or an error: ${list}`, content: { ...errorResponse.content, ...own.content } }
+      : errorResponse;
   }
   return responses;
 }

@@ -34,11 +34,30 @@ interface HeaderParam {
 
 const SIGN_HEADERS: readonly HeaderParam[] = [
   { name: 'X-App-Key', required: false, description: 'v1 scheme: application key registered in svc.security.sign.apps' },
-  { name: 'X-Timestamp', required: false, description: 'v1 scheme: request time in milliseconds since the epoch, digits without leading zeros (within svc.security.sign.timeoutSeconds)' },
+  {
+    name: 'X-Timestamp',
+    required: false,
+    description:
+      'v1 scheme: request time in milliseconds since the epoch, digits without leading zeros (within svc.security.sign.timeoutSeconds)',
+  },
   { name: 'X-Nonce', required: false, description: 'v1 scheme: one-time random string (replay protection)' },
-  { name: 'X-Sign', required: false, description: 'v1 scheme: lowercase hex HMAC-SHA256(key = appSecret, message = appKey + timestamp + nonce + body)' },
-  { name: 'Signature-Input', required: false, description: 'RFC 9421 scheme (apps listed in svc.security.sign.schemes): covers "@method", "@target-uri" and, with a body, "content-digest"; created, nonce, keyid = app key, alg="hmac-sha256"' },
-  { name: 'Signature', required: false, description: 'RFC 9421 scheme: the HMAC-SHA256 of the signature base, as a byte sequence of the same label' },
+  {
+    name: 'X-Sign',
+    required: false,
+    description: 'v1 scheme: lowercase hex HMAC-SHA256(key = appSecret, message = appKey + timestamp + nonce + body)',
+  },
+  {
+    name: 'Signature-Input',
+    required: false,
+    description:
+      'RFC 9421 scheme (apps listed in svc.security.sign.schemes): covers "@method", ' +
+      '"@target-uri" and, with a body, "content-digest"; created, nonce, keyid = app key, alg="hmac-sha256"',
+  },
+  {
+    name: 'Signature',
+    required: false,
+    description: 'RFC 9421 scheme: the HMAC-SHA256 of the signature base, as a byte sequence of the same label',
+  },
   { name: 'Content-Digest', required: false, description: 'RFC 9421 scheme with a body: RFC 9530 sha-256=:<base64 of the body bytes>:' },
 ];
 
@@ -47,8 +66,10 @@ function idempotencyHeaderOf(doc: GuardDoc): HeaderParam | undefined {
   // GuardDoc.mode is the AND/OR of permissions; an idempotency guard names its mode in another key.
   const mode = String(doc.idempotencyMode ?? doc.strategy ?? doc.idempotency ?? doc.mode ?? '').toUpperCase();
   const named = typeof doc.header === 'string' ? doc.header : undefined;
-  if (mode === 'TOKEN') return { name: named ?? 'X-Idempotent-Token', required: true, description: 'A token from GET /idempotent/token, used once' };
-  if (mode === 'HEADER' || named !== undefined) return { name: named ?? 'Idempotency-Key', required: true, description: 'Client-chosen key; a retry gets the stored result' };
+  if (mode === 'TOKEN')
+    return { name: named ?? 'X-Idempotent-Token', required: true, description: 'A token from GET /idempotent/token, used once' };
+  if (mode === 'HEADER' || named !== undefined)
+    return { name: named ?? 'Idempotency-Key', required: true, description: 'Client-chosen key; a retry gets the stored result' };
   return undefined;
 }
 
@@ -69,7 +90,9 @@ function schemeName(loginType: string): string {
 function securityScheme(doc: GuardDoc): Record<string, unknown> {
   const header = typeof doc.header === 'string' ? doc.header : 'Authorization';
   const prefix = typeof doc.prefix === 'string' ? doc.prefix : 'Bearer';
-  const description = `Access token of login type "${doc.loginType}" (from its login), sent as \`${header}: ${prefix ? prefix + ' ' : ''}<token>\`. A token of the other login type is invalid here.`;
+  const description =
+    `Access token of login type "${doc.loginType}" (from its login), sent as \`${header}: ` +
+    `${prefix ? prefix + ' ' : ''}<token>\`. A token of the other login type is invalid here.`;
   if (header.toLowerCase() === 'authorization' && prefix.toLowerCase() === 'bearer') {
     return { type: 'http', scheme: 'bearer', description };
   }
@@ -106,7 +129,11 @@ const PROBLEM = {
 const FIELD_ERRORS = {
   type: 'array',
   description: 'Validation problems, one per invalid field',
-  items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body' }, detail: { type: 'string' } } },
+  items: {
+    type: 'object',
+    required: ['pointer', 'detail'],
+    properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body' }, detail: { type: 'string' } },
+  },
 };
 
 /** What a route's guards add to its operation besides their responses: headers, security and x- extensions. */
@@ -162,7 +189,13 @@ function guardEffects(def: RouteDef, schemes: Map<string, Record<string, unknown
 function documentLevel(o: OpenApiOptions) {
   const { contact, license, servers } = o.meta ?? {};
   return {
-    info: { title: o.title, version: o.version, ...(o.description ? { description: o.description } : {}), ...(contact ? { contact: { ...contact } as Record<string, string> } : {}), ...(license ? { license: { ...license } } : {}) },
+    info: {
+      title: o.title,
+      version: o.version,
+      ...(o.description ? { description: o.description } : {}),
+      ...(contact ? { contact: { ...contact } as Record<string, string> } : {}),
+      ...(license ? { license: { ...license } } : {}),
+    },
     ...(servers && servers.length > 0 ? { servers: servers.map((s) => ({ ...s })) } : {}),
     tags: globalTags(o.routes),
   };
@@ -196,10 +229,21 @@ export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown>
       ...(security.length > 0 ? { security } : {}),
       parameters: [
         ...params.map((name) => ({ name, in: 'path' as const, required: true, schema: { type: 'string' as const } })),
-        ...headers.map((h) => ({ name: h.name, in: 'header' as const, required: h.required, description: h.description, schema: { type: 'string' as const } })),
+        ...headers.map((h) => ({
+          name: h.name,
+          in: 'header' as const,
+          required: h.required,
+          description: h.description,
+          schema: { type: 'string' as const },
+        })),
       ],
       ...(def.body || def.query
-        ? { request: { ...(def.query ? { query: def.query } : {}), ...(def.body ? { body: { required: true, content: { 'application/json': { schema: def.body } } } } : {}) } }
+        ? {
+            request: {
+              ...(def.query ? { query: def.query } : {}),
+              ...(def.body ? { body: { required: true, content: { 'application/json': { schema: def.body } } } } : {}),
+            },
+          }
         : {}),
       responses: responses as never,
       ...extensions,

@@ -22,30 +22,40 @@ export type RateLimitGuardFactory = (policy: RateLimitPolicy) => Guard;
 /** `scope` separates the counters of the two apps (admin "login" vs web "login"). */
 export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuardFactory {
   return (policy) =>
-    guard({ kind: 'rate-limit', ...policy, reasons: ['rate-limited', ...CheckRateLimit.reasons], responseHeaders: RATE_LIMIT_HEADERS }, async function rateLimit(ctx, next) {
-      let subject = rateLimitSubjectOf(ctx.state.clientIp);
-      const auth = ctx.state.auth;
-      if (policy.limitType === 'USER') {
-        if (!auth) throw new Error(`rate limit "${policy.key}" of type USER used without requireLogin`);
-        subject = `${auth.loginType}:${auth.user.userId}`;
-      } else if (policy.limitType === 'SESSION') {
-        if (!auth) return next(); // no session presented: the route's IP limit counts the request
-        subject = `${auth.loginType}:${auth.record.tokenId}`;
-      }
-      const d = await check.execute({ policy, scope, subject });
-      const headers = {
-        'RateLimit-Policy': listed(ctx.response.get('RateLimit-Policy'), `"${policy.key}";q=${policy.limit};w=${policy.windowSeconds}`),
-        RateLimit: listed(ctx.response.get('RateLimit'), `"${policy.key}";r=${d.remaining};t=${Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000)}`),
-      };
-      if (!d.allowed) {
-        throw new DomainError('rate-limited', `Too many requests; at most ${policy.limit} per ${policy.windowSeconds} seconds. Retry later.`, {
-          retryAfterSeconds: Math.max(1, Math.ceil(d.retryAfterMs / 1000)),
-          headers,
-        });
-      }
-      for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
-      await next();
-    });
+    guard(
+      { kind: 'rate-limit', ...policy, reasons: ['rate-limited', ...CheckRateLimit.reasons], responseHeaders: RATE_LIMIT_HEADERS },
+      async function rateLimit(ctx, next) {
+        let subject = rateLimitSubjectOf(ctx.state.clientIp);
+        const auth = ctx.state.auth;
+        if (policy.limitType === 'USER') {
+          if (!auth) throw new Error(`rate limit "${policy.key}" of type USER used without requireLogin`);
+          subject = `${auth.loginType}:${auth.user.userId}`;
+        } else if (policy.limitType === 'SESSION') {
+          if (!auth) return next(); // no session presented: the route's IP limit counts the request
+          subject = `${auth.loginType}:${auth.record.tokenId}`;
+        }
+        const d = await check.execute({ policy, scope, subject });
+        const headers = {
+          'RateLimit-Policy': listed(ctx.response.get('RateLimit-Policy'), `"${policy.key}";q=${policy.limit};w=${policy.windowSeconds}`),
+          RateLimit: listed(
+            ctx.response.get('RateLimit'),
+            `"${policy.key}";r=${d.remaining};t=${Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000)}`,
+          ),
+        };
+        if (!d.allowed) {
+          throw new DomainError(
+            'rate-limited',
+            `Too many requests; at most ${policy.limit} per ${policy.windowSeconds} seconds. Retry later.`,
+            {
+              retryAfterSeconds: Math.max(1, Math.ceil(d.retryAfterMs / 1000)),
+              headers,
+            },
+          );
+        }
+        for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+        await next();
+      },
+    );
 }
 
 /** Appends one limiter's item to what an earlier limiter of the route set (a structured-field list). */

@@ -154,9 +154,14 @@ export function route<
 export function route<P extends string, B extends BodySchema = undefined, Q extends QuerySchema = undefined>(
   spec: NoContentRouteSpec<P, B, Q>,
 ): RouteDef;
-export function route<P extends string, B extends BodySchema = undefined, Q extends QuerySchema = undefined>(spec: RawRouteSpec<P, B, Q>): RouteDef;
+export function route<P extends string, B extends BodySchema = undefined, Q extends QuerySchema = undefined>(
+  spec: RawRouteSpec<P, B, Q>,
+): RouteDef;
 export function route(
-  spec: JsonRouteSpec<string, BodySchema, QuerySchema, z.ZodTypeAny> | NoContentRouteSpec<string, BodySchema, QuerySchema> | RawRouteSpec<string, BodySchema, QuerySchema>,
+  spec:
+    | JsonRouteSpec<string, BodySchema, QuerySchema, z.ZodTypeAny>
+    | NoContentRouteSpec<string, BodySchema, QuerySchema>
+    | RawRouteSpec<string, BodySchema, QuerySchema>,
 ): RouteDef {
   const { handler, ...declaration } = spec;
   // validateBody / validateQuery ran this route's own schemas and the router matched its own path,

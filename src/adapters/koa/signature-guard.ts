@@ -8,7 +8,15 @@ import { VerifySignature, type SignedRequest } from '../../application/signing/v
 import { guard, type Guard } from './guards';
 import type { AppContext } from './state';
 
-export const SIGN_HEADER_NAMES = ['X-App-Key', 'X-Timestamp', 'X-Nonce', 'X-Sign', 'Signature-Input', 'Signature', 'Content-Digest'] as const;
+export const SIGN_HEADER_NAMES = [
+  'X-App-Key',
+  'X-Timestamp',
+  'X-Nonce',
+  'X-Sign',
+  'Signature-Input',
+  'Signature',
+  'Content-Digest',
+] as const;
 
 /**
  * The RFC 9421 `@target-uri` of a request: the Koa app's configured public base URL
@@ -64,10 +72,13 @@ export function signedRequestOf(ctx: AppContext, publicUrl: string | undefined):
  * `svc.security.sign.enabled=false` it lets every request through.
  */
 export function requireSignature(verify: VerifySignature): Guard {
-  return guard({ kind: 'signature', enabled: verify.enabled, headers: SIGN_HEADER_NAMES, reasons: VerifySignature.reasons }, async function requireSignature(ctx, next) {
-    const appName = (ctx.state as { realm?: string }).realm ?? '';
-    const result = await verify.execute(signedRequestOf(ctx, verify.publicUrlOf(appName)));
-    if (result.verified) ctx.state.signedBy = result.appKey;
-    await next();
-  });
+  return guard(
+    { kind: 'signature', enabled: verify.enabled, headers: SIGN_HEADER_NAMES, reasons: VerifySignature.reasons },
+    async function requireSignature(ctx, next) {
+      const appName = (ctx.state as { realm?: string }).realm ?? '';
+      const result = await verify.execute(signedRequestOf(ctx, verify.publicUrlOf(appName)));
+      if (result.verified) ctx.state.signedBy = result.appKey;
+      await next();
+    },
+  );
 }

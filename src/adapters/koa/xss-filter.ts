@@ -26,7 +26,18 @@ export interface XssFilterOptions {
 }
 
 /** Headers the filter never rewrites, besides the configured token and idempotency header names. */
-export const EXACT_BYTES_HEADERS = ['Authorization', 'Cookie', 'X-Sign', 'X-Nonce', 'X-App-Key', 'X-Timestamp', 'X-Idempotent-Token', 'Signature-Input', 'Signature', 'Content-Digest'] as const;
+export const EXACT_BYTES_HEADERS = [
+  'Authorization',
+  'Cookie',
+  'X-Sign',
+  'X-Nonce',
+  'X-App-Key',
+  'X-Timestamp',
+  'X-Idempotent-Token',
+  'Signature-Input',
+  'Signature',
+  'Content-Digest',
+] as const;
 
 const QUERY_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -76,7 +76,11 @@ type FlushableDestination = pino.DestinationStream & {
  * gets whole batches: fed line by line, its utf8 mode re-measures (and so flattens) the whole pending
  * string on every append, i.e. O(n²) copying per batch.
  */
-export function bufferedDestination(dest: string | number, flushMs = 1000, minLength = 4096): FlushableDestination & {
+export function bufferedDestination(
+  dest: string | number,
+  flushMs = 1000,
+  minLength = 4096,
+): FlushableDestination & {
   /** Writes what is pending and stops the periodic flush (the file stays open for late writes). */
   close(): void;
   /** Resolves once the file is open (writes before that are kept and written when it is). */
@@ -115,7 +119,8 @@ export function bufferedDestination(dest: string | number, flushMs = 1000, minLe
       boom.flush(cb);
     },
     flushSync,
-    ready: () => new Promise<void>((resolve) => (typeof boom.fd === 'number' && boom.fd >= 0 ? resolve() : boom.once?.('ready', () => resolve()))),
+    ready: () =>
+      new Promise<void>((resolve) => (typeof boom.fd === 'number' && boom.fd >= 0 ? resolve() : boom.once?.('ready', () => resolve()))),
     close(): void {
       clearInterval(timer);
       flushSync();

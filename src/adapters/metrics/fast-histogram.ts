@@ -72,7 +72,9 @@ export class FastHistogram<T extends string> extends Histogram<T> {
 
   /** What the registry formats: prom-client's own values (observe() used directly), then the series'. */
   async getForPromString(): Promise<PromString> {
-    const base = (await (Histogram.prototype as unknown as { getForPromString(): Promise<PromString> }).getForPromString.call(this)) as PromString;
+    const base = (await (Histogram.prototype as unknown as { getForPromString(): Promise<PromString> }).getForPromString.call(
+      this,
+    )) as PromString;
     const bucket = `${this.metricName}_bucket`;
     const values: PromValue[] = [...(base.values as PromValue[])];
     for (const s of this.series) {
@@ -83,8 +85,20 @@ export class FastHistogram<T extends string> extends Histogram<T> {
         values.push({ labels: { le: bound }, sharedLabels: s.labels, value: cumulative, metricName: bucket, exemplar: null } as PromValue);
       });
       values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: bucket, exemplar: null } as PromValue);
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.metricName}_sum`, exemplar: undefined } as PromValue);
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.metricName}_count`, exemplar: undefined } as PromValue);
+      values.push({
+        labels: {},
+        sharedLabels: s.labels,
+        value: s.sum,
+        metricName: `${this.metricName}_sum`,
+        exemplar: undefined,
+      } as PromValue);
+      values.push({
+        labels: {},
+        sharedLabels: s.labels,
+        value: s.count,
+        metricName: `${this.metricName}_count`,
+        exemplar: undefined,
+      } as PromValue);
     }
     return { ...base, values: values as PromString['values'] };
   }

@@ -42,10 +42,30 @@ export class PromMetrics implements Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    this.logins = new Counter({ name: 'authguard_logins_total', help: 'Login attempts by login type and outcome', labelNames: ['login_type', 'outcome'], registers });
-    this.rateLimited = new Counter({ name: 'authguard_rate_limit_rejections_total', help: 'Requests refused by a rate limiter', labelNames: ['limiter'], registers });
-    this.signFailures = new Counter({ name: 'authguard_signature_failures_total', help: 'Signed requests that failed the check, by reason', labelNames: ['reason'], registers });
-    this.idempotency = new Counter({ name: 'authguard_idempotency_conflicts_total', help: 'Duplicate submissions and idempotency conflicts', labelNames: ['mode', 'reason'], registers });
+    this.logins = new Counter({
+      name: 'authguard_logins_total',
+      help: 'Login attempts by login type and outcome',
+      labelNames: ['login_type', 'outcome'],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'authguard_rate_limit_rejections_total',
+      help: 'Requests refused by a rate limiter',
+      labelNames: ['limiter'],
+      registers,
+    });
+    this.signFailures = new Counter({
+      name: 'authguard_signature_failures_total',
+      help: 'Signed requests that failed the check, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.idempotency = new Counter({
+      name: 'authguard_idempotency_conflicts_total',
+      help: 'Duplicate submissions and idempotency conflicts',
+      labelNames: ['mode', 'reason'],
+      registers,
+    });
     this.storeDuration = new FastHistogram({
       name: 'authguard_store_call_duration_seconds',
       help: 'Latency of store calls by store port, operation and outcome',
@@ -53,10 +73,28 @@ export class PromMetrics implements Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
-    this.cacheLookups = new Counter({ name: 'authguard_session_cache_lookups_total', help: 'Session reads with the local session cache on: hit, miss (read from Redis) or bypass (tracking link down)', labelNames: ['result'], registers });
-    this.cacheInvalidations = new Counter({ name: 'authguard_session_cache_invalidations_total', help: 'Cached sessions dropped by Redis invalidation messages', registers });
-    this.cacheFlushes = new Counter({ name: 'authguard_session_cache_flushes_total', help: 'Whole-cache flushes: a Redis database flush, or the tracking link went down', labelNames: ['reason'], registers });
-    this.cacheTracking = new Gauge({ name: 'authguard_session_cache_tracking', help: '1 while the local session cache is in use (tracking link up), 0 while it is bypassed', registers });
+    this.cacheLookups = new Counter({
+      name: 'authguard_session_cache_lookups_total',
+      help: 'Session reads with the local session cache on: hit, miss (read from Redis) or bypass (tracking link down)',
+      labelNames: ['result'],
+      registers,
+    });
+    this.cacheInvalidations = new Counter({
+      name: 'authguard_session_cache_invalidations_total',
+      help: 'Cached sessions dropped by Redis invalidation messages',
+      registers,
+    });
+    this.cacheFlushes = new Counter({
+      name: 'authguard_session_cache_flushes_total',
+      help: 'Whole-cache flushes: a Redis database flush, or the tracking link went down',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.cacheTracking = new Gauge({
+      name: 'authguard_session_cache_tracking',
+      help: '1 while the local session cache is in use (tracking link up), 0 while it is bypassed',
+      registers,
+    });
   }
 
   /**
@@ -68,7 +106,11 @@ export class PromMetrics implements Metrics {
   private readonly storeSeries = new Map<string, Map<string, { ok: HistogramSeries; error: HistogramSeries }>>();
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {
-    const byStatus = inner(inner(this.httpSeries, method, () => new Map()), route, () => new Map<number, HistogramSeries>());
+    const byStatus = inner(
+      inner(this.httpSeries, method, () => new Map()),
+      route,
+      () => new Map<number, HistogramSeries>(),
+    );
     let series = byStatus.get(status);
     if (series === undefined) {
       series = this.httpDuration.seriesOf({ method, route, status: String(status) });
@@ -93,7 +135,10 @@ export class PromMetrics implements Metrics {
     const byOperation = inner(this.storeSeries, store, () => new Map<string, { ok: HistogramSeries; error: HistogramSeries }>());
     let pair = byOperation.get(operation);
     if (pair === undefined) {
-      pair = { ok: this.storeDuration.seriesOf({ store, operation, outcome: 'ok' }), error: this.storeDuration.seriesOf({ store, operation, outcome: 'error' }) };
+      pair = {
+        ok: this.storeDuration.seriesOf({ store, operation, outcome: 'ok' }),
+        error: this.storeDuration.seriesOf({ store, operation, outcome: 'error' }),
+      };
       byOperation.set(operation, pair);
     }
     (ok ? pair.ok : pair.error).observe(seconds);

@@ -101,8 +101,15 @@ async function answers(address: string, client: Cluster, timeoutMs: number): Pro
 }
 
 /** Every node CLUSTER NODES (from `source`) lists, with whether it answered. */
-async function nodeViews(client: Cluster, source: Redis, reachable: ReadonlyMap<string, boolean>, timeoutMs: number): Promise<ClusterNodeView[]> {
-  const entries = parseClusterNodes(String(await withTimeout(source.call('CLUSTER', 'NODES'), timeoutMs, `no answer within ${timeoutMs} ms`)));
+async function nodeViews(
+  client: Cluster,
+  source: Redis,
+  reachable: ReadonlyMap<string, boolean>,
+  timeoutMs: number,
+): Promise<ClusterNodeView[]> {
+  const entries = parseClusterNodes(
+    String(await withTimeout(source.call('CLUSTER', 'NODES'), timeoutMs, `no answer within ${timeoutMs} ms`)),
+  );
   return Promise.all(
     entries.map(async (e) => ({
       address: e.address,
@@ -135,5 +142,8 @@ export async function probeCluster(client: Cluster, opts: { readonly timeoutMs: 
   } catch {
     /* the node that answered CLUSTER INFO did not answer CLUSTER NODES: list the client's own nodes */
   }
-  return { ...view, nodes: all.map((n, i) => ({ address: addressOf(n), role: i < masters.length ? 'master' : 'replica', reachable: states[i] !== null })) };
+  return {
+    ...view,
+    nodes: all.map((n, i) => ({ address: addressOf(n), role: i < masters.length ? 'master' : 'replica', reachable: states[i] !== null })),
+  };
 }

@@ -57,7 +57,9 @@ export class CommandPerTick<I, O> {
     sent.then(
       (out) => {
         if (!Array.isArray(out) || out.length !== waiters.length) {
-          const e = new Error(`a batched command answered ${Array.isArray(out) ? out.length : typeof out} results for ${waiters.length} items`);
+          const e = new Error(
+            `a batched command answered ${Array.isArray(out) ? out.length : typeof out} results for ${waiters.length} items`,
+          );
           for (const w of waiters) w.reject(e);
           return;
         }

@@ -72,7 +72,8 @@ export class RedisKeys {
     readonly kind: KeyLayoutKind = 'plain',
   ) {
     this.tagged = kind === 'tagged';
-    if (this.tagged && /[{}]/.test(prefix)) throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
+    if (this.tagged && /[{}]/.test(prefix))
+      throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
     this.buckets = this.tagged ? ALL_BUCKETS : 1;
   }
 

@@ -54,7 +54,8 @@ function luaSource(script: LuaScript): string {
 export function scriptRunner<N extends string>(client: RedisClient, scripts: Readonly<Record<N, LuaScript>>): ScriptRunner<N> {
   const commands = client as unknown as Record<string, ScriptFn | undefined>;
   for (const [name, script] of Object.entries<LuaScript>(scripts)) {
-    if (typeof commands[name] !== 'function') client.defineCommand(name, { numberOfKeys: script.keys === 'counted' ? undefined : script.keys, lua: luaSource(script) });
+    if (typeof commands[name] !== 'function')
+      client.defineCommand(name, { numberOfKeys: script.keys === 'counted' ? undefined : script.keys, lua: luaSource(script) });
   }
   return (name, ...args) => {
     const fn = commands[name];

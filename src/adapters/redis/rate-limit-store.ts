@@ -20,8 +20,17 @@ export class RedisRateLimitStore extends ScriptedRedisStore<keyof typeof SCRIPTS
   async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {
     const win = normTtl(windowMs);
     // A unique member per accepted hit, so equal timestamps are all counted.
-    const member = `${now}-${process.pid}-${(memberSeq = (memberSeq + 1) % Number.MAX_SAFE_INTEGER)}-${Math.random().toString(36).slice(2, 8)}`;
-    const reply = (await this.run('agRateHit', this.keys.rateLog(key), String(now), String(win), String(Math.floor(limit)), member, String(now - win))) as number[];
+    memberSeq = (memberSeq + 1) % Number.MAX_SAFE_INTEGER;
+    const member = `${now}-${process.pid}-${memberSeq}-${Math.random().toString(36).slice(2, 8)}`;
+    const reply = (await this.run(
+      'agRateHit',
+      this.keys.rateLog(key),
+      String(now),
+      String(win),
+      String(Math.floor(limit)),
+      member,
+      String(now - win),
+    )) as number[];
     return {
       allowed: Number(reply[0]) === 1,
       remaining: Math.max(0, Number(reply[1] ?? 0)),

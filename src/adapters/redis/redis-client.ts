@@ -131,7 +131,10 @@ function clusterClient(t: ClusterTopology, node: RedisOptions): Cluster {
     retryDelayOnClusterDown: retryDelay,
     retryDelayOnTryAgain: retryDelay,
   };
-  return new Cluster(t.nodes.map((n) => ({ host: n.host, port: n.port })), options);
+  return new Cluster(
+    t.nodes.map((n) => ({ host: n.host, port: n.port })),
+    options,
+  );
 }
 
 export function createRedisClient(target: string | StandaloneTopology | SentinelTopology, opts?: RedisClientOptions): Redis;

@@ -19,7 +19,12 @@ export interface RedisStores {
 }
 
 /** `layout` defaults to the one the client needs (tagged on a cluster); tests pass 'tagged' on one server. */
-export function createRedisStores(client: RedisClient, keyPrefix: string, opts: RedisStoreHealthOptions = {}, layout?: KeyLayoutKind): RedisStores {
+export function createRedisStores(
+  client: RedisClient,
+  keyPrefix: string,
+  opts: RedisStoreHealthOptions = {},
+  layout?: KeyLayoutKind,
+): RedisStores {
   return {
     sessions: new RedisSessionStore(client, keyPrefix, layout),
     kv: new RedisKeyValueStore(client, keyPrefix, layout),

@@ -36,7 +36,11 @@ export class ReplicaWaitError extends Error {
     readonly master?: string,
   ) {
     const on = master === undefined ? '' : ` on master ${master}`;
-    super(timeoutMs === null ? `only ${acknowledged} of ${wanted} replica(s) connected${on}: the write is not waited for` : `only ${acknowledged} of ${wanted} replica(s) acknowledged the write within ${timeoutMs} ms${on}`);
+    super(
+      timeoutMs === null
+        ? `only ${acknowledged} of ${wanted} replica(s) connected${on}: the write is not waited for`
+        : `only ${acknowledged} of ${wanted} replica(s) acknowledged the write within ${timeoutMs} ms${on}`,
+    );
   }
 }
 

@@ -22,10 +22,14 @@ export interface SentinelProbeTarget {
 async function askOne(host: string, port: number, t: SentinelProbeTarget): Promise<SentinelView> {
   const address = hostPort(host, port);
   try {
-    return await withProbeConnection({ host, port, ...(t.sentinelPassword ? { password: t.sentinelPassword } : {}) }, t.timeoutMs, async (conn) => {
-      const reply = (await conn.call('SENTINEL', 'get-master-addr-by-name', t.masterName)) as [string, string] | null;
-      return { address, reachable: true, master: reply === null ? null : hostPort(reply[0], Number(reply[1])) };
-    });
+    return await withProbeConnection(
+      { host, port, ...(t.sentinelPassword ? { password: t.sentinelPassword } : {}) },
+      t.timeoutMs,
+      async (conn) => {
+        const reply = (await conn.call('SENTINEL', 'get-master-addr-by-name', t.masterName)) as [string, string] | null;
+        return { address, reachable: true, master: reply === null ? null : hostPort(reply[0], Number(reply[1])) };
+      },
+    );
   } catch (e) {
     return { address, reachable: false, master: null, error: e instanceof Error ? e.message : String(e) };
   }

@@ -96,11 +96,17 @@ export class SessionIndexes {
     const userKey = k.user(type, record.principal.userId);
     const [reply] = await Promise.all([
       this.run('agSessionIndexUser', userKey, hash, uScore, ret, String(now), replaceOthers ? '1' : '0') as Promise<[string[], string[]]>,
-      ret === '' ? this.client.set(k.tokenId(type, record.tokenId), hash) : this.client.set(k.tokenId(type, record.tokenId), hash, 'PX', ret),
+      ret === ''
+        ? this.client.set(k.tokenId(type, record.tokenId), hash)
+        : this.client.set(k.tokenId(type, record.tokenId), hash, 'PX', ret),
       this.client.zadd(k.all(type, hash), String(record.createdAt), hash),
     ]);
     const [others, candidates] = reply;
-    await this.pruneUser(type, userKey, candidates.filter((h) => h !== hash));
+    await this.pruneUser(
+      type,
+      userKey,
+      candidates.filter((h) => h !== hash),
+    );
     return others;
   }
 
@@ -153,7 +159,10 @@ export class SessionIndexes {
   async listUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
     const userKey = this.keys.user(type, userId);
     const entries = pairs(await this.client.zrange(userKey, 0, -1, 'WITHSCORES'));
-    const found = await this.find(type, entries.map((e) => e.hash));
+    const found = await this.find(
+      type,
+      entries.map((e) => e.hash),
+    );
     const dead = entries.filter((e, i) => isDead(found[i] as Found, e.score < now));
     if (dead.length > 0) await this.client.zrem(userKey, ...dead.map((e) => e.hash));
     return found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
@@ -170,7 +179,10 @@ export class SessionIndexes {
     while (out.length < limit) {
       const batch = await this.nextInOrder(cursors, limit - out.length);
       if (batch.length === 0) break;
-      const found = await this.find(type, batch.map((e) => e.hash));
+      const found = await this.find(
+        type,
+        batch.map((e) => e.hash),
+      );
       const dead: IndexEntry[] = [];
       found.forEach((f, i) => {
         const e = batch[i] as IndexEntry;
@@ -178,7 +190,10 @@ export class SessionIndexes {
           if (current(f.session.record, now) && out.length < limit) out.push(f.session);
         } else if (isDead(f, e.score < now - PENDING_GRACE_MS)) dead.push(e);
       });
-      await this.pruneBuckets(type, dead.map((e) => e.hash));
+      await this.pruneBuckets(
+        type,
+        dead.map((e) => e.hash),
+      );
     }
     return out;
   }
@@ -214,7 +229,10 @@ export class SessionIndexes {
     const bucket = this.keys.all(type, hash);
     const sample = pairs((await this.client.zrandmember(bucket, 3, 'WITHSCORES')) as string[]).filter((e) => e.hash !== hash);
     if (sample.length === 0) return;
-    const found = await this.find(type, sample.map((e) => e.hash));
+    const found = await this.find(
+      type,
+      sample.map((e) => e.hash),
+    );
     const dead = sample.filter((e, i) => isDead(found[i] as Found, e.score < now - PENDING_GRACE_MS));
     if (dead.length > 0) await this.client.zrem(bucket, ...dead.map((e) => e.hash));
   }

@@ -101,7 +101,8 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const { loginType: type, tokenHash: hash, record, now } = input;
     const ret = retentionArg(input.retentionMs);
     const others = await this.indexes.add(type, hash, record, ret, now, input.replaceOthers);
-    const replaced = others.length === 0 ? 0 : await this.tombstone(type, others, 'replaced', { now, userId: record.principal.userId, ret });
+    const replaced =
+      others.length === 0 ? 0 : await this.tombstone(type, others, 'replaced', { now, userId: record.principal.userId, ret });
     const k = this.keys;
     // 0: a newer login of the user replaced this one before its record was written; its token
     // reads as 'replaced', exactly as if the replacement had come a moment later.
@@ -114,7 +115,8 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const sKey = this.keys.session(type, hash);
     const aKey = this.keys.lastActive(type, hash);
     // One slot: the record and its last-active time; MGET without an idle limit, else the script.
-    const reply = idleLimitMs === null ? await this.readKeys([sKey, aKey]) : await this.readAndTouch([sKey, aKey, String(now), String(idleLimitMs)]);
+    const reply =
+      idleLimitMs === null ? await this.readKeys([sKey, aKey]) : await this.readAndTouch([sKey, aKey, String(now), String(idleLimitMs)]);
     if (reply === null) return null;
     const [value, lastRaw] = reply;
     const stored = decodeStored(value);
@@ -171,13 +173,26 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
    * expiresAt change, and a record still being written gets the tombstone ahead of it, kept for
    * `ret` (the retention that record would have had: same login type, same settings). Returns how many active sessions changed.
    */
-  private async tombstone(type: string, hashes: readonly string[], state: TombstoneState, opts: { now?: number; userId?: string; ret?: string }): Promise<number> {
+  private async tombstone(
+    type: string,
+    hashes: readonly string[],
+    state: TombstoneState,
+    opts: { now?: number; userId?: string; ret?: string },
+  ): Promise<number> {
     const k = this.keys;
     const nowArg = opts.now === undefined ? '' : String(opts.now);
     const pending = opts.ret === undefined ? '0' : '1';
     const changed = await Promise.all(
       hashes.map(async (h) => {
-        const [outcome, previous] = (await this.run('agSessionTombstone', k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? '')) as [string, string?];
+        const [outcome, previous] = (await this.run(
+          'agSessionTombstone',
+          k.session(type, h),
+          k.lastActive(type, h),
+          state,
+          nowArg,
+          pending,
+          opts.ret ?? '',
+        )) as [string, string?];
         if (outcome === 'kept') return 0;
         await this.indexes.remove(type, h, previous === undefined ? null : parseRecord(previous), opts.userId);
         return outcome === 'changed' ? 1 : 0;

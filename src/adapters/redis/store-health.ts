@@ -56,8 +56,12 @@ export class RedisStoreHealth implements StoreHealth {
    * reachable master says cluster_state:fail (a slot has no master) or no master answers.
    */
   private async pingCluster(client: Cluster): Promise<PingResult> {
-    const [pong, view] = await Promise.all([this.pingClient(), probeCluster(client, { timeoutMs: this.pingTimeoutMs, nodes: this.opts.clusterNodes === true })]);
-    const problem = view.state === 'fail' ? `cluster_state:fail on ${view.failingOn}` : view.state === null ? 'no cluster master answers' : undefined;
+    const [pong, view] = await Promise.all([
+      this.pingClient(),
+      probeCluster(client, { timeoutMs: this.pingTimeoutMs, nodes: this.opts.clusterNodes === true }),
+    ]);
+    const problem =
+      view.state === 'fail' ? `cluster_state:fail on ${view.failingOn}` : view.state === null ? 'no cluster master answers' : undefined;
     return {
       ...pong,
       up: pong.up && problem === undefined,
@@ -69,7 +73,8 @@ export class RedisStoreHealth implements StoreHealth {
   /** host:port the client is connected to (the master, in Sentinel mode); null while not connected. */
   private connectedTo(): string | null {
     if (isCluster(this.client)) return null;
-    const s = this.client.status === 'ready' ? (this.client.stream as { remoteAddress?: string; remotePort?: number } | undefined) : undefined;
+    const s =
+      this.client.status === 'ready' ? (this.client.stream as { remoteAddress?: string; remotePort?: number } | undefined) : undefined;
     return s?.remoteAddress === undefined ? null : `${s.remoteAddress}:${s.remotePort}`;
   }
 

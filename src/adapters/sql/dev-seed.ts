@@ -37,13 +37,18 @@ export interface SeedResult {
 /** `hash` turns a password into a BCrypt hash (cost 10 or more). */
 export async function seedDevAccounts(pool: Pool, hash: (password: string) => Promise<string>): Promise<SeedResult> {
   for (const m of DEV_MENUS) {
-    await pool.execute("INSERT INTO sys_menu (name, permission, status) SELECT ?, ?, '0' FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM sys_menu WHERE permission = ?)", [m.name, m.permission, m.permission]);
+    await pool.execute(
+      "INSERT INTO sys_menu (name, permission, status) SELECT ?, ?, '0' FROM DUAL WHERE NOT " +
+        'EXISTS (SELECT 1 FROM sys_menu WHERE permission = ?)',
+      [m.name, m.permission, m.permission],
+    );
   }
   for (const r of DEV_ROLES) {
     await pool.execute("INSERT IGNORE INTO sys_role (role_key, name, status) VALUES (?, ?, '0')", [r.key, r.name]);
     for (const p of r.permissions) {
       await pool.execute(
-        'INSERT IGNORE INTO sys_role_menu (role_id, menu_id) SELECT r.id, m.id FROM sys_role r JOIN sys_menu m ON m.permission = ? WHERE r.role_key = ?',
+        'INSERT IGNORE INTO sys_role_menu (role_id, menu_id) SELECT r.id, m.id FROM sys_role r JOIN ' +
+          'sys_menu m ON m.permission = ? WHERE r.role_key = ?',
         [p, r.key],
       );
     }
@@ -53,11 +58,20 @@ export async function seedDevAccounts(pool: Pool, hash: (password: string) => Pr
     const folded = foldUsername(u.username);
     const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM sys_user WHERE username_folded = ?', [folded]);
     if (found.length === 0) {
-      await pool.execute("INSERT IGNORE INTO sys_user (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [u.username, folded, u.nickname, await hash(u.password)]);
+      await pool.execute("INSERT IGNORE INTO sys_user (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [
+        u.username,
+        folded,
+        u.nickname,
+        await hash(u.password),
+      ]);
       usersCreated.push(u.username);
     }
     for (const k of u.roles) {
-      await pool.execute('INSERT IGNORE INTO sys_user_role (user_id, role_id) SELECT u.id, r.id FROM sys_user u JOIN sys_role r ON r.role_key = ? WHERE u.username_folded = ?', [k, folded]);
+      await pool.execute(
+        'INSERT IGNORE INTO sys_user_role (user_id, role_id) SELECT u.id, r.id FROM sys_user u JOIN ' +
+          'sys_role r ON r.role_key = ? WHERE u.username_folded = ?',
+        [k, folded],
+      );
     }
   }
   const membersCreated: string[] = [];
@@ -65,7 +79,12 @@ export async function seedDevAccounts(pool: Pool, hash: (password: string) => Pr
     const folded = foldUsername(m.username);
     const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM member WHERE username_folded = ?', [folded]);
     if (found.length > 0) continue;
-    await pool.execute("INSERT IGNORE INTO member (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [m.username, folded, m.nickname, await hash(m.password)]);
+    await pool.execute("INSERT IGNORE INTO member (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [
+      m.username,
+      folded,
+      m.nickname,
+      await hash(m.password),
+    ]);
     membersCreated.push(m.username);
   }
   return { usersCreated, membersCreated };

@@ -11,6 +11,9 @@ export function directoryFailClosed<T extends object>(target: T, methods: readon
   return failClosedWith(target, methods, (e, op) => {
     const err = e as { code?: unknown; errno?: unknown; message?: unknown };
     log.error({ err: { code: err.code, errno: err.errno, message: err.message }, op }, 'user directory failure');
-    return new DomainError('directory-unavailable', 'The user directory is unavailable; try again shortly.', { cause: e, retryAfterSeconds: 1 });
+    return new DomainError('directory-unavailable', 'The user directory is unavailable; try again shortly.', {
+      cause: e,
+      retryAfterSeconds: 1,
+    });
   });
 }

@@ -33,7 +33,8 @@ export class MigrationRefused extends Error {
 }
 
 function ident(value: string | undefined, statement: string): string {
-  if (value === undefined || !IDENT.test(value)) throw new Error(`migration step "${statement.slice(0, 80)}": "${value ?? ''}" is not a table, column or index name`);
+  if (value === undefined || !IDENT.test(value))
+    throw new Error(`migration step "${statement.slice(0, 80)}": "${value ?? ''}" is not a table, column or index name`);
   return value;
 }
 
@@ -51,7 +52,10 @@ export function parseStep(statement: string): MigrationStep {
     if (extra !== undefined) throw new Error(`migration step "${statement.slice(0, 80)}": expected <table>.<name>`);
     return { kind, table: ident(table, statement), name: ident(name, statement), sql: m[3].trim() };
   }
-  throw new Error(`unknown migration step "${statement.slice(0, 80)}" (expected @refuse-folded-clashes, @fill-folded-usernames, @unless-column or @unless-index)`);
+  throw new Error(
+    `unknown migration step "${statement.slice(0, 80)}" (expected @refuse-folded-clashes, ` +
+      `@fill-folded-usernames, @unless-column or @unless-index)`,
+  );
 }
 
 async function usernames(conn: PoolConnection, table: string): Promise<{ id: string; username: string }[]> {
@@ -73,7 +77,8 @@ export function foldedClashes(rows: readonly { id: string; username: string }[])
   const show = (r: { id: string; username: string }) => `${JSON.stringify(r.username)} (id ${r.id})`;
   const problems = [...groups.values()].filter((g) => g.length > 1).map((g) => `${g.map(show).join(' / ')} fold to the same name`);
   for (const r of rows) {
-    if (foldUsername(r.username).length > FOLDED_USERNAME_MAX) problems.push(`${show(r)} folds to more than ${FOLDED_USERNAME_MAX} characters`);
+    if (foldUsername(r.username).length > FOLDED_USERNAME_MAX)
+      problems.push(`${show(r)} folds to more than ${FOLDED_USERNAME_MAX} characters`);
   }
   return problems;
 }
@@ -87,7 +92,8 @@ async function refuseClashes(conn: PoolConnection, tables: readonly string[], mi
   }
   if (found.length === 0) return;
   throw new MigrationRefused(
-    `migration ${migration} refused: usernames must be unique whatever their case (Unicode NFKC, then lower case), but ${found.join('; ')}. ` +
+    `migration ${migration} refused: usernames must be unique whatever their case (Unicode ` +
+      `NFKC, then lower case), but ${found.join('; ')}. ` +
       `Rename or remove all but one account of each group, then run the migration again. ${outcome}`,
   );
 }
@@ -101,7 +107,11 @@ async function fillFolded(conn: PoolConnection, table: string, migration: string
     const batch = stale.slice(i, i + FILL_BATCH);
     const cases = batch.map(() => 'WHEN ? THEN ?').join(' ');
     const values = batch.flatMap((r) => [String(r.id), foldUsername(String(r.username))]);
-    await conn.query(`UPDATE ?? SET username_folded = CASE id ${cases} END WHERE id IN (?)`, [table, ...values, batch.map((r) => String(r.id))]);
+    await conn.query(`UPDATE ?? SET username_folded = CASE id ${cases} END WHERE id IN (?)`, [
+      table,
+      ...values,
+      batch.map((r) => String(r.id)),
+    ]);
   }
 }
 

@@ -41,7 +41,9 @@ export function splitStatements(sql: string): string[] {
 }
 
 export function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const seen = new Set<string>();
   return files.map((f) => {
     const m = FILE.exec(f);
@@ -51,7 +53,13 @@ export function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
     seen.add(version);
     const text = readFileSync(path.join(dir, f), 'utf8');
     const statements = splitStatements(text);
-    return { version, name: m[2] as string, checksum: createHash('sha256').update(text).digest('hex'), statements, steps: statements.map(parseStep) };
+    return {
+      version,
+      name: m[2] as string,
+      checksum: createHash('sha256').update(text).digest('hex'),
+      statements,
+      steps: statements.map(parseStep),
+    };
   });
 }
 
@@ -90,7 +98,8 @@ export async function migrate(pool: Pool, dir = DEFAULT_MIGRATIONS_DIR): Promise
       for (const f of files) {
         const previous = done.get(f.version);
         if (previous !== undefined) {
-          if (previous !== f.checksum) throw new Error(`migration ${f.version}_${f.name} was changed after it was applied; add a new migration instead`);
+          if (previous !== f.checksum)
+            throw new Error(`migration ${f.version}_${f.name} was changed after it was applied; add a new migration instead`);
           alreadyApplied.push(f.version);
           continue;
         }

@@ -45,19 +45,29 @@ export class SqlMemberDirectory implements UserDirectory {
     if (user.roles.length > 0) return { ok: false, reason: 'unknown-role', detail: 'Members hold no roles.' };
     try {
       const [res] = await this.pool.execute<ResultSetHeader>(
-        { sql: 'INSERT INTO member (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)', timeout: this.timeout },
+        {
+          sql: 'INSERT INTO member (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)',
+          timeout: this.timeout,
+        },
         [user.username, foldUsername(user.username), user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
       );
       const created = await this.one('id = ?', String(res.insertId));
       if (created === null) throw new Error('created member vanished');
       return { ok: true, user: created };
     } catch (e) {
-      if ((e as { errno?: number }).errno === ER_DUP_ENTRY) return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+      if ((e as { errno?: number }).errno === ER_DUP_ENTRY)
+        return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
       throw e;
     }
   }
 
   list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    return listPage(this.pool, { count: 'SELECT COUNT(*) AS n FROM member', page: `${SELECT} ORDER BY id LIMIT ? OFFSET ?`, timeout: this.timeout }, offset, limit, toMember);
+    return listPage(
+      this.pool,
+      { count: 'SELECT COUNT(*) AS n FROM member', page: `${SELECT} ORDER BY id LIMIT ? OFFSET ?`, timeout: this.timeout },
+      offset,
+      limit,
+      toMember,
+    );
   }
 }

@@ -127,7 +127,11 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
   }
 
   list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    const sql = { count: 'SELECT COUNT(*) AS n FROM sys_user', page: `${USER_SELECT} ORDER BY u.id LIMIT ? OFFSET ?`, timeout: this.timeout };
+    const sql = {
+      count: 'SELECT COUNT(*) AS n FROM sys_user',
+      page: `${USER_SELECT} ORDER BY u.id LIMIT ? OFFSET ?`,
+      timeout: this.timeout,
+    };
     return listPage(this.pool, sql, offset, limit, toDirectoryUser);
   }
 
@@ -135,7 +139,10 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
   private async resolveRoles(db: Queryable, keys: readonly string[]): Promise<{ ids: string[] } | { unknown: string[] }> {
     const wanted = [...new Set(keys)];
     if (wanted.length === 0) return { ids: [] };
-    const [rows] = await db.query<RowDataPacket[]>({ sql: 'SELECT id, role_key FROM sys_role WHERE role_key IN (?)', timeout: this.timeout }, [wanted]);
+    const [rows] = await db.query<RowDataPacket[]>(
+      { sql: 'SELECT id, role_key FROM sys_role WHERE role_key IN (?)', timeout: this.timeout },
+      [wanted],
+    );
     const byKey = new Map(rows.map((r) => [String(r.role_key), String(r.id)]));
     const unknown = wanted.filter((k) => !byKey.has(k));
     return unknown.length > 0 ? { unknown } : { ids: wanted.map((k) => byKey.get(k) as string) };
@@ -143,7 +150,9 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
 
   private async linkRoles(db: Queryable, userId: string, roleIds: readonly string[]): Promise<void> {
     if (roleIds.length === 0) return;
-    await db.query({ sql: 'INSERT INTO sys_user_role (user_id, role_id) VALUES ?', timeout: this.timeout }, [roleIds.map((r) => [userId, r])]);
+    await db.query({ sql: 'INSERT INTO sys_user_role (user_id, role_id) VALUES ?', timeout: this.timeout }, [
+      roleIds.map((r) => [userId, r]),
+    ]);
   }
 
   private async inTransaction<T extends { ok: boolean }>(fn: (conn: PoolConnection) => Promise<T>): Promise<T> {
@@ -169,12 +178,16 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
       let id: string;
       try {
         const [res] = await conn.execute<ResultSetHeader>(
-          { sql: 'INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)', timeout: this.timeout },
+          {
+            sql: 'INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)',
+            timeout: this.timeout,
+          },
           [user.username, foldUsername(user.username), user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
         );
         id = String(res.insertId);
       } catch (e) {
-        if ((e as { errno?: number }).errno === ER_DUP_ENTRY) return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+        if ((e as { errno?: number }).errno === ER_DUP_ENTRY)
+          return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
         throw e;
       }
       await this.linkRoles(conn, id, roles.ids);
@@ -192,7 +205,9 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
     if (roles.ids.length === 0) return { ok: true, permissions: [] };
     const [rows] = await this.pool.query<RowDataPacket[]>(
       {
-        sql: "SELECT DISTINCT m.permission FROM sys_role_menu rm JOIN sys_menu m ON m.id = rm.menu_id WHERE rm.role_id IN (?) AND m.permission IS NOT NULL AND m.permission <> ''",
+        sql:
+          'SELECT DISTINCT m.permission FROM sys_role_menu rm JOIN sys_menu m ON m.id = rm.menu_id ' +
+          "WHERE rm.role_id IN (?) AND m.permission IS NOT NULL AND m.permission <> ''",
         timeout: this.timeout,
       },
       [roles.ids],
@@ -204,7 +219,9 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
     if (!ID.test(userId)) return null;
     const [rows] = await this.pool.execute<RowDataPacket[]>(
       {
-        sql: 'SELECT u.id, r.role_key FROM sys_user u LEFT JOIN sys_user_role ur ON ur.user_id = u.id LEFT JOIN sys_role r ON r.id = ur.role_id WHERE u.id = ?',
+        sql:
+          'SELECT u.id, r.role_key FROM sys_user u LEFT JOIN sys_user_role ur ON ur.user_id = u.id ' +
+          'LEFT JOIN sys_role r ON r.id = ur.role_id WHERE u.id = ?',
         timeout: this.timeout,
       },
       [userId],
@@ -217,7 +234,10 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
     if (!ID.test(userId)) return Promise.resolve(notFound(userId));
     return this.inTransaction<AdministrationResult>(async (conn) => {
       // Lock the user row: concurrent role changes of one user serialise instead of interleaving.
-      const [found] = await conn.execute<RowDataPacket[]>({ sql: 'SELECT id FROM sys_user WHERE id = ? FOR UPDATE', timeout: this.timeout }, [userId]);
+      const [found] = await conn.execute<RowDataPacket[]>(
+        { sql: 'SELECT id FROM sys_user WHERE id = ? FOR UPDATE', timeout: this.timeout },
+        [userId],
+      );
       if (found.length === 0) return notFound(userId);
       const roles = await this.resolveRoles(conn, roleKeys);
       if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
@@ -230,7 +250,10 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
 
   async setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult> {
     if (!ID.test(userId)) return notFound(userId);
-    await this.pool.execute({ sql: 'UPDATE sys_user SET status = ? WHERE id = ?', timeout: this.timeout }, [enabled ? STATUS_ENABLED : STATUS_DISABLED, userId]);
+    await this.pool.execute({ sql: 'UPDATE sys_user SET status = ? WHERE id = ?', timeout: this.timeout }, [
+      enabled ? STATUS_ENABLED : STATUS_DISABLED,
+      userId,
+    ]);
     const user = await this.findById(userId);
     return user === null ? notFound(userId) : { ok: true, user };
   }

@@ -98,12 +98,18 @@ export interface LockProof {
 
 /** `Retry-After` tells when the account's budget is whole again, for a client that would rather wait than solve a captcha. */
 const captchaRequired = (leftMs: number): DomainError =>
-  new DomainError('captcha-required', 'Too many failed logins for this account from unknown clients: solve a captcha and send its uuid and code with the login.', {
-    retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
-  });
+  new DomainError(
+    'captcha-required',
+    'Too many failed logins for this account from unknown clients: solve a captcha and send its uuid and code with the login.',
+    {
+      retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+    },
+  );
 
 const locked = (leftMs: number): DomainError =>
-  new DomainError('account-locked', 'Too many failed logins for this account; try again later.', { retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) });
+  new DomainError('account-locked', 'Too many failed logins for this account; try again later.', {
+    retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+  });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -125,7 +131,11 @@ export class AccountLock {
    * the attempt solved a captcha, which is then admitted at once. Waits while attempts ahead
    * still hold the last places. Null when the lock is off (`maxLoginFailures` 0).
    */
-  async begin(loginType: LoginType, username: string, proof: LockProof = { deviceId: null, captchaSolved: false }): Promise<LockAttempt | null> {
+  async begin(
+    loginType: LoginType,
+    username: string,
+    proof: LockProof = { deviceId: null, captchaSolved: false },
+  ): Promise<LockAttempt | null> {
     if (this.settings.maxLoginFailures <= 0) return null;
     const { deviceId } = proof;
     const shared = deviceId === null;

@@ -17,5 +17,10 @@ export interface AuthSettings {
   /** IANA zone of `expires`. */
   readonly timeZone: string;
   /** Device cookies: the keys (the current one first; every one verifies), lifetime, HTTPS only, Path. */
-  readonly deviceCookie: { readonly secrets: readonly string[]; readonly maxAgeSeconds: number; readonly secure: boolean; readonly path: string };
+  readonly deviceCookie: {
+    readonly secrets: readonly string[];
+    readonly maxAgeSeconds: number;
+    readonly secure: boolean;
+    readonly path: string;
+  };
 }

@@ -32,7 +32,12 @@ export class CheckRateLimit {
   async execute(input: { policy: RateLimitPolicy; scope: string; subject: string }): Promise<RateLimitDecision> {
     const { policy } = input;
     const who = policy.limitType === 'GLOBAL' ? '*' : input.subject;
-    const decision = await this.store.hit(`${input.scope}:${policy.key}:${policy.limitType}:${who}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+    const decision = await this.store.hit(
+      `${input.scope}:${policy.key}:${policy.limitType}:${who}`,
+      policy.limit,
+      policy.windowSeconds * 1000,
+      this.clock.now(),
+    );
     if (!decision.allowed) this.metrics.rateLimitRejected(policy.key);
     return decision;
   }

@@ -112,6 +112,8 @@ export class DeviceCookies {
   private mac(secret: string, loginType: LoginType, username: string, id: string, expires: number, issued: number | null): Buffer {
     if (secret === '') throw new Error('device cookies need a key (svc.login.device-cookie-secret)');
     const fields = [loginType, foldUsername(username), id, String(expires), ...(issued === null ? [] : [String(issued)])];
-    return createHmac('sha256', secret).update(`authguard-device-cookie${issued === null ? '' : '-v2'}\n${fields.join('\n')}`).digest();
+    return createHmac('sha256', secret)
+      .update(`authguard-device-cookie${issued === null ? '' : '-v2'}\n${fields.join('\n')}`)
+      .digest();
   }
 }

@@ -17,6 +17,11 @@ export class GetLoginConfig {
   ) {}
 
   execute(): { captchaEnabled: boolean; captchaType: CaptchaType; publicKey: string; rsaPadding: RsaPadding } {
-    return { captchaEnabled: this.settings.captcha.enabled, captchaType: this.settings.captcha.type, publicKey: this.rsa.publicKeyPem, rsaPadding: this.rsa.padding };
+    return {
+      captchaEnabled: this.settings.captcha.enabled,
+      captchaType: this.settings.captcha.type,
+      publicKey: this.rsa.publicKeyPem,
+      rsaPadding: this.rsa.padding,
+    };
   }
 }

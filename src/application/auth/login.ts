@@ -57,7 +57,14 @@ const badCredentials = (): DomainError => new DomainError('bad-credentials', BAD
 @injectable()
 export class Login {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = [...VerifyCaptcha.reasons, ...AccountLock.reasons, ...IssueTokens.reasons, 'bad-credentials', 'directory-unavailable', 'server-busy'];
+  static readonly reasons: readonly Reason[] = [
+    ...VerifyCaptcha.reasons,
+    ...AccountLock.reasons,
+    ...IssueTokens.reasons,
+    'bad-credentials',
+    'directory-unavailable',
+    'server-busy',
+  ];
 
   private dummyHash: Promise<string> | undefined;
 
@@ -127,7 +134,12 @@ export class Login {
    * that brought a captcha answer has it checked now (single use: a wrong one is 400
    * captcha-wrong) and is admitted; one without an answer gets the 428.
    */
-  private async beginAttempt(input: LoginInput, deviceId: string | null, solved: boolean, solveCaptcha: () => Promise<void>): Promise<LockAttempt | null> {
+  private async beginAttempt(
+    input: LoginInput,
+    deviceId: string | null,
+    solved: boolean,
+    solveCaptcha: () => Promise<void>,
+  ): Promise<LockAttempt | null> {
     try {
       return await this.lock.begin(input.loginType, input.username, { deviceId, captchaSolved: solved });
     } catch (e) {

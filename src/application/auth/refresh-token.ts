@@ -33,7 +33,12 @@ const reused = (): DomainError =>
 @injectable()
 export class RefreshToken {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['refresh-token-invalid', 'refresh-token-reused', ...IssueTokens.reasons, 'directory-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    'refresh-token-invalid',
+    'refresh-token-reused',
+    ...IssueTokens.reasons,
+    'directory-unavailable',
+  ];
 
   constructor(
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
@@ -48,7 +53,10 @@ export class RefreshToken {
     const consumed = await this.registry.consume(type, input.refreshToken);
     if (consumed.kind === 'invalid') throw invalid();
     if (consumed.kind === 'concurrent') {
-      this.log.warn({ loginType: type, family: consumed.family }, 'refresh token presented again within the reuse grace: refused, family kept');
+      this.log.warn(
+        { loginType: type, family: consumed.family },
+        'refresh token presented again within the reuse grace: refused, family kept',
+      );
       throw invalid();
     }
     if (consumed.kind === 'expired') {
@@ -64,7 +72,10 @@ export class RefreshToken {
     const next = await this.issue.execute({ loginType: type, principal: principalOf(user), client: input.client, family: record.family });
     // A reuse, logout, kick or "log out everywhere" may have revoked the family while we rotated:
     // then the new pair dies with it.
-    const [revoked, cutNow] = await Promise.all([this.registry.isRevoked(type, record.family), this.registry.isCutOff(type, record.userId, record.family)]);
+    const [revoked, cutNow] = await Promise.all([
+      this.registry.isRevoked(type, record.family),
+      this.registry.isCutOff(type, record.userId, record.family),
+    ]);
     if (revoked || cutNow) {
       await this.registry.revokeFamily(type, record.family);
       throw cutNow && !revoked ? invalid() : reused();

@@ -16,8 +16,17 @@ export class CreateExampleRecord {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly collection: string; readonly ownerId: string; readonly data: Readonly<Record<string, unknown>> }): Promise<ExampleRecord> {
-    const record: ExampleRecord = { id: randomUUID(), ownerId: input.ownerId, createdAt: new Date(this.clock.now()).toISOString(), data: input.data };
+  async execute(input: {
+    readonly collection: string;
+    readonly ownerId: string;
+    readonly data: Readonly<Record<string, unknown>>;
+  }): Promise<ExampleRecord> {
+    const record: ExampleRecord = {
+      id: randomUUID(),
+      ownerId: input.ownerId,
+      createdAt: new Date(this.clock.now()).toISOString(),
+      data: input.data,
+    };
     await this.lists.append(listKey(input.collection, input.ownerId), JSON.stringify(record), MAX_RECORDS, RETENTION_MS);
     return record;
   }

@@ -75,7 +75,10 @@ export function storeHealthIndicator(health: StoreHealth, kind: string): HealthI
     readiness: true,
     async check() {
       const p = await health.ping();
-      return { up: p.up, details: { kind, ...p.details, latencyMs: Math.round(p.latencyMs * 100) / 100, ...(p.detail ? { error: p.detail } : {}) } };
+      return {
+        up: p.up,
+        details: { kind, ...p.details, latencyMs: Math.round(p.latencyMs * 100) / 100, ...(p.detail ? { error: p.detail } : {}) },
+      };
     },
   };
 }

@@ -36,13 +36,20 @@ export class BeginIdempotentRequest {
     if (record === null) throw new Error('unreadable idempotency record');
     if (record.fingerprint !== fingerprint) {
       this.metrics.idempotencyConflict('HEADER', 'idempotency-key-mismatch');
-      throw new DomainError('idempotency-key-mismatch', `This ${this.settings.headerName} was already used with a different request; use a new key.`);
+      throw new DomainError(
+        'idempotency-key-mismatch',
+        `This ${this.settings.headerName} was already used with a different request; use a new key.`,
+      );
     }
     if (record.state === 'running') {
       this.metrics.idempotencyConflict('HEADER', 'idempotency-in-progress');
-      throw new DomainError('idempotency-in-progress', `A request with this ${this.settings.headerName} is still being processed; retry shortly.`, {
-        retryAfterSeconds: 1,
-      });
+      throw new DomainError(
+        'idempotency-in-progress',
+        `A request with this ${this.settings.headerName} is still being processed; retry shortly.`,
+        {
+          retryAfterSeconds: 1,
+        },
+      );
     }
     return { kind: 'replay', response: record.response };
   }

@@ -7,7 +7,15 @@ import type { KeyValueStore } from '../ports/key-value-store';
 import type { Metrics } from '../ports/metrics';
 import { TOKENS } from '../tokens';
 import type { IdempotencySettings } from './idempotency-settings';
-import { decodeTokenRecord, encodeTokenRecord, sessionDigestOf, spentKey, tokenKey, verifyToken, type ConsumedToken } from './one-time-token';
+import {
+  decodeTokenRecord,
+  encodeTokenRecord,
+  sessionDigestOf,
+  spentKey,
+  tokenKey,
+  verifyToken,
+  type ConsumedToken,
+} from './one-time-token';
 
 type Refusal = 'idempotency-token-invalid' | 'idempotency-token-session-mismatch';
 
@@ -17,7 +25,12 @@ const MISMATCH = 'This idempotency token was fetched by another session; fetch o
 @injectable()
 export class ConsumeIdempotencyToken {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['idempotency-token-missing', 'idempotency-token-invalid', 'idempotency-token-session-mismatch', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    'idempotency-token-missing',
+    'idempotency-token-invalid',
+    'idempotency-token-session-mismatch',
+    'store-unavailable',
+  ];
 
   constructor(
     @inject(TOKENS.IdempotencySettings) private readonly settings: IdempotencySettings,
@@ -31,9 +44,14 @@ export class ConsumeIdempotencyToken {
    * a token bound to another session is refused and left untouched, so a stranger who saw it can
    * neither spend nor burn it.
    */
-  async execute(input: { readonly scope: string; readonly token: string | undefined; readonly session?: string | undefined }): Promise<ConsumedToken> {
+  async execute(input: {
+    readonly scope: string;
+    readonly token: string | undefined;
+    readonly session?: string | undefined;
+  }): Promise<ConsumedToken> {
     const token = input.token?.trim() ?? '';
-    if (token === '') throw new DomainError('idempotency-token-missing', 'Send the token from GET /idempotent/token in X-Idempotent-Token.');
+    if (token === '')
+      throw new DomainError('idempotency-token-missing', 'Send the token from GET /idempotent/token in X-Idempotent-Token.');
     if (TOKEN_PATTERN.test(token)) return this.spendStored(input.scope, token, input.session);
     const claims = verifyToken(this.settings.tokenSecrets, input.scope, token);
     const left = claims === null ? 0 : claims.expiresAt - this.clock.now();

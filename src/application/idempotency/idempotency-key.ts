@@ -27,4 +27,5 @@ export interface RunningHandle {
   readonly fingerprint: string;
 }
 
-export type BeginResult = { readonly kind: 'proceed'; readonly handle: RunningHandle } | { readonly kind: 'replay'; readonly response: StoredResponse };
+export type BeginResult =
+  { readonly kind: 'proceed'; readonly handle: RunningHandle } | { readonly kind: 'replay'; readonly response: StoredResponse };

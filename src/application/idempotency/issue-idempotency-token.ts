@@ -21,6 +21,9 @@ export class IssueIdempotencyToken {
    */
   async execute(input: { readonly scope: string; readonly session?: string | undefined }): Promise<IssuedToken> {
     const expiresAt = this.clock.now() + this.settings.tokenTtlSeconds * 1000;
-    return { token: signToken(this.settings.tokenSecrets, input.scope, expiresAt, input.session), expiresInSeconds: this.settings.tokenTtlSeconds };
+    return {
+      token: signToken(this.settings.tokenSecrets, input.scope, expiresAt, input.session),
+      expiresInSeconds: this.settings.tokenTtlSeconds,
+    };
   }
 }

@@ -98,6 +98,7 @@ export function encodeTokenRecord(r: TokenRecord): string {
 export function decodeTokenRecord(raw: string): TokenRecord | null {
   if (/^\d{1,16}$/.test(raw)) return { expiresAt: Number(raw), session: null };
   const v = parseJsonObject(raw);
-  if (v !== null && typeof v.expiresAt === 'number' && typeof v.session === 'string' && v.session !== '') return { expiresAt: v.expiresAt, session: v.session };
+  if (v !== null && typeof v.expiresAt === 'number' && typeof v.session === 'string' && v.session !== '')
+    return { expiresAt: v.expiresAt, session: v.session };
   return null;
 }

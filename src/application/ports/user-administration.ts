@@ -10,7 +10,9 @@ export type AdministrationResult =
   | { readonly ok: false; readonly reason: 'user-not-found' | 'unknown-role'; readonly detail: string };
 
 /** What roles would grant: every permission a role can hand out, or the keys that name no role. */
-export type RoleGrant = { readonly ok: true; readonly permissions: readonly string[] } | { readonly ok: false; readonly reason: 'unknown-role'; readonly detail: string };
+export type RoleGrant =
+  | { readonly ok: true; readonly permissions: readonly string[] }
+  | { readonly ok: false; readonly reason: 'unknown-role'; readonly detail: string };
 
 export interface UserAdministration {
   /**

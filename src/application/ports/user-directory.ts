@@ -23,7 +23,9 @@ export interface NewUser {
   readonly roles: readonly string[];
 }
 
-export type CreateUserResult = { readonly ok: true; readonly user: DirectoryUser } | { readonly ok: false; readonly reason: 'username-taken' | 'unknown-role'; readonly detail: string };
+export type CreateUserResult =
+  | { readonly ok: true; readonly user: DirectoryUser }
+  | { readonly ok: false; readonly reason: 'username-taken' | 'unknown-role'; readonly detail: string };
 
 /**
  * One account per name, whatever its case: names are compared by their folded form

@@ -73,7 +73,11 @@ const REFRESH_FORMAT = /^[0-9a-f]{32}$/;
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
 
 /** Reads a stored JSON object; the first of each field-name pair that holds a value of `type` wins. */
-function readFields<K extends string>(raw: string, names: Record<K, readonly [string, string]>, type: 'string' | 'number'): Record<K, unknown> | null {
+function readFields<K extends string>(
+  raw: string,
+  names: Record<K, readonly [string, string]>,
+  type: 'string' | 'number',
+): Record<K, unknown> | null {
   const o = parseJsonObject(raw);
   if (o === null) return null;
   const out = {} as Record<K, unknown>;
@@ -182,7 +186,11 @@ export class RefreshTokenRegistry {
         await this.kv.deleteIfEquals(key, raw);
         return record === null ? { kind: 'invalid' } : { kind: 'expired', family: record.family };
       }
-      const used = { key: `rtused:${loginType}:${hash}`, value: JSON.stringify({ family: record.family, usedAt: this.clock.now() }), ttlMs: this.ttlMs };
+      const used = {
+        key: `rtused:${loginType}:${hash}`,
+        value: JSON.stringify({ family: record.family, usedAt: this.clock.now() }),
+        ttlMs: this.ttlMs,
+      };
       if (await this.kv.deleteIfEqualsAndSet(key, raw, used)) return { kind: 'ok', record };
     }
     const usedRaw = await this.kv.get(`rtused:${loginType}:${hash}`);

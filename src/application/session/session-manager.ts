@@ -63,7 +63,8 @@ export class SessionManager {
   }
 
   /**
-   * Creates a session for `principal` (Sa-Token's `StpAdminUtil.login(userId)` in the seed: log a user of the admin login type in). `notAfter` (ms)
+   * Creates a session for `principal` (Sa-Token's `StpAdminUtil.login(userId)` in the seed: log a user of the admin login type in).
+   * `notAfter` (ms)
    * caps a new session's expiry, e.g. at the end of its refresh-token family's lifetime.
    */
   async login(principal: Principal, client: ClientInfo = {}, attrs: Record<string, string> = {}, notAfter?: number): Promise<LoginResult> {
@@ -71,7 +72,9 @@ export class SessionManager {
     const p = this.policy;
 
     if (p.isConcurrent && p.isShare) {
-      const reusable = (await this.store.listByUser(this.loginType, principal.userId, now)).find((s) => s.record.attrs.shareSeed !== undefined);
+      const reusable = (await this.store.listByUser(this.loginType, principal.userId, now)).find(
+        (s) => s.record.attrs.shareSeed !== undefined,
+      );
       if (reusable) {
         const token = this.deriveSharedToken(reusable.record.attrs.shareSeed as string);
         if (sameTokenHash(hashToken(token), reusable.tokenHash)) {
@@ -178,7 +181,11 @@ export class SessionManager {
   /** Kicks every session of the user out; their tokens then report "kicked out". */
   async kickoutUser(userId: string): Promise<number> {
     const sessions = await this.store.listByUser(this.loginType, userId, this.clock.now());
-    const n = await this.store.mark(this.loginType, sessions.map((s) => s.tokenHash), 'kicked-out');
+    const n = await this.store.mark(
+      this.loginType,
+      sessions.map((s) => s.tokenHash),
+      'kicked-out',
+    );
     this.debug({ userId, count: n }, 'kickout user');
     return n;
   }

@@ -67,4 +67,3 @@ export function formatToken(style: TokenStyle, bytes: Buffer, more: () => Buffer
 export function generateToken(style: TokenStyle): string {
   return style === 'uuid' ? randomUUID() : formatToken(style, randomBytes(style === 'random-64' ? 96 : 16));
 }
-

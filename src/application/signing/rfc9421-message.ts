@@ -20,7 +20,8 @@ export interface ParsedSignature {
   readonly signature: Buffer;
 }
 
-const invalid = (detail: string): DomainError => new DomainError('sign-input-invalid', `The RFC 9421 signature is not acceptable: ${detail}.`);
+const invalid = (detail: string): DomainError =>
+  new DomainError('sign-input-invalid', `The RFC 9421 signature is not acceptable: ${detail}.`);
 
 function dictionary(text: string, field: string): Map<string, Item | InnerList> {
   try {
@@ -35,7 +36,9 @@ function coveredComponent([value, params]: Item): string {
   if (params.size > 0) throw invalid(`component parameters are not supported ("${value}")`);
   const derived = value.startsWith('@');
   if (derived ? !RFC9421_DERIVED_COMPONENTS.includes(value) : !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(value)) {
-    throw invalid(`"${value}" is not a request component this server derives (${RFC9421_DERIVED_COMPONENTS.join(', ')} or a lower-case field name)`);
+    throw invalid(
+      `"${value}" is not a request component this server derives (${RFC9421_DERIVED_COMPONENTS.join(', ')} or a lower-case field name)`,
+    );
   }
   return value;
 }

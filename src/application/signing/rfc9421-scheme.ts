@@ -19,7 +19,8 @@ import type { SigningApps } from './signing-apps';
 
 export const RFC9421_SIGNATURE_MISMATCH = 'The RFC 9421 Signature does not match the request.';
 
-const invalid = (detail: string): DomainError => new DomainError('sign-input-invalid', `The RFC 9421 signature is not acceptable: ${detail}.`);
+const invalid = (detail: string): DomainError =>
+  new DomainError('sign-input-invalid', `The RFC 9421 signature is not acceptable: ${detail}.`);
 
 interface SignatureParams {
   readonly created: number;
@@ -58,9 +59,16 @@ function checkContentDigest(request: SignedRequest, hasBody: boolean): void {
 }
 
 /** Verifies an RFC 9421-signed request (`signatureInput` is its `Signature-Input`); returns the app key. */
-export async function verifyRfc9421(request: SignedRequest, signatureInput: string, apps: SigningApps, ledger: NonceLedger, nowMs: number): Promise<string> {
+export async function verifyRfc9421(
+  request: SignedRequest,
+  signatureInput: string,
+  apps: SigningApps,
+  ledger: NonceLedger,
+  nowMs: number,
+): Promise<string> {
   const signature = fieldValue(request, 'signature');
-  if (signature === undefined) throw new DomainError('sign-headers-missing', 'Missing signing header(s): Signature (sent with Signature-Input).');
+  if (signature === undefined)
+    throw new DomainError('sign-headers-missing', 'Missing signing header(s): Signature (sent with Signature-Input).');
   const hasBody = request.body.length > 0;
   const parsed = parseSignatureHeaders(signatureInput, signature);
   const p = requiredParams(parsed, hasBody);
@@ -70,7 +78,8 @@ export async function verifyRfc9421(request: SignedRequest, signatureInput: stri
   if (!ledger.inWindow(p.created * 1000, nowMs) || (p.expires !== undefined && p.expires * 1000 < nowMs)) {
     throw new DomainError(
       'sign-timestamp-invalid',
-      `"created" must be the current time in seconds (within ±${ledger.timeoutSeconds} s of the server clock), and "expires", if given, not passed.`,
+      `"created" must be the current time in seconds (within ±${ledger.timeoutSeconds} s of the ` +
+        `server clock), and "expires", if given, not passed.`,
     );
   }
   checkContentDigest(request, hasBody);

@@ -31,12 +31,16 @@ export async function verifyV1(request: SignedRequest, apps: SigningApps, ledger
   if (ts === null || !ledger.inWindow(ts, nowMs)) {
     throw new DomainError(
       'sign-timestamp-invalid',
-      `X-Timestamp must be the current time in milliseconds, digits without leading zeros (within ±${ledger.timeoutSeconds} s of the server clock).`,
+      `X-Timestamp must be the current time in milliseconds, digits without leading zeros (within ` +
+        `±${ledger.timeoutSeconds} s of the server clock).`,
     );
   }
 
   const { key, known } = apps.keyFor(appKey, 'v1');
-  const expected = createHmac('sha256', key).update(signingPrefix(appKey, timestamp, nonce), 'utf8').update(request.body).digest();
+  const expected = createHmac('sha256', key)
+    .update(signingPrefix(appKey, timestamp, nonce), 'utf8')
+    .update(request.body)
+    .digest();
   // Format and length are public; only equal-length byte strings are compared, in constant time.
   const given = SIGNATURE_PATTERN.test(sign) ? Buffer.from(sign, 'hex') : null;
   const matches = given !== null && given.length === expected.length && timingSafeEqual(given, expected);

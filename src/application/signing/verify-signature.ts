@@ -26,13 +26,21 @@ export { nonceKey } from './nonce-ledger';
 export type { SignedRequest } from './signed-request';
 
 export type VerifySignatureResult =
-  | { readonly verified: true; readonly appKey: string; readonly scheme: SignScheme }
-  | { readonly verified: false; readonly appKey: null };
+  { readonly verified: true; readonly appKey: string; readonly scheme: SignScheme } | { readonly verified: false; readonly appKey: null };
 
 @injectable()
 export class VerifySignature {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['sign-headers-missing', 'sign-nonce-invalid', 'sign-input-invalid', 'sign-timestamp-invalid', 'sign-digest-mismatch', 'sign-invalid', 'sign-nonce-replayed', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    'sign-headers-missing',
+    'sign-nonce-invalid',
+    'sign-input-invalid',
+    'sign-timestamp-invalid',
+    'sign-digest-mismatch',
+    'sign-invalid',
+    'sign-nonce-replayed',
+    'store-unavailable',
+  ];
 
   private readonly apps: SigningApps;
   private readonly ledger: NonceLedger;

@@ -30,7 +30,13 @@ export interface ChangeUserRolesOutput {
 @injectable()
 export class ChangeUserRoles {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = [...Delegation.reasons, 'user-not-found', 'validation-failed', 'directory-unavailable', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    ...Delegation.reasons,
+    'user-not-found',
+    'validation-failed',
+    'directory-unavailable',
+    'store-unavailable',
+  ];
 
   constructor(
     @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,

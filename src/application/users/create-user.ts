@@ -47,13 +47,19 @@ export class CreateUser {
   async execute(input: CreateUserInput): Promise<UserView> {
     if (input.actor !== null) await this.delegation.assertMayGrant(input.actor, input.roles);
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-    if (password === null) throw invalidField('/password', 'must be encrypted with the public key from /auth/getConfig', 'The password could not be decrypted.');
+    if (password === null)
+      throw invalidField('/password', 'must be encrypted with the public key from /auth/getConfig', 'The password could not be decrypted.');
     const problem = passwordProblem(password);
     if (problem !== null) throw invalidField('/password', problem);
     // Checked (by folded name) before the expensive hash; create() checks again atomically.
     if ((await this.directory.findByUsername(input.username)) !== null) throw taken(input.username);
     const passwordHash = await this.hasher.hash(password, this.settings.bcryptCost);
-    const result = await this.directory.create({ username: input.username, passwordHash, nickname: input.nickname ?? input.username, roles: input.roles });
+    const result = await this.directory.create({
+      username: input.username,
+      passwordHash,
+      nickname: input.nickname ?? input.username,
+      roles: input.roles,
+    });
     if (!result.ok) throw result.reason === 'username-taken' ? taken(input.username) : invalidField('/roles', result.detail);
     return userViewOf(result.user);
   }

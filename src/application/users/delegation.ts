@@ -56,7 +56,9 @@ export class Delegation {
     if (!grant.ok) throw new DomainError('validation-failed', grant.detail, { errors: [{ pointer: '/roles', detail: grant.detail }] });
     const missing = permissionsNotCovered(actor.permissions, grant.permissions);
     if (missing.length > 0) {
-      throw denied(`You cannot grant ${roleKeys.length === 1 ? 'this role' : 'these roles'}: they grant ${list(missing)}, which you do not hold.`);
+      throw denied(
+        `You cannot grant ${roleKeys.length === 1 ? 'this role' : 'these roles'}: they grant ${list(missing)}, which you do not hold.`,
+      );
     }
   }
 

@@ -3,5 +3,12 @@ import type { DirectoryUser } from '../ports/user-directory';
 
 /** What a session records of a directory user: the snapshot its permission checks read. */
 export function principalOf(user: DirectoryUser): Principal {
-  return { userId: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar, roles: [...user.roles], permissions: [...user.permissions] };
+  return {
+    userId: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    avatar: user.avatar,
+    roles: [...user.roles],
+    permissions: [...user.permissions],
+  };
 }

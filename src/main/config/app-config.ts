@@ -83,7 +83,12 @@ export interface AppConfig {
   readonly bcryptCost: number;
   readonly login: { readonly maxFailures: number; readonly lockSeconds: number };
   /** Device cookies of the login lock: the key, the previous key (still verifies), the cookie's lifetime. */
-  readonly deviceCookie: { readonly secret: string; readonly previousSecret: string; readonly maxAgeSeconds: number; readonly path: string };
+  readonly deviceCookie: {
+    readonly secret: string;
+    readonly previousSecret: string;
+    readonly maxAgeSeconds: number;
+    readonly path: string;
+  };
   /** Size of the crypto worker pool (BCrypt, PKCS#1 RSA); 0 = one per CPU. */
   readonly cryptoWorkerThreads: number;
   readonly sign: SignSettings;

@@ -167,7 +167,11 @@ export function build(profile: Profile, r: SettingValues, configDir: string, not
       showDetails: s('svc.actuator.show-details') ?? profile !== 'prod',
     },
     openapiEnabled: s('svc.openapi.enabled') ?? profile !== 'prod',
-    openapiContact: { name: s('svc.openapi.contact-name').trim(), url: s('svc.openapi.contact-url'), email: s('svc.openapi.contact-email') },
+    openapiContact: {
+      name: s('svc.openapi.contact-name').trim(),
+      url: s('svc.openapi.contact-url'),
+      email: s('svc.openapi.contact-email'),
+    },
     tryItEnabled: s('svc.try-it.enabled') ?? profile === 'dev',
     corsAllowedOrigins: s('svc.cors.allowed-origins'),
     server: serverOf(s),

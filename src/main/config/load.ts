@@ -85,7 +85,9 @@ function dropProfileEntriesOfUnknownApps(raw: Record<ConfigKey, unknown>, origin
         continue;
       }
       warnings.push(
-        `${key} (${envNameOf(key)}): the entry for app "${app}" in ${origin.file} is ignored: "${app}" is not in svc.security.sign.apps (${envNameOf('svc.security.sign.apps')}); set ${envNameOf(key)} for your own apps`,
+        `${key} (${envNameOf(key)}): the entry for app "${app}" in ${origin.file} is ignored: ` +
+          `"${app}" is not in svc.security.sign.apps (${envNameOf('svc.security.sign.apps')}); set ` +
+          `${envNameOf(key)} for your own apps`,
       );
     }
     raw[key] = kept;

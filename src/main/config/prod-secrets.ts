@@ -12,9 +12,15 @@ function redisPasswordChecks(c: AppConfig): string[] {
   if (urlNamesServer && c.redis.url === '') return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): required in prod, with its password'];
   if (c.redis.password !== '') return [];
   if (urlNamesServer) {
-    return ['svc.redis.url (SVC_REDIS_URL or REDIS_URL): the URL carries no password; prod requires one (in the URL or in svc.redis.password / SVC_REDIS_PASSWORD)'];
+    return [
+      'svc.redis.url (SVC_REDIS_URL or REDIS_URL): the URL carries no password; prod requires one ' +
+        '(in the URL or in svc.redis.password / SVC_REDIS_PASSWORD)',
+    ];
   }
-  return [`svc.redis.password (SVC_REDIS_PASSWORD): required in prod in every mode (svc.redis.mode is ${c.redis.mode}); or put it in svc.redis.url's credentials`];
+  return [
+    `svc.redis.password (SVC_REDIS_PASSWORD): required in prod in every mode (svc.redis.mode is ` +
+      `${c.redis.mode}); or put it in svc.redis.url's credentials`,
+  ];
 }
 
 export function prodSecretChecks(c: AppConfig): string[] {
@@ -27,7 +33,10 @@ export function prodSecretChecks(c: AppConfig): string[] {
   p.push(...requiredInProdChecks(c));
   p.push(...redisPasswordChecks(c));
   if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {
-    p.push('svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while svc.security.sign.enabled=true (a JSON object {"<APP_KEY>":"<APP_SECRET>"})');
+    p.push(
+      'svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while ' +
+        'svc.security.sign.enabled=true (a JSON object {"<APP_KEY>":"<APP_SECRET>"})',
+    );
   }
   return p;
 }

@@ -36,7 +36,8 @@ export function weakSecretReason(secret: string): string | null {
   if (PUBLISHED_SECRETS.includes(secret)) return 'is the demo secret the repository publishes';
   const chars = [...secret];
   const distinct = new Set(chars).size;
-  if (distinct < MIN_DISTINCT_CHARACTERS) return `is low-entropy: ${distinct} distinct character${distinct === 1 ? '' : 's'}, fewer than ${MIN_DISTINCT_CHARACTERS}`;
+  if (distinct < MIN_DISTINCT_CHARACTERS)
+    return `is low-entropy: ${distinct} distinct character${distinct === 1 ? '' : 's'}, fewer than ${MIN_DISTINCT_CHARACTERS}`;
   const period = smallestPeriod(chars);
   if (period * 2 <= chars.length) return `is low-entropy: a ${period}-character sequence repeated`;
   return null;

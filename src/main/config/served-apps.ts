@@ -26,9 +26,14 @@ export function servedAppChecks(c: AppConfig, apps: readonly ServedApp[]): strin
   if (signers.length === 0) return [];
   const missing = apps.filter((app) => !Object.hasOwn(c.sign.publicUrls, app));
   if (missing.length === 0) return [];
-  const example = JSON.stringify(Object.fromEntries(missing.map((app) => [app, `https://${app === 'admin' ? 'admin' : 'api'}.example.com`])));
+  const example = JSON.stringify(
+    Object.fromEntries(missing.map((app) => [app, `https://${app === 'admin' ? 'admin' : 'api'}.example.com`])),
+  );
   return [
-    `svc.security.sign.public-urls (SVC_SECURITY_SIGN_PUBLIC_URLS): required in prod for the ${missing.join(' and ')} app${missing.length > 1 ? 's' : ''} while ${signers.map((a) => `"${a}"`).join(', ')} may sign with rfc9421: ` +
-      `without it the RFC 9421 @target-uri comes from the client's Host header, so a request signed for another host or app verifies here; e.g. ${example}`,
+    `svc.security.sign.public-urls (SVC_SECURITY_SIGN_PUBLIC_URLS): required in prod for the ` +
+      `${missing.join(' and ')} app${missing.length > 1 ? 's' : ''} while ` +
+      `${signers.map((a) => `"${a}"`).join(', ')} may sign with rfc9421: ` +
+      (`without it the RFC 9421 @target-uri comes from the client's Host header, so a request ` +
+        `signed for another host or app verifies here; e.g. ${example}`),
   ];
 }

@@ -3,14 +3,17 @@ import { z } from 'zod';
 import { parseCidrList } from '../../adapters/koa/client-ip';
 import { parseSchemeList, type SignScheme } from '../../domain/signing';
 
-export const bool = z.preprocess((v) => {
-  if (typeof v === 'string') {
-    const s = v.trim().toLowerCase();
-    if (s === 'true') return true;
-    if (s === 'false') return false;
-  }
-  return v;
-}, z.boolean({ message: 'expected true or false' }));
+export const bool = z.preprocess(
+  (v) => {
+    if (typeof v === 'string') {
+      const s = v.trim().toLowerCase();
+      if (s === 'true') return true;
+      if (s === 'false') return false;
+    }
+    return v;
+  },
+  z.boolean({ message: 'expected true or false' }),
+);
 
 export const int = (min: number, max: number) =>
   z.preprocess(
@@ -31,21 +34,28 @@ export const str = z.string();
 export const nonEmpty = z.string().min(1, 'must not be empty');
 
 export const list = z.preprocess((v) => {
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   return v;
 }, z.array(z.string()));
 
-export const stringMap = z.preprocess((v) => {
-  if (typeof v === 'string') {
-    if (v.trim() === '') return {};
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return v; // fails the object check below with a clear message
+export const stringMap = z.preprocess(
+  (v) => {
+    if (typeof v === 'string') {
+      if (v.trim() === '') return {};
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v; // fails the object check below with a clear message
+      }
     }
-  }
-  return v ?? {};
-}, z.record(z.string(), z.string(), { message: 'expected a JSON object of {"<APP_KEY>":"<APP_SECRET>"}' }));
+    return v ?? {};
+  },
+  z.record(z.string(), z.string(), { message: 'expected a JSON object of {"<APP_KEY>":"<APP_SECRET>"}' }),
+);
 
 export const port = int(0, 65535);
 
@@ -100,9 +110,9 @@ export const cidrList = list.superRefine((entries, ctx) => {
 /** A boolean whose default depends on the profile (undefined here, resolved in build()). */
 export const profileBool = bool.optional();
 
-export const actuatorExposure = list.pipe(
-  z.array(z.enum(['health', 'info', 'prometheus', '*'], { message: 'expected health, info, prometheus or *' })),
-).optional();
+export const actuatorExposure = list
+  .pipe(z.array(z.enum(['health', 'info', 'prometheus', '*'], { message: 'expected health, info, prometheus or *' })))
+  .optional();
 
 export const originList = list.superRefine((entries, ctx) => {
   for (const e of entries as string[]) {
@@ -139,7 +149,10 @@ export const signSchemeMap = z.preprocess(
       for (const [app, text] of Object.entries(m)) {
         const parsed = parseSchemeList(text);
         if ('unknown' in parsed) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `app "${app}": unknown signing scheme "${parsed.unknown}" (expected v1, rfc9421 or v1,rfc9421)` });
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: `app "${app}": unknown signing scheme "${parsed.unknown}" (expected v1, rfc9421 or v1,rfc9421)`,
+          });
         } else out[app] = parsed.schemes;
       }
       return out;
@@ -154,15 +167,24 @@ export const publicUrlMap = z.preprocess(
     .transform((m, ctx) => {
       const out: Record<string, string> = {};
       for (const [app, text] of Object.entries(m)) {
-        if (app !== 'admin' && app !== 'web') ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${app}" is not an app (expected admin or web)` });
+        if (app !== 'admin' && app !== 'web')
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${app}" is not an app (expected admin or web)` });
         let url: URL | null = null;
         try {
           url = new URL(text);
         } catch {
           url = null;
         }
-        const ok = url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '' && url.username === '' && !text.includes('?') && !text.includes('#');
-        if (!ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${app}: "${text}" is not an http(s) base URL without query or fragment` });
+        const ok =
+          url !== null &&
+          (url.protocol === 'http:' || url.protocol === 'https:') &&
+          url.search === '' &&
+          url.hash === '' &&
+          url.username === '' &&
+          !text.includes('?') &&
+          !text.includes('#');
+        if (!ok)
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${app}: "${text}" is not an http(s) base URL without query or fragment` });
         else out[app] = (url as URL).href.replace(/\/+$/, '');
       }
       return out;
@@ -170,4 +192,6 @@ export const publicUrlMap = z.preprocess(
 );
 
 /** A cookie Path: `/` or `/segment/...`, of URL path characters only (no `;`, blank or control character). */
-export const cookiePath = z.string().regex(/^\/[A-Za-z0-9._~!$&'()*+,=:@%/-]*$/, 'must be a URL path starting with / (e.g. / or /api/auth), without ; or blanks');
+export const cookiePath = z
+  .string()
+  .regex(/^\/[A-Za-z0-9._~!$&'()*+,=:@%/-]*$/, 'must be a URL path starting with / (e.g. / or /api/auth), without ; or blanks');

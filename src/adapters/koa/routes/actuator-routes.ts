@@ -33,7 +33,10 @@ function writeHealth(ctx: AppContext, report: HealthReport, showDetails: boolean
 const TAGS = ['actuator'];
 const HEALTH: RawResponse = { content: { [JSON_TYPE]: HealthReportSchema } };
 /** Health answers that can be DOWN: 503 with the same report. */
-const HEALTH_OR_DOWN: RawResponse = { ...HEALTH, otherStatuses: { 503: 'DOWN: a component checked is down (the report says which where details are shown)' } };
+const HEALTH_OR_DOWN: RawResponse = {
+  ...HEALTH,
+  otherStatuses: { 503: 'DOWN: a component checked is down (the report says which where details are shown)' },
+};
 
 function healthRoutes(o: ActuatorOptions): RouteDef[] {
   return [

@@ -32,7 +32,13 @@ export const deviceCookieName = (loginType: LoginType): string => `ag_device_${l
  * deployment behind a path prefix still gets it back), never to a script, never cross-site.
  */
 export function deviceCookieHeader(loginType: LoginType, cookie: IssuedDeviceCookie): string {
-  const attributes = [`Max-Age=${cookie.maxAgeSeconds}`, `Path=${cookie.path}`, 'HttpOnly', 'SameSite=Strict', ...(cookie.secure ? ['Secure'] : [])];
+  const attributes = [
+    `Max-Age=${cookie.maxAgeSeconds}`,
+    `Path=${cookie.path}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(cookie.secure ? ['Secure'] : []),
+  ];
   return [`${deviceCookieName(loginType)}=${cookie.value}`, ...attributes].join('; ');
 }
 
@@ -54,7 +60,11 @@ export function cookieValues(header: string | undefined, name: string): string[]
 }
 
 /** Logs in with the client's device cookies and hands it a new one; the response body never carries it. */
-async function loginWithDeviceCookie(ctx: AppContext, login: Login, input: Omit<LoginInput, 'deviceCookies'>): Promise<Omit<LoginOutput, 'deviceCookie'>> {
+async function loginWithDeviceCookie(
+  ctx: AppContext,
+  login: Login,
+  input: Omit<LoginInput, 'deviceCookies'>,
+): Promise<Omit<LoginOutput, 'deviceCookie'>> {
   const deviceCookies = cookieValues(ctx.get('Cookie') || undefined, deviceCookieName(input.loginType));
   const { deviceCookie, ...out } = await login.execute({ ...input, deviceCookies });
   ctx.append('Set-Cookie', deviceCookieHeader(input.loginType, deviceCookie));
@@ -120,7 +130,8 @@ export function adminAuthRoutes(kit: RouteKit): RouteDef[] {
       method: 'get',
       path: '/auth/captchaImage',
       summary:
-        'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}; ?purpose=unlock gives one even when logins need none (after 428 captcha-required)',
+        'A new captcha: {captchaEnabled, uuid, img (data:image/svg+xml;base64,...)}; ' +
+        '?purpose=unlock gives one even when logins need none (after 428 captcha-required)',
       tags: ['auth'],
       guards: [kit.rateLimit({ key: 'captcha', windowSeconds: 60, limit: kit.settings.captchaPerMinute, limitType: 'IP' })],
       query: captchaQuery,
@@ -200,14 +211,23 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       response: RegisteredMember,
       raises: CreateUser.reasons,
       handler: async (_ctx, { body: b }) => {
-        const created = await register.execute({ username: b.username, password: b.password, encrypted: false, nickname: b.nickname, roles: [], actor: null });
+        const created = await register.execute({
+          username: b.username,
+          password: b.password,
+          encrypted: false,
+          nickname: b.nickname,
+          roles: [],
+          actor: null,
+        });
         return { userId: created.userId, username: created.username };
       },
     }),
     route({
       method: 'get',
       path: '/auth/captchaImage',
-      summary: 'A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 captcha-required (send uuid and code with the login)',
+      summary:
+        'A captcha {captchaEnabled: true, uuid, img}, to solve after a login answered 428 ' +
+        'captcha-required (send uuid and code with the login)',
       tags: ['auth'],
       guards: [kit.rateLimit({ key: 'captcha', windowSeconds: 60, limit: kit.settings.captchaPerMinute, limitType: 'IP' })],
       response: CaptchaImage,
@@ -218,7 +238,8 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       method: 'post',
       path: '/auth/login',
       summary:
-        'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, expires}; sets the device cookie ag_device_web; after 428 captcha-required also send the captcha uuid and code',
+        'Log in with username and password (plain JSON over TLS) -> {accessToken, refreshToken, ' +
+        'expires}; sets the device cookie ag_device_web; after 428 captcha-required also send the captcha uuid and code',
       tags: ['auth'],
       guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
       body: webLoginBody,

@@ -65,7 +65,9 @@ export function filteredEchoRoutes(): RouteDef[] {
 }
 
 const orderBody = z.object({ item: z.string().min(1).max(100), quantity: z.number().int().min(1).max(1000) }).strict();
-const paymentBody = z.object({ amount: z.number().int().min(1).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code') }).strict();
+const paymentBody = z
+  .object({ amount: z.number().int().min(1).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code') })
+  .strict();
 const noticeBody = z.object({ title: z.string().min(1).max(200) }).strict();
 
 const Order = exampleRecord('Order', orderBody, 'An order', { item: 'book', quantity: 2 });
@@ -118,8 +120,24 @@ export function webExampleRoutes(kit: RouteKit): RouteDef[] {
   return [
     ...signedEchoRoutes(kit),
     ...filteredEchoRoutes(),
-    ...collection(kit, { loginType: 'web', path: '/orders', collection: 'orders', body: orderBody, record: Order, guard: kit.idempotent({ mode: 'TOKEN' }), what: 'an order' }),
-    ...collection(kit, { loginType: 'web', path: '/payments', collection: 'payments', body: paymentBody, record: Payment, guard: kit.idempotent({ mode: 'HEADER' }), what: 'a payment' }),
+    ...collection(kit, {
+      loginType: 'web',
+      path: '/orders',
+      collection: 'orders',
+      body: orderBody,
+      record: Order,
+      guard: kit.idempotent({ mode: 'TOKEN' }),
+      what: 'an order',
+    }),
+    ...collection(kit, {
+      loginType: 'web',
+      path: '/payments',
+      collection: 'payments',
+      body: paymentBody,
+      record: Payment,
+      guard: kit.idempotent({ mode: 'HEADER' }),
+      what: 'a payment',
+    }),
   ];
 }
 
@@ -128,6 +146,14 @@ export function adminExampleRoutes(kit: RouteKit): RouteDef[] {
   return [
     ...signedEchoRoutes(kit),
     ...filteredEchoRoutes(),
-    ...collection(kit, { loginType: 'admin', path: '/examples/notices', collection: 'notices', body: noticeBody, record: Notice, guard: kit.idempotent({ mode: 'PARAM', ttlSeconds: 5 }), what: 'a notice' }),
+    ...collection(kit, {
+      loginType: 'admin',
+      path: '/examples/notices',
+      collection: 'notices',
+      body: noticeBody,
+      record: Notice,
+      guard: kit.idempotent({ mode: 'PARAM', ttlSeconds: 5 }),
+      what: 'a notice',
+    }),
   ];
 }

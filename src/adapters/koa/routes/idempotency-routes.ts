@@ -20,7 +20,8 @@ export function idempotentTokenRoutes(kit: RouteKit): RouteDef[] {
       method: 'get',
       path: '/idempotent/token',
       summary:
-        'Issues a one-time X-Idempotent-Token (public; valid on this app only, for token-ttl-seconds). Fetched with an access token, only that session may spend it',
+        'Issues a one-time X-Idempotent-Token (public; valid on this app only, for ' +
+        'token-ttl-seconds). Fetched with an access token, only that session may spend it',
       tags: ['idempotency'],
       // The IP limit first (it also shields the session lookup); a presented access token is then authenticated and counted too.
       guards: [
@@ -32,7 +33,10 @@ export function idempotentTokenRoutes(kit: RouteKit): RouteDef[] {
       raises: IssueIdempotencyToken.reasons,
       handler: async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
-        const issued = await issue.execute({ scope: (ctx.state as { realm?: string }).realm ?? 'app', session: ctx.state.auth?.record.tokenId });
+        const issued = await issue.execute({
+          scope: (ctx.state as { realm?: string }).realm ?? 'app',
+          session: ctx.state.auth?.record.tokenId,
+        });
         return { token: issued.token, expiresIn: issued.expiresInSeconds };
       },
     }),

@@ -31,7 +31,12 @@ const pageQuery = z.object({
 export function systemRoutes(kit: RouteKit): RouteDef[] {
   const type = 'admin';
   const login = kit.guards.requireLogin(type);
-  const [createUser, listUsers, listSessions, endSession] = [kit.use(CreateUser), kit.use(ListUsers), kit.use(ListSessions), kit.use(EndSession)];
+  const [createUser, listUsers, listSessions, endSession] = [
+    kit.use(CreateUser),
+    kit.use(ListUsers),
+    kit.use(ListSessions),
+    kit.use(EndSession),
+  ];
   return [
     route({
       method: 'post',
@@ -39,12 +44,23 @@ export function systemRoutes(kit: RouteKit): RouteDef[] {
       summary: 'Create an admin user (password RSA-encrypted; duplicate username -> 409)',
       tags: ['system'],
       // Duplicate-submission protection (the seed's PARAM mode) after the permission check, so refused callers take no lock.
-      guards: [login, kit.guards.requirePermission(type, 'system:user:add'), kit.idempotent({ mode: 'PARAM', ttlSeconds: kit.settings.idempotencyParamTtlSeconds })],
+      guards: [
+        login,
+        kit.guards.requirePermission(type, 'system:user:add'),
+        kit.idempotent({ mode: 'PARAM', ttlSeconds: kit.settings.idempotencyParamTtlSeconds }),
+      ],
       body: createUserBody,
       response: User,
       raises: CreateUser.delegatedReasons,
       handler: async (ctx, { body: b }) =>
-        createUser.execute({ username: b.username, password: b.password, encrypted: true, nickname: b.nickname, roles: b.roles, actor: currentUser(ctx) }),
+        createUser.execute({
+          username: b.username,
+          password: b.password,
+          encrypted: true,
+          nickname: b.nickname,
+          roles: b.roles,
+          actor: currentUser(ctx),
+        }),
     }),
     route({
       method: 'get',

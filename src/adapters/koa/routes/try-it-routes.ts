@@ -149,7 +149,11 @@ const SCRIPT = String.raw`(function () {
     var res = await call('GET', '/auth/getConfig');
     if (res.status !== 200 || !res.json || res.json.code !== 0) { show(res); setStatus('getConfig failed', true); return; }
     state.config = res.json.data;
-    $('config').textContent = JSON.stringify({ captchaEnabled: state.config.captchaEnabled, captchaType: state.config.captchaType, rsaPadding: state.config.rsaPadding, encryptWith: state.config.rsaPadding === 'oaep-sha256' && window.crypto && window.crypto.subtle ? 'WebCrypto RSA-OAEP SHA-256' : 'JSEncrypt' }, null, 2) + '\n' + state.config.publicKey;
+    var c = state.config;
+    var webCrypto = c.rsaPadding === 'oaep-sha256' && window.crypto && window.crypto.subtle;
+    var shown = { captchaEnabled: c.captchaEnabled, captchaType: c.captchaType, rsaPadding: c.rsaPadding };
+    shown.encryptWith = webCrypto ? 'WebCrypto RSA-OAEP SHA-256' : 'JSEncrypt';
+    $('config').textContent = JSON.stringify(shown, null, 2) + '\n' + state.config.publicKey;
     if (state.config.captchaEnabled) { $('captcha-row').hidden = false; await loadCaptcha(); }
     $('login').disabled = false;
     setStatus('ready');
@@ -178,7 +182,10 @@ const SCRIPT = String.raw`(function () {
   $('me').addEventListener('click', async function () {
     var res = await call('GET', '/auth/me', undefined, true);
     show(res);
-    if (res.status === 200) { setSession({ accessToken: state.accessToken, refreshToken: state.refreshToken, expires: $('expires').textContent }, res.json.data); setStatus('GET /auth/me ok'); }
+    if (res.status === 200) {
+      setSession({ accessToken: state.accessToken, refreshToken: state.refreshToken, expires: $('expires').textContent }, res.json.data);
+      setStatus('GET /auth/me ok');
+    }
     else setStatus('GET /auth/me: ' + (res.json && res.json.message), true);
   });
 
@@ -232,8 +239,20 @@ function assetRoute(a: Asset): RouteDef {
 export function tryItRoutes(): RouteDef[] {
   let jsencrypt: Buffer | undefined;
   const assets: Asset[] = [
-    { path: '/', summary: 'Try-it page: log in through the browser (svc.try-it.enabled)', contentType: 'text/html', cacheControl: 'no-store', body: () => PAGE },
-    { path: '/try-it/app.js', summary: 'Try-it page script', contentType: 'application/javascript', cacheControl: 'no-store', body: () => SCRIPT },
+    {
+      path: '/',
+      summary: 'Try-it page: log in through the browser (svc.try-it.enabled)',
+      contentType: 'text/html',
+      cacheControl: 'no-store',
+      body: () => PAGE,
+    },
+    {
+      path: '/try-it/app.js',
+      summary: 'Try-it page script',
+      contentType: 'application/javascript',
+      cacheControl: 'no-store',
+      body: () => SCRIPT,
+    },
     {
       path: '/try-it/jsencrypt.min.js',
       summary: 'JSEncrypt (from node_modules), for PKCS#1 and for OAEP where WebCrypto is unavailable',

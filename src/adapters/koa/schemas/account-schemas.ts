@@ -15,10 +15,17 @@ export const DateTime = z
   .regex(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/)
   .openapi({ description: 'A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)', example: '2025/01/31 14:05:09' });
 
-const TOKEN_ID = z.string().openapi({ description: 'Short, non-secret session identifier (the first 16 hex digits of the token hash)', example: '3f9a1c0d5e7b2a48' });
+const TOKEN_ID = z.string().openapi({
+  description: 'Short, non-secret session identifier (the first 16 hex digits of the token hash)',
+  example: '3f9a1c0d5e7b2a48',
+});
 const ROLES = z.array(z.string()).openapi({ description: 'Role keys', example: ['admin'] });
-const PERMISSIONS = z.array(z.string()).openapi({ description: 'Permission strings, `*` wildcards allowed', example: ['system:user:*', 'monitor:online:list'] });
-const EXPIRES = DateTime.nullable().openapi({ description: 'When the access token expires; null when tokens never expire (session.timeout -1)' });
+const PERMISSIONS = z
+  .array(z.string())
+  .openapi({ description: 'Permission strings, `*` wildcards allowed', example: ['system:user:*', 'monitor:online:list'] });
+const EXPIRES = DateTime.nullable().openapi({
+  description: 'When the access token expires; null when tokens never expire (session.timeout -1)',
+});
 
 const ACCESS_TOKEN_EXAMPLE = 'f3c1e2d4b5a6978812345678abcdef00';
 const REFRESH_TOKEN_EXAMPLE = '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e';
@@ -32,7 +39,12 @@ export const LoginConfig = z
   })
   .openapi('LoginConfig', {
     description: 'What a login page needs before it can log in: the captcha settings and the RSA public key',
-    example: { captchaEnabled: true, captchaType: 'math', publicKey: '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA...\n-----END PUBLIC KEY-----\n', rsaPadding: 'oaep-sha256' },
+    example: {
+      captchaEnabled: true,
+      captchaType: 'math',
+      publicKey: '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA...\n-----END PUBLIC KEY-----\n',
+      rsaPadding: 'oaep-sha256',
+    },
   });
 
 export const CaptchaImage = z
@@ -41,7 +53,10 @@ export const CaptchaImage = z
     z.object({
       captchaEnabled: z.literal(true),
       uuid: z.string().uuid().openapi({ description: 'Send it back with the answer (login `uuid`)' }),
-      img: z.string().regex(/^data:image\/svg\+xml;base64,/).openapi({ description: 'The captcha image as a data: URL' }),
+      img: z
+        .string()
+        .regex(/^data:image\/svg\+xml;base64,/)
+        .openapi({ description: 'The captcha image as a data: URL' }),
     }),
   ])
   .openapi('CaptchaImage', {
@@ -85,9 +100,10 @@ export const LoginResult = z
     },
   });
 
-export const LogoutResult = z
-  .object({ loggedOut: z.literal(true), userId: z.string() })
-  .openapi('LogoutResult', { description: 'The token is logged out and its refresh token revoked', example: { loggedOut: true, userId: '1' } });
+export const LogoutResult = z.object({ loggedOut: z.literal(true), userId: z.string() }).openapi('LogoutResult', {
+  description: 'The token is logged out and its refresh token revoked',
+  example: { loggedOut: true, userId: '1' },
+});
 
 export const CurrentUser = z
   .object({ userId: z.string(), username: z.string(), nickname: z.string(), roles: ROLES, permissions: PERMISSIONS })
@@ -96,9 +112,10 @@ export const CurrentUser = z
     example: { userId: '1', username: 'admin', nickname: 'Administrator', roles: ['admin'], permissions: ['*:*:*'] },
   });
 
-export const MemberProfile = z
-  .object({ userId: z.string(), username: z.string(), nickname: z.string() })
-  .openapi('MemberProfile', { description: "The logged-in member's profile", example: { userId: '42', username: 'alice', nickname: 'Alice' } });
+export const MemberProfile = z.object({ userId: z.string(), username: z.string(), nickname: z.string() }).openapi('MemberProfile', {
+  description: "The logged-in member's profile",
+  example: { userId: '42', username: 'alice', nickname: 'Alice' },
+});
 
 export const RegisteredMember = z
   .object({ userId: z.string(), username: z.string() })
@@ -113,21 +130,19 @@ const SESSION_FIELDS = {
   userAgent: z.string().openapi({ description: 'User-Agent at login (first 256 characters)' }),
 };
 
-export const OnlineSession = z
-  .object({ ...SESSION_FIELDS, userId: z.string(), username: z.string() })
-  .openapi('OnlineSession', {
-    description: 'A live admin session',
-    example: {
-      tokenId: '3f9a1c0d5e7b2a48',
-      userId: '1',
-      username: 'admin',
-      loginTime: '2025/01/31 14:05:09',
-      lastActiveTime: '2025/01/31 14:20:00',
-      expires: '2025/01/31 16:05:09',
-      ipaddr: '203.0.113.7',
-      userAgent: 'Mozilla/5.0',
-    },
-  });
+export const OnlineSession = z.object({ ...SESSION_FIELDS, userId: z.string(), username: z.string() }).openapi('OnlineSession', {
+  description: 'A live admin session',
+  example: {
+    tokenId: '3f9a1c0d5e7b2a48',
+    userId: '1',
+    username: 'admin',
+    loginTime: '2025/01/31 14:05:09',
+    lastActiveTime: '2025/01/31 14:20:00',
+    expires: '2025/01/31 16:05:09',
+    ipaddr: '203.0.113.7',
+    userAgent: 'Mozilla/5.0',
+  },
+});
 
 export const MemberSession = z
   .object({ ...SESSION_FIELDS, current: z.boolean().openapi({ description: "Whether this is the caller's own session" }) })
@@ -144,13 +159,17 @@ export const MemberSession = z
     },
   });
 
-export const KickedOutSession = z
-  .object({ tokenId: TOKEN_ID, kickedOut: z.literal(true) })
-  .openapi('KickedOutSession', { description: 'The session is ended; its token answers 401 token-kicked-out', example: { tokenId: '3f9a1c0d5e7b2a48', kickedOut: true } });
+export const KickedOutSession = z.object({ tokenId: TOKEN_ID, kickedOut: z.literal(true) }).openapi('KickedOutSession', {
+  description: 'The session is ended; its token answers 401 token-kicked-out',
+  example: { tokenId: '3f9a1c0d5e7b2a48', kickedOut: true },
+});
 
 export const LogoutAllResult = z
   .object({ endedSessions: z.number().int().min(0).openapi({ description: 'How many sessions were live' }) })
-  .openapi('LogoutAllResult', { description: 'Every session of the member ended and their refresh tokens revoked', example: { endedSessions: 2 } });
+  .openapi('LogoutAllResult', {
+    description: 'Every session of the member ended and their refresh tokens revoked',
+    example: { endedSessions: 2 },
+  });
 
 export const User = z
   .object({ userId: z.string(), username: z.string(), nickname: z.string(), avatar: z.string(), enabled: z.boolean(), roles: ROLES })
@@ -163,7 +182,12 @@ export const UserPage = z
   .object({ total: z.number().int().min(0), page: z.number().int().min(1), pageSize: z.number().int().min(1), list: z.array(User) })
   .openapi('UserPage', {
     description: 'One page of accounts (Page<User>)',
-    example: { total: 1, page: 1, pageSize: 20, list: [{ userId: '7', username: 'ops.lee', nickname: 'Lee', avatar: '', enabled: true, roles: ['ops'] }] },
+    example: {
+      total: 1,
+      page: 1,
+      pageSize: 20,
+      list: [{ userId: '7', username: 'ops.lee', nickname: 'Lee', avatar: '', enabled: true, roles: ['ops'] }],
+    },
   });
 
 export const UserAccess = z
@@ -182,7 +206,10 @@ export const UserAccess = z
 
 export const DisabledUser = z
   .object({ userId: z.string(), username: z.string(), enabled: z.literal(false), sessionsEnded: z.number().int().min(0) })
-  .openapi('DisabledUser', { description: 'The account is disabled and its live sessions ended', example: { userId: '7', username: 'ops.lee', enabled: false, sessionsEnded: 1 } });
+  .openapi('DisabledUser', {
+    description: 'The account is disabled and its live sessions ended',
+    example: { userId: '7', username: 'ops.lee', enabled: false, sessionsEnded: 1 },
+  });
 
 export const IdempotencyToken = z
   .object({
@@ -192,4 +219,7 @@ export const IdempotencyToken = z
       .openapi({ description: 'Opaque (a signed nonce with its expiry and binding); send it once, as X-Idempotent-Token' }),
     expiresIn: z.number().int().min(1).openapi({ description: 'Seconds until it expires' }),
   })
-  .openapi('IdempotencyToken', { description: 'A one-time duplicate-submission token', example: { token: 'U2emQjzTE4Xh1MxxVidbTw.1767225600000.a.nJYfFDYwF3QHhHSMhX8ckS9vGwy-vTfG_jpsvl62Ysg', expiresIn: 600 } });
+  .openapi('IdempotencyToken', {
+    description: 'A one-time duplicate-submission token',
+    example: { token: 'U2emQjzTE4Xh1MxxVidbTw.1767225600000.a.nJYfFDYwF3QHhHSMhX8ckS9vGwy-vTfG_jpsvl62Ysg', expiresIn: 600 },
+  });

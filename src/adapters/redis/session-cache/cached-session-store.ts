@@ -26,7 +26,10 @@ import { mustWriteThrough, type PendingTouch, PendingTouches, storedAfterTouch, 
 import type { SessionTracking } from './tracking-link';
 import type { LoginType } from '../../../domain/login-type';
 
-export type SessionCacheMetrics = Pick<Metrics, 'sessionCacheLookup' | 'sessionCacheInvalidated' | 'sessionCacheFlushed' | 'sessionCacheTracking'>;
+export type SessionCacheMetrics = Pick<
+  Metrics,
+  'sessionCacheLookup' | 'sessionCacheInvalidated' | 'sessionCacheFlushed' | 'sessionCacheTracking'
+>;
 
 export interface SessionCacheOptions {
   /** LRU bound (session.local-cache.max-entries). */
@@ -214,7 +217,15 @@ export class CachedSessionStore implements SessionStore {
   }
 
   /** An entry's answer (`fresh`: just read); a use is a waiting touch or written through; a frozen-looking one asks Redis. */
-  private answer(type: LoginType, hash: string, key: string, entry: CacheEntry, now: number, idleMs: number | null, fresh: boolean): StoredSession | Promise<StoredSession | null> {
+  private answer(
+    type: LoginType,
+    hash: string,
+    key: string,
+    entry: CacheEntry,
+    now: number,
+    idleMs: number | null,
+    fresh: boolean,
+  ): StoredSession | Promise<StoredSession | null> {
     const { value } = entry;
     if (value.state !== 'active') {
       if (!fresh) this.d.metrics.sessionCacheLookup('hit');

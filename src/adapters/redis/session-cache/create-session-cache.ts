@@ -47,6 +47,14 @@ export function createSessionCache(w: SessionCacheWiring): SessionCache {
     name: linkName,
     log: w.log,
   });
-  const store = new CachedSessionStore({ inner: w.inner, keys, tracking, clock: w.clock, metrics, options: w.options, hitOrdering: w.hitOrdering ?? 'own-turn' });
+  const store = new CachedSessionStore({
+    inner: w.inner,
+    keys,
+    tracking,
+    clock: w.clock,
+    metrics,
+    options: w.options,
+    hitOrdering: w.hitOrdering ?? 'own-turn',
+  });
   return { store: store.start(), metrics, linkName };
 }

@@ -59,7 +59,8 @@ interface Incarnation {
   readonly sub: Redis;
   dead: boolean;
   probe?: { resolve(): void };
-  /** A heartbeat probe of this pair is waiting for its echo (per pair: a lost pair's pending probe must not hold back the next pair's heartbeat). */
+  /** A heartbeat probe of this pair is waiting for its echo (per pair: a lost pair's pending probe must not hold back the next pair's
+   * heartbeat). */
   probing?: boolean;
 }
 
@@ -84,7 +85,11 @@ export class TrackingLink implements SessionTracking {
   read(recordKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]> {
     const inc = this.ready;
     if (inc === null) return Promise.reject(new Error('session cache: the tracking link is down'));
-    return Promise.all([inc.reader.mget(recordKey, lastActiveKey), inc.reader.pttl(recordKey)]).then(([[v, a], pttl]) => [v ?? null, a ?? null, pttl]);
+    return Promise.all([inc.reader.mget(recordKey, lastActiveKey), inc.reader.pttl(recordKey)]).then(([[v, a], pttl]) => [
+      v ?? null,
+      a ?? null,
+      pttl,
+    ]);
   }
 
   async close(): Promise<void> {
@@ -120,7 +125,11 @@ export class TrackingLink implements SessionTracking {
       (e: unknown) => {
         const reason = `set-up failed: ${e instanceof Error ? e.message : String(e)}`;
         // Logged at the first failure and every 60th after (a Redis that refuses CLIENT TRACKING keeps the cache bypassed).
-        if (!inc.dead && this.attempt % 60 === 0) this.opts.log.warn({ reason, attempts: this.attempt + 1 }, 'session cache: the tracking link cannot be set up; the cache stays bypassed');
+        if (!inc.dead && this.attempt % 60 === 0)
+          this.opts.log.warn(
+            { reason, attempts: this.attempt + 1 },
+            'session cache: the tracking link cannot be set up; the cache stays bypassed',
+          );
         this.lost(inc, reason);
       },
     );

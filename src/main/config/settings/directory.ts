@@ -5,19 +5,24 @@ import { str } from '../values';
 
 export const DIRECTORY_KEYS = {
   'svc.directory': setting({
-    schema: z.enum(['file', 'sql']), default: 'file',
+    schema: z.enum(['file', 'sql']),
+    default: 'file',
     doc: 'where admin users and members live: `file` (embedded) or `sql` (MySQL / MariaDB, see [sql-directory.md](sql-directory.md))',
   }),
   'svc.datasource.url': setting({
-    schema: str, default: '',
+    schema: str,
+    default: '',
     doc: '`mysql://host:port/database` (`mariadb://`, `jdbc:mysql://` too); no password in it; required when `svc.directory=sql`',
   }),
   'svc.datasource.username': setting({
-    schema: str, default: '',
+    schema: str,
+    default: '',
     doc: 'database user; required when `svc.directory=sql`',
   }),
   'svc.datasource.password': setting({
-    schema: str, default: '', secret: true,
+    schema: str,
+    default: '',
+    secret: true,
     doc: 'database password (secret); required in prod when `svc.directory=sql`',
   }),
 };
