@@ -1,5 +1,5 @@
 /**
- * Guards, declared beside each route (the spec's annotations). Each guard carries a small
+ * Guards, declared beside each route (where the seed specification puts annotations such as `@SaCheckPermission`). Each guard carries a small
  * `doc` describing it, so the route table can be documented from the same declarations.
  */
 import type { Reason } from '../../domain/errors';
@@ -117,7 +117,7 @@ function authOf(ctx: AppContext, loginType: LoginType): AuthState {
   return auth;
 }
 
-/** The current user (the spec's `LoginContext.getAdminUser()`); only after requireLogin. */
+/** The current user (the seed specification's `LoginContext.getAdminUser()`: the session's principal); only after requireLogin. */
 export function currentUser(ctx: AppContext): LoginUser {
   const auth = ctx.state.auth;
   if (!auth) throw new Error('currentUser() called on a route without requireLogin');
