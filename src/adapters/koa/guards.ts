@@ -1,5 +1,6 @@
 /**
- * Guards, declared beside each route (where the seed specification puts annotations such as `@SaCheckPermission`). Each guard carries a small
+ * Guards, declared beside each route (where the seed specification puts annotations such as `@SaCheckPermission`). Each guard carries a
+ * small
  * `doc` describing it, so the route table can be documented from the same declarations.
  */
 import type { Reason } from '../../domain/errors';

@@ -11,7 +11,8 @@ export interface Responder {
   error(ctx: Context, err: DomainError): void;
 }
 
-/** The logged-in caller (what the seed specification calls SystemLoginUser, read with `LoginContext.getAdminUser()`: the session's principal). */
+/** The logged-in caller (what the seed specification calls SystemLoginUser, read with `LoginContext.getAdminUser()`: the session's
+ * principal). */
 export interface LoginUser extends Principal {
   readonly loginType: LoginType;
   readonly tokenId: string;

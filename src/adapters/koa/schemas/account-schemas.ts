@@ -9,7 +9,8 @@ import { z } from 'zod';
 
 extendZodWithOpenApi(z);
 
-/** `yyyy/MM/dd HH:mm:ss` in svc.time-zone (the seed specification's date format, RuoYi's); inline, since a referenced schema loses `nullable`. */
+/** `yyyy/MM/dd HH:mm:ss` in svc.time-zone (the seed specification's date format, RuoYi's); inline, since a referenced schema loses
+ * `nullable`. */
 export const DateTime = z
   .string()
   .regex(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/)
