@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ClusterNodeEntry, parseClusterNodes } from '../../src/adapters/redis/cluster-probe';
-import { ask, binaryInstalled, killGroup, removeDir, spawnTracked, trackDir, until } from './redis-processes';
+import { ask, binaryInstalled, killGroup, removeDir, spawnTracked, startTwice, trackDir, until } from './redis-processes';
 import { freePort } from './redis-server';
 
 export const HOST = '127.0.0.1';
@@ -82,6 +82,10 @@ export class RedisCluster {
    * master puts the whole cluster in cluster_state:fail.
    */
   static async start(opts: { password?: string; requireFullCoverage?: boolean } = {}): Promise<RedisCluster> {
+    return startTwice(() => RedisCluster.startOnce(opts));
+  }
+
+  private static async startOnce(opts: { password?: string; requireFullCoverage?: boolean }): Promise<RedisCluster> {
     const ports = await freePorts(12);
     const c = new RedisCluster(ports.slice(0, 6), opts.password, trackDir(mkdtempSync(path.join(tmpdir(), 'ag-cluster-'))));
     try {

@@ -93,3 +93,19 @@ export async function ask<T>(port: number, password: string | undefined, fn: (c:
     c.disconnect();
   }
 }
+
+/**
+ * Starts a throw-away topology, and once more on fresh ports when the first start fails: a port found free can be
+ * taken (by a client connection's ephemeral port, say) before redis-server binds it, which only a new set of ports
+ * cures. A second failure is a real one and is thrown.
+ */
+export async function startTwice<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (first) {
+    process.stderr.write(
+      `[test support] a Redis topology did not come up (${(first as Error).message}); starting it again on fresh ports\n`,
+    );
+    return start();
+  }
+}

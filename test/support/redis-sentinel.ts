@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ask, killGroup, removeDir, spawnTracked, trackDir, until } from './redis-processes';
+import { ask, killGroup, removeDir, spawnTracked, startTwice, trackDir, until } from './redis-processes';
 import { freePort } from './redis-server';
 
 export const MASTER_NAME = 'mymaster';
@@ -28,6 +28,10 @@ export class SentinelTopology {
 
   /** Master + replica + 3 Sentinels, replication in sync and every Sentinel aware of the others and of the replica. */
   static async start(opts: { password?: string } = {}): Promise<SentinelTopology> {
+    return startTwice(() => SentinelTopology.startOnce(opts));
+  }
+
+  private static async startOnce(opts: { password?: string }): Promise<SentinelTopology> {
     const dataPorts = [await freePort(), await freePort()] as const;
     const sentinelPorts = [await freePort(), await freePort(), await freePort()];
     const t = new SentinelTopology(dataPorts, sentinelPorts, opts.password, trackDir(mkdtempSync(path.join(tmpdir(), 'ag-sentinel-'))));
