@@ -2,8 +2,7 @@
  * A small in-memory UserDirectory + UserAdministration for tests: the reference the contract is
  * written against, and a stand-in wherever a test needs a directory without a database.
  */
-import { effectivePermissions, SUPER_ADMIN_ROLE } from '../../src/domain/role-permissions';
-import { ALL_PERMISSIONS } from '../../src/domain/permission';
+import { effectivePermissions } from '../../src/domain/role-permissions';
 import { foldUsername } from '../../src/domain/username';
 import type { AdministrationResult, RoleGrant, UserAdministration } from '../../src/application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../src/application/ports/user-directory';
@@ -89,8 +88,13 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
     const unknown = this.unknownRoles(roleKeys);
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `No such role: ${unknown.join(', ')}` };
-    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
-    return { ok: true, permissions: [...new Set(roleKeys.flatMap((k) => this.roles.get(k)?.permissions ?? []))].sort() };
+    return {
+      ok: true,
+      permissions: effectivePermissions(
+        roleKeys,
+        roleKeys.flatMap((k) => this.roles.get(k)?.permissions ?? []),
+      ),
+    };
   }
 
   async assignedRoles(userId: string): Promise<readonly string[] | null> {

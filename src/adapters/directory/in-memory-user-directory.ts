@@ -135,10 +135,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
 
   private view(a: Account): DirectoryUser {
     const roles = [...new Set(a.roles)].filter((r) => this.roles.get(r)?.enabled === true);
-    // The file's order is kept (deduplicated); the role `admin` holds everything (RuoYi rule).
-    const permissions = roles.includes(SUPER_ADMIN_ROLE)
-      ? [ALL_PERMISSIONS]
-      : [...new Set([...roles.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...a.extra])].filter((p) => p.trim() !== '');
+    const permissions = this.grantOf(roles, a.extra);
     return {
       id: a.id,
       username: a.username,
@@ -149,6 +146,15 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
       roles,
       permissions,
     };
+  }
+
+  /**
+   * What these roles (and direct grants) hold: the file's order is kept (deduplicated, blanks dropped); the role
+   * `admin` holds everything (RuoYi rule). The view passes the enabled roles, rolePermissions every one asked about.
+   */
+  private grantOf(roleKeys: readonly string[], extra: readonly string[] = []): string[] {
+    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return [ALL_PERMISSIONS];
+    return [...new Set([...roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...extra])].filter((p) => p.trim() !== '');
   }
 
   private put(a: Account): void {
@@ -192,11 +198,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
     const unknown = this.unknownRoles(roleKeys);
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
-    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
-    return {
-      ok: true,
-      permissions: [...new Set(roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []))].filter((p) => p.trim() !== ''),
-    };
+    return { ok: true, permissions: this.grantOf(roleKeys) };
   }
 
   async assignedRoles(userId: string): Promise<readonly string[] | null> {

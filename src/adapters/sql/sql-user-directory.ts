@@ -14,8 +14,7 @@
  * placeholder expansion via `query` for IN lists); no SQL is built from input.
  */
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { effectivePermissions, splitPermissionColumn, SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
-import { ALL_PERMISSIONS } from '../../domain/permission';
+import { effectivePermissions } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
 import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
@@ -201,7 +200,6 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
     const roles = await this.resolveRoles(this.pool, roleKeys);
     if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
-    if (roleKeys.includes(SUPER_ADMIN_ROLE)) return { ok: true, permissions: [ALL_PERMISSIONS] };
     if (roles.ids.length === 0) return { ok: true, permissions: [] };
     const [rows] = await this.pool.query<RowDataPacket[]>(
       {
@@ -212,7 +210,14 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
       },
       [roles.ids],
     );
-    return { ok: true, permissions: [...new Set(rows.flatMap((r) => splitPermissionColumn(String(r.permission))))].sort() };
+    // The same rule as a login's (admin holds *:*:*; comma lists split), over every role asked about, enabled or not.
+    return {
+      ok: true,
+      permissions: effectivePermissions(
+        roleKeys,
+        rows.map((r) => String(r.permission)),
+      ),
+    };
   }
 
   async assignedRoles(userId: string): Promise<readonly string[] | null> {
