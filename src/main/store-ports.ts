@@ -162,21 +162,36 @@ export interface RawStores {
   close(): Promise<void>;
 }
 
+/** The Redis connection settings the layers read (svc.redis.*; the configuration's RedisSettings adds the mode). */
+export interface RedisConnectionSettings {
+  /** Standalone: the server. Sentinel: only its credentials and database are used; cluster: only its credentials ('' = none). */
+  readonly url: string;
+  /** The data password: svc.redis.password, else the URL's ('' = none). */
+  readonly password: string;
+  readonly sentinels: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+  /** Cluster mode: the seed nodes (any one that answers is enough to discover the others). */
+  readonly nodes: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+  readonly masterName: string;
+  /** AUTH of the Sentinels themselves ('' = none). */
+  readonly sentinelPassword: string;
+  /** Acknowledged writes wait for this many replicas (WAIT); 0 = no waiting. */
+  readonly waitReplicas: number;
+  readonly keyPrefix: string;
+  readonly commandTimeoutMs: number;
+}
+
+/** The per-process session cache of the Redis store (session.local-cache.*). */
+export interface SessionCacheSettings {
+  readonly enabled: boolean;
+  readonly maxEntries: number;
+  readonly ttlMs: number;
+}
+
 /** The settings the layers read (store-backends.ts's StoreSettings adds the backend's names). */
 export interface LayerSettings {
   readonly profile: string;
-  readonly redis: {
-    readonly url: string;
-    readonly password: string;
-    readonly sentinels: ReadonlyArray<{ readonly host: string; readonly port: number }>;
-    readonly nodes: ReadonlyArray<{ readonly host: string; readonly port: number }>;
-    readonly masterName: string;
-    readonly sentinelPassword: string;
-    readonly waitReplicas: number;
-    readonly keyPrefix: string;
-    readonly commandTimeoutMs: number;
-  };
-  readonly sessionCache: { readonly enabled: boolean; readonly maxEntries: number; readonly ttlMs: number };
+  readonly redis: RedisConnectionSettings;
+  readonly sessionCache: SessionCacheSettings;
 }
 
 /** What the process-wide layers see of one assembly. */

@@ -2,7 +2,10 @@
 import type { IdempotencySettings } from '../../application/idempotency/idempotency-settings';
 import type { SessionSettings } from '../../application/session/session-settings';
 import type { SignSettings } from '../../application/signing/sign-settings';
+import type { RedisConnectionSettings, SessionCacheSettings } from '../store-ports';
 import type { ConfigKey, Profile, SettingValue, SettingValues } from './keys';
+
+export type { SessionCacheSettings } from '../store-ports';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -12,29 +15,8 @@ export class ConfigError extends Error {
 }
 
 /** How the service reaches Redis: one server, the master a set of Sentinels names, or a Redis Cluster. */
-export interface RedisSettings {
+export interface RedisSettings extends RedisConnectionSettings {
   readonly mode: SettingValue<'svc.redis.mode'>;
-  /** Standalone: the server. Sentinel: only its credentials and database are used; cluster: only its credentials ('' = none). */
-  readonly url: string;
-  /** The data password: svc.redis.password, else the URL's ('' = none). */
-  readonly password: string;
-  readonly sentinels: ReadonlyArray<{ readonly host: string; readonly port: number }>;
-  /** Cluster mode: the seed nodes (any one that answers is enough to discover the others). */
-  readonly nodes: ReadonlyArray<{ readonly host: string; readonly port: number }>;
-  readonly masterName: string;
-  /** AUTH of the Sentinels themselves ('' = none). */
-  readonly sentinelPassword: string;
-  /** Acknowledged writes wait for this many replicas (WAIT); 0 = no waiting. */
-  readonly waitReplicas: number;
-  readonly keyPrefix: string;
-  readonly commandTimeoutMs: number;
-}
-
-/** The per-process session cache of the Redis store (session.local-cache.*). */
-export interface SessionCacheSettings {
-  readonly enabled: boolean;
-  readonly maxEntries: number;
-  readonly ttlMs: number;
 }
 
 /** `svc.idempotency.*`: the use cases' settings (but the resolved keys), the token keys as configured, the token route's rate limit. */
