@@ -17,10 +17,11 @@
  * and disabling the account call it (and a password change or reset will). The cut-off is read
  * only when a presented cookie's MAC is valid, so junk cookies cost no store read.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { foldUsername } from '../../domain/username';
 import type { Clock } from '../ports/clock';
+import { macUnderAnyKey } from '../shared/keyed-mac';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
@@ -101,10 +102,9 @@ export class DeviceCookies {
     const issued = iss === undefined ? null : Number(iss);
     const given = Buffer.from(mac, 'base64url');
     if (given.length !== MAC_BYTES) return null;
-    let valid = false;
-    for (const secret of this.settings.deviceCookie.secrets) {
-      if (timingSafeEqual(given, this.mac(secret, loginType, username, id, expires, issued))) valid = true;
-    }
+    const valid = macUnderAnyKey(given, this.settings.deviceCookie.secrets, (secret) =>
+      this.mac(secret, loginType, username, id, expires, issued),
+    );
     return valid && expires * 1000 > this.clock.now() ? { id, issued: issued ?? 0 } : null;
   }
 

@@ -14,7 +14,8 @@
  * the expiry alone for an anonymous token, `{"expiresAt", "session"}` for a bound one) are still
  * spent from the store, until they expire.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { macUnderAnyKey } from '../shared/keyed-mac';
 import { parseJsonObject } from '../../domain/json-record';
 
 export interface IssuedToken {
@@ -62,10 +63,7 @@ export function verifyToken(secrets: readonly string[], scope: string, token: st
   const expiresAt = Number(exp);
   const given = Buffer.from(given64, 'base64url');
   if (given.length !== MAC_BYTES || !Number.isSafeInteger(expiresAt)) return null;
-  let valid = false;
-  for (const secret of secrets) {
-    if (timingSafeEqual(given, mac(secret, scope, nonce, expiresAt, binding))) valid = true;
-  }
+  const valid = macUnderAnyKey(given, secrets, (secret) => mac(secret, scope, nonce, expiresAt, binding));
   return valid ? { nonce, expiresAt, sessionDigest: binding === 'a' ? null : binding.slice(1) } : null;
 }
 
