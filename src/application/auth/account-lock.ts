@@ -1,13 +1,16 @@
 /**
  * Per-account failure cap (beyond the seed specification, ASVS 6.3.1) with device cookies (OWASP, both
  * halves): a failure budget of `maxLoginFailures` failures inside the lock window. A client
- * presenting a valid device cookie is judged on the cookie's own budget only (429 when that is
- * spent), so strangers' failures never lock it out. Clients without one share the account's
- * budget; once it is spent they are not refused outright but must solve a captcha (428
- * captcha-required until they do): an attempt with a solved captcha is admitted, a wrong password
- * then still counts (and keeps the account in that state), so guessing costs a captcha each while
- * the owner, on any client, can always get in. Unknown usernames are counted exactly like real
- * ones, so the lock reveals nothing about existence.
+ * presenting a valid device cookie is judged on the cookie's own budget, so strangers' failures
+ * never lock it out (a spent cookie budget falls back to the shared one: never worse than no
+ * cookie). Clients without one share the account's budget; once it is spent they are not refused
+ * outright but must solve a captcha (428 captcha-required until they do): an attempt with a solved
+ * captcha is admitted and a wrong password still counts. A captcha can be solved by a script, so
+ * it is not the bound: after `captchaMaxFailures` more failures, clients without a device cookie
+ * are refused (429) until `hardLockSeconds` pass without a failure, at most
+ * `maxLoginFailures + captchaMaxFailures` failures per such period (ASVS 2.2.1), while a device
+ * cookie's holder still gets in. Unknown usernames are counted exactly like real ones, so the lock
+ * reveals nothing about existence.
  *
  * Only failures spend a budget. An attempt holds a place while its password is compared; when
  * the failures plus the places held reach the cap, later attempts wait (bounded) for those
