@@ -8,6 +8,7 @@
 import type { interfaces } from 'inversify';
 import type { AuthSettings } from './auth/auth-settings';
 import type { IdempotencySettings } from './idempotency/idempotency-settings';
+import type { AccountStore } from './ports/account-store';
 import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { CaptchaStore } from './ports/captcha-store';
 import type { Clock } from './ports/clock';
@@ -15,6 +16,7 @@ import type { HealthIndicator } from './ports/health-indicator';
 import type { KeyValueStore } from './ports/key-value-store';
 import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
+import type { Mailer } from './ports/mailer';
 import type { Metrics } from './ports/metrics';
 import type { PasswordHasher } from './ports/password-hasher';
 import type { RateLimitStore } from './ports/rate-limit-store';
@@ -51,6 +53,10 @@ export const TOKENS = {
   MemberDirectory: id<UserDirectory>('MemberDirectory'),
   /** Role and enabled-flag changes of admin accounts; unbound when the directory is read-only. */
   UserAdministration: id<UserAdministration>('UserAdministration'),
+  /** Password, state and e-mail changes of the app's accounts; bound to a refusing stand-in on a read-only directory. */
+  AccountStore: id<AccountStore>('AccountStore'),
+  /** Outgoing e-mail (SMTP or the embedded dev mailbox). */
+  Mailer: id<Mailer>('Mailer'),
   // crypto and captcha images
   PasswordHasher: id<PasswordHasher>('PasswordHasher'),
   RsaDecryptor: id<RsaDecryptor>('RsaDecryptor'),

@@ -43,6 +43,17 @@ export const REASONS = [
   'refresh-token-reused',
   'username-taken',
   'user-not-found',
+  // account lifecycle (passwords, e-mail, account state)
+  'password-policy',
+  'current-password-wrong',
+  'password-change-required',
+  'account-disabled',
+  'email-taken',
+  'email-not-verified',
+  'verification-code-invalid',
+  'reset-token-invalid',
+  'directory-read-only',
+  'mail-unavailable',
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',

@@ -68,7 +68,21 @@ export interface SessionRecord {
   readonly client: ClientInfo;
   /** Free-form string attributes (e.g. the refresh-token family of an admin login). */
   readonly attrs: Readonly<Record<string, string>>;
+  /**
+   * Required actions still pending (Keycloak's term): while any is, the session is restricted to
+   * the routes that fulfil them plus `GET /auth/me` and `POST /auth/logout`; every other route
+   * answers 403 with the action's reason. Absent or empty: a full session.
+   */
+  readonly requiredActions?: readonly RequiredAction[];
 }
+
+/** Something the user must do before the session is a full one. */
+export type RequiredAction = 'update-password';
+
+/** The answer a restricted session gets on any other route, per pending action. */
+export const REQUIRED_ACTION_REASONS: Readonly<Record<RequiredAction, Reason>> = {
+  'update-password': 'password-change-required',
+};
 
 export type TombstoneState = 'kicked-out' | 'replaced';
 

@@ -9,10 +9,26 @@ export interface DirectoryUser {
   readonly avatar: string;
   /** BCrypt hash ($2a$/$2b$/$2y$); never plaintext. */
   readonly passwordHash: string;
+  /** The account's flag; a disabled account with `disabledUntil` in the past logs in again (the ban has lifted). */
   readonly enabled: boolean;
   readonly roles: readonly string[];
   /** Effective permission strings (from the roles, plus any granted to the user directly). */
   readonly permissions: readonly string[];
+  /** Why the account is disabled (shown to administrators only), when it is. */
+  readonly disabledReason?: string | null;
+  /** End of a timed ban (ms since epoch); null or absent: disabled until enabled again. */
+  readonly disabledUntil?: number | null;
+  /** Set by an administrator's reset: the next login gets a session restricted to changing the password. */
+  readonly mustChangePassword?: boolean;
+  /** The account's e-mail address as given (members; admins may have none). */
+  readonly email?: string | null;
+  readonly emailVerified?: boolean;
+}
+
+/** Whether the account may log in at `now`: enabled, or disabled by a timed ban that has ended. */
+export function accountActive(user: Pick<DirectoryUser, 'enabled' | 'disabledUntil'>, now: number): boolean {
+  if (user.enabled) return true;
+  return user.disabledUntil !== undefined && user.disabledUntil !== null && user.disabledUntil <= now;
 }
 
 export interface NewUser {
@@ -21,11 +37,13 @@ export interface NewUser {
   readonly nickname: string;
   readonly avatar?: string;
   readonly roles: readonly string[];
+  /** Members: an e-mail address (unverified), unique case-insensitively. */
+  readonly email?: string;
 }
 
 export type CreateUserResult =
   | { readonly ok: true; readonly user: DirectoryUser }
-  | { readonly ok: false; readonly reason: 'username-taken' | 'unknown-role'; readonly detail: string };
+  | { readonly ok: false; readonly reason: 'username-taken' | 'email-taken' | 'unknown-role'; readonly detail: string };
 
 /**
  * One account per name, whatever its case: names are compared by their folded form
