@@ -27,6 +27,7 @@ import type { UserAdministration } from './ports/user-administration';
 import type { UserDirectory } from './ports/user-directory';
 import type { SessionSettings } from './session/session-settings';
 import type { SignSettings } from './signing/sign-settings';
+import type { AccountSettings } from './users/account-settings';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
@@ -66,4 +67,5 @@ export const TOKENS = {
   SessionSettings: id<SessionSettings>('SessionSettings'),
   SignSettings: id<SignSettings>('SignSettings'),
   IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
+  AccountSettings: id<AccountSettings>('AccountSettings'),
 } as const;

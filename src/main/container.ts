@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import type { AuthSettings } from '../application/auth/auth-settings';
+import type { AccountSettings } from '../application/users/account-settings';
 import { Authenticate } from '../application/auth/authenticate';
 import { CheckPermission } from '../application/auth/check-permission';
 import { CheckRole } from '../application/auth/check-role';
@@ -39,6 +40,19 @@ import { decorateForApp } from './store-backends';
 export interface AppAccounts {
   readonly directory: UserDirectory;
   readonly rsa: RsaDecryptor;
+}
+
+export function accountSettingsOf(config: AppConfig): AccountSettings {
+  const r = config.raw;
+  return {
+    passwordHistory: r['svc.password.history'],
+    requireEmail: r['svc.web.require-email'],
+    requireVerifiedEmail: r['svc.web.require-verified-email'],
+    verifyCodeTtlSeconds: r['svc.web.verify-code-ttl-seconds'],
+    resetTokenTtlSeconds: r['svc.web.reset-token-ttl-seconds'],
+    resetLink: r['svc.web.reset-link'],
+    mailTimeoutMs: r['svc.mail.timeout-ms'],
+  };
 }
 
 /** `log` hears the dev warning about a generated device-cookie key. */
@@ -126,6 +140,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);
   if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
+  c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);

@@ -31,6 +31,7 @@ export class PromMetrics implements Metrics {
   private readonly cacheInvalidations: Counter;
   private readonly cacheFlushes: Counter<'reason'>;
   private readonly cacheTracking: Gauge;
+  private readonly mails: Counter<'kind' | 'outcome'>;
 
   constructor(opts: { app: string }) {
     const registers = [this.registry];
@@ -90,6 +91,12 @@ export class PromMetrics implements Metrics {
       labelNames: ['reason'],
       registers,
     });
+    this.mails = new Counter({
+      name: 'authguard_mail_total',
+      help: 'E-mails handed to the mailer, by kind (reset, verify) and outcome (sent, failed, timeout)',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
     this.cacheTracking = new Gauge({
       name: 'authguard_session_cache_tracking',
       help: '1 while the local session cache is in use (tracking link up), 0 while it is bypassed',
@@ -130,6 +137,9 @@ export class PromMetrics implements Metrics {
   }
   idempotencyConflict(mode: string, reason: string): void {
     this.idempotency.inc({ mode, reason });
+  }
+  mailSent(kind: string, outcome: 'sent' | 'failed' | 'timeout'): void {
+    this.mails.inc({ kind, outcome });
   }
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void {
     const byOperation = inner(this.storeSeries, store, () => new Map<string, { ok: HistogramSeries; error: HistogramSeries }>());

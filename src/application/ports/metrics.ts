@@ -12,6 +12,8 @@ export interface Metrics {
   signatureFailed(reason: string): void;
   /** A duplicate-submission / idempotency conflict; mode is PARAM, TOKEN or HEADER, reason the domain reason. */
   idempotencyConflict(mode: string, reason: string): void;
+  /** One e-mail handed to the mailer: 'sent', 'failed' (refused or unreachable) or 'timeout' (slower than svc.mail.timeout-ms). */
+  mailSent(kind: string, outcome: 'sent' | 'failed' | 'timeout'): void;
   /** One call to a store port and how long it took. */
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void;
   /**

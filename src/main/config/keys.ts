@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { SettingDeclaration } from './setting';
+import { ACCOUNT_KEYS } from './settings/account';
 import { DIRECTORY_KEYS } from './settings/directory';
 import { HTTP_KEYS } from './settings/http';
 import { LOGIN_KEYS } from './settings/login';
@@ -15,7 +16,7 @@ export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
 
 /** Every configuration key with its declaration, in the order problems are reported and the docs list them. */
-export const KEYS = { ...SESSION_KEYS, ...LOGIN_KEYS, ...PROTECTION_KEYS, ...STORE_KEYS, ...HTTP_KEYS, ...DIRECTORY_KEYS };
+export const KEYS = { ...SESSION_KEYS, ...LOGIN_KEYS, ...PROTECTION_KEYS, ...STORE_KEYS, ...HTTP_KEYS, ...DIRECTORY_KEYS, ...ACCOUNT_KEYS };
 
 export type ConfigKey = keyof typeof KEYS;
 export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[];
