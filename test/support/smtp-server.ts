@@ -29,6 +29,8 @@ export interface TestSmtpServer {
   readonly received: ReceivedMail[];
   /** Failed AUTH attempts. */
   readonly authFailures: number;
+  /** The TCP connections open to the server now. */
+  openConnections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -116,7 +118,8 @@ export async function startSmtpServer(
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = (server as unknown as { server: net.Server }).server.address() as net.AddressInfo;
+  const listener = (server as unknown as { server: net.Server }).server;
+  const { port } = listener.address() as net.AddressInfo;
   const scheme = tls === 'implicit' ? 'smtps' : 'smtp';
   return {
     port,
@@ -125,6 +128,7 @@ export async function startSmtpServer(
     get authFailures() {
       return authFailures;
     },
+    openConnections: () => new Promise<number>((resolve, reject) => listener.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
