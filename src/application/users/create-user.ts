@@ -32,7 +32,13 @@ const invalidField = (pointer: string, detail: string, message = 'The request bo
 @injectable()
 export class CreateUser {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['validation-failed', 'username-taken', 'directory-unavailable', 'server-busy'];
+  static readonly reasons: readonly Reason[] = [
+    'validation-failed',
+    'username-taken',
+    'directory-unavailable',
+    'directory-read-only',
+    'server-busy',
+  ];
   /** The failures of an administrator's creation (the delegation check added). */
   static readonly delegatedReasons: readonly Reason[] = [...CreateUser.reasons, ...Delegation.reasons];
 
