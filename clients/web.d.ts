@@ -553,7 +553,7 @@ export interface components {
              * @description The reason (stable)
              * @enum {string}
              */
-            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
+            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
             errors?: components["schemas"]["FieldErrors"];
         };
         /**
@@ -954,7 +954,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `username-taken` (40900): The username is already taken */
+            /** @description `username-taken` (40900): The username is already taken; `email-taken` (40901): The e-mail address is already in use */
             409: {
                 headers: {
                     [name: string]: unknown;
