@@ -11,6 +11,7 @@ import type { IdempotencySettings } from './idempotency/idempotency-settings';
 import type { AccountStore } from './ports/account-store';
 import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { CaptchaStore } from './ports/captcha-store';
+import type { CommonPasswords } from './ports/common-passwords';
 import type { Clock } from './ports/clock';
 import type { HealthIndicator } from './ports/health-indicator';
 import type { KeyValueStore } from './ports/key-value-store';
@@ -60,6 +61,8 @@ export const TOKENS = {
   Mailer: id<Mailer>('Mailer'),
   // crypto and captcha images
   PasswordHasher: id<PasswordHasher>('PasswordHasher'),
+  /** The common and breached passwords a new password may not be (one list per process). */
+  CommonPasswords: id<CommonPasswords>('CommonPasswords'),
   RsaDecryptor: id<RsaDecryptor>('RsaDecryptor'),
   CaptchaGenerator: id<CaptchaGenerator>('CaptchaGenerator'),
   // settings

@@ -1,4 +1,5 @@
 /** Password and account-name rules the use cases and adapters share (BCrypt limits, ASVS 6.2). */
+import { foldUsername } from './username';
 
 /** A BCrypt hash: `$2a$` / `$2b$` / `$2y$`, a two-digit cost, 53 characters of salt and digest. */
 const BCRYPT_HASH = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
@@ -27,11 +28,32 @@ export function utf8Length(s: string): number {
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
 
-/** Password rules (ASVS 6.2): 8-64 characters and at most 72 UTF-8 bytes (BCrypt's limit; never truncated). */
-export function passwordProblem(password: string): string | null {
+/** The password rules that need no list and no hash: the length rules (ASVS 6.2.1, 6.2.9) and the username (6.2.11). */
+export const PASSWORD_MIN_CHARS = 8;
+export const PASSWORD_MAX_CHARS = 64;
+
+/**
+ * Every rule of the password policy that `password` breaks on its own (the common list and the
+ * history are the application's): 8-64 characters, at most 72 UTF-8 bytes (BCrypt's limit; never
+ * truncated), and not the username, compared as typed and folded (`foldUsername`: NFKC, lower case)
+ * on both sides. One detail a rule, in the policy's order; empty when none is broken. No composition rules.
+ */
+export function passwordPolicyProblems(password: string, username: string): string[] {
+  const problems = lengthProblems(password);
+  if (password === username || foldUsername(password) === foldUsername(username)) problems.push('must not be the username');
+  return problems;
+}
+
+function lengthProblems(password: string): string[] {
+  const problems: string[] = [];
   const chars = [...password].length;
-  if (chars < 8) return 'must be at least 8 characters';
-  if (chars > 64) return 'must be at most 64 characters';
-  if (utf8Length(password) > BCRYPT_MAX_BYTES) return 'must be at most 72 bytes in UTF-8 (BCrypt reads no further)';
-  return null;
+  if (chars < PASSWORD_MIN_CHARS) problems.push(`must be at least ${PASSWORD_MIN_CHARS} characters`);
+  if (chars > PASSWORD_MAX_CHARS) problems.push(`must be at most ${PASSWORD_MAX_CHARS} characters`);
+  if (utf8Length(password) > BCRYPT_MAX_BYTES) problems.push('must be at most 72 bytes in UTF-8 (BCrypt reads no further)');
+  return problems;
+}
+
+/** The first length rule `password` breaks (8-64 characters, at most 72 UTF-8 bytes), or null. */
+export function passwordProblem(password: string): string | null {
+  return lengthProblems(password)[0] ?? null;
 }

@@ -28,6 +28,7 @@ import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
 import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
 import { authGuards, type AuthGuards } from '../adapters/koa/guards';
+import { PackagedCommonPasswords } from '../adapters/passwords/common-password-list';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
@@ -133,6 +134,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
   c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
+  c.bind(TOKENS.CommonPasswords).toConstantValue(new PackagedCommonPasswords());
   c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator({ min: config.captcha.mathMin, max: config.captcha.mathMax }));
   c.bind(TOKENS.UserDirectory).toConstantValue(accounts.directory);
   c.bind(TOKENS.RsaDecryptor).toConstantValue(accounts.rsa);

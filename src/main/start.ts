@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer } from '../adapters/koa/http-server';
 import { accessLoggerOf, bufferedDestination, createPinoLogger } from '../adapters/logging/pino-logger';
+import { loadCommonPasswords } from '../adapters/passwords/common-password-list';
 import { ConfigError, loadConfig, servedAppChecks, type AppConfig } from './config';
 import { buildAdminApp } from './admin';
 import { buildWebApp } from './web';
@@ -48,6 +49,11 @@ async function main(): Promise<void> {
   const level = process.env.LOG_LEVEL ?? (config.session.isLog ? 'debug' : config.profile === 'test' ? 'warn' : 'info');
   const log = createPinoLogger({ level, destination });
   const infra = createInfrastructure(config, { log, accessLog: accessLoggerOf(log) });
+  // The common-password list is read now (~0.3 s, once per process), not in the first registration's request;
+  // a missing list fails the start.
+  const listStart = Date.now();
+  const entries = loadCommonPasswords().size;
+  log.info({ entries, ms: Date.now() - listStart }, 'common-password list loaded');
 
   const servers: http.Server[] = [];
   for (const name of which) {
