@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { NoRsaDecryptor } from '../../src/adapters/crypto/rsa';
+import { PackagedCommonPasswords } from '../../src/adapters/passwords/common-password-list';
 import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { PromMetrics } from '../../src/adapters/metrics/prom-metrics';
@@ -78,6 +79,7 @@ export function accountTestbed(settings: Partial<AccountSettings> = {}): Account
   c.bind(TOKENS.AccountStore).toConstantValue(accounts);
   c.bind(TOKENS.Mailer).toConstantValue(mailer);
   c.bind(TOKENS.PasswordHasher).toConstantValue(fakeHasher);
+  c.bind(TOKENS.CommonPasswords).toConstantValue(new PackagedCommonPasswords());
   c.bind(TOKENS.RsaDecryptor).toConstantValue(new NoRsaDecryptor());
   c.bind(TOKENS.AccountSettings).toConstantValue({ ...ACCOUNT_SETTINGS, ...settings });
   c.bind(TOKENS.SessionSettings).toConstantValue({ ...DEFAULT_SESSION_POLICY, shareSecret: '' } as SessionSettings);

@@ -99,12 +99,16 @@ describe('password reset: RequestPasswordReset, ResetPassword', () => {
     assert.equal(await reasonOf(use(second)), 'reset-token-invalid');
   });
 
-  it('a password the policy refuses leaves the token valid', async () => {
+  it('a password the policy refuses (the current one, an earlier one, a short one) leaves the token valid', async () => {
     const token = tokenIn(await ask('ann@example.org'));
     const err = await use(token, 'short').catch((e: unknown) => e);
     assert.ok(isDomainError(err) && err.reason === 'password-policy');
     assert.equal(err.extras.errors?.[0]?.pointer, '/newPassword');
+    assert.equal(await reasonOf(use(token, 'old-password-1')), 'password-policy', 'the current password');
     assert.equal((await use(token)).passwordReset, true);
+    const next = tokenIn(await ask('ann@example.org'));
+    assert.equal(await reasonOf(use(next, 'old-password-1')), 'password-policy', 'an earlier password (svc.password.history)');
+    assert.equal((await use(next, 'third-password-3')).passwordReset, true);
   });
 
   it('of two concurrent uses of one token exactly one wins', async () => {

@@ -4,15 +4,14 @@
  * old password may be logged in.
  *
  * A spent, unknown, expired or superseded token is 400 reset-token-invalid. The new password is
- * checked (password-policy) before the token is spent, so a refused password leaves it valid for
- * another try. The token is spent atomically (ResetTokens.spend: of two concurrent uses, on any
+ * checked (CheckPasswordPolicy: 400 password-policy, the account's history included) before the
+ * token is spent, so a refused password leaves it valid for another try. The token is spent atomically (ResetTokens.spend: of two concurrent uses, on any
  * instances, one wins), after the BCrypt hash and before the password is written; if the write
  * fails, the token is given back.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
-import { passwordProblem } from '../../domain/password';
 import type { AuthSettings } from '../auth/auth-settings';
 import { LogoutAll } from '../auth/logout-all';
 import type { AccountStore } from '../ports/account-store';
@@ -20,6 +19,7 @@ import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import type { AccountSettings } from './account-settings';
+import { CheckPasswordPolicy } from './check-password-policy';
 import { ResetTokens } from './reset-tokens';
 
 const invalid = (): DomainError =>
@@ -32,7 +32,7 @@ const invalid = (): DomainError =>
 export class ResetPassword {
   static readonly reasons: readonly Reason[] = [
     'reset-token-invalid',
-    'password-policy',
+    ...CheckPasswordPolicy.reasons,
     'directory-unavailable',
     'server-busy',
     ...LogoutAll.reasons,
@@ -46,6 +46,7 @@ export class ResetPassword {
     @inject(TOKENS.AuthSettings) private readonly auth: AuthSettings,
     @inject(TOKENS.AccountSettings) private readonly settings: AccountSettings,
     @inject(LogoutAll) private readonly logoutAll: LogoutAll,
+    @inject(CheckPasswordPolicy) private readonly policy: CheckPasswordPolicy,
   ) {}
 
   async execute(input: {
@@ -57,12 +58,14 @@ export class ResetPassword {
     const found = await this.tokens.find(type, input.token);
     const user = found === null ? null : await this.directory.findById(found.record.userId);
     if (found === null || user === null) throw invalid();
-    const problem = passwordProblem(input.newPassword);
-    if (problem !== null) {
-      throw new DomainError('password-policy', 'The new password does not meet the password policy.', {
-        errors: [{ pointer: '/newPassword', detail: problem }],
-      });
-    }
+    // The policy, the account's history included (the current password is its newest entry).
+    await this.policy.execute({
+      password: input.newPassword,
+      username: user.username,
+      pointer: '/newPassword',
+      userId: user.id,
+      currentHash: user.passwordHash,
+    });
     const passwordHash = await this.hasher.hash(input.newPassword, this.auth.bcryptCost);
     if (!(await this.tokens.spend(type, found))) throw invalid();
     const keepHistory = Math.max(0, this.settings.passwordHistory - 1);
