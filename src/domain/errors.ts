@@ -54,6 +54,15 @@ export const REASONS = [
   'reset-token-invalid',
   'directory-read-only',
   'mail-unavailable',
+  // strong authentication (second factors, passkeys, step-up)
+  'mfa-token-invalid',
+  'mfa-code-invalid',
+  'passkey-invalid',
+  'step-up-required',
+  'mfa-enrolment-required',
+  'mfa-setup-missing',
+  'mfa-already-enrolled',
+  'mfa-unavailable',
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',

@@ -74,14 +74,22 @@ export interface SessionRecord {
    * answers 403 with the action's reason. Absent or empty: a full session.
    */
   readonly requiredActions?: readonly RequiredAction[];
+  /** When the user last proved who they are on this session (login, step-up), ms since epoch; absent: `createdAt`. */
+  readonly authTime?: number;
+  /** How (RFC 8176 `amr` values: `pwd`, `otp`, `hwk`, `swk`, `mfa`); absent: `['pwd']`. */
+  readonly amr?: readonly AuthMethod[];
 }
 
+/** RFC 8176 authentication method references this service records. */
+export type AuthMethod = 'pwd' | 'otp' | 'hwk' | 'swk' | 'mfa';
+
 /** Something the user must do before the session is a full one. */
-export type RequiredAction = 'update-password';
+export type RequiredAction = 'update-password' | 'mfa-enrolment';
 
 /** The answer a restricted session gets on any other route, per pending action. */
 export const REQUIRED_ACTION_REASONS: Readonly<Record<RequiredAction, Reason>> = {
   'update-password': 'password-change-required',
+  'mfa-enrolment': 'mfa-enrolment-required',
 };
 
 export type TombstoneState = 'kicked-out' | 'replaced';

@@ -216,6 +216,38 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
     what: 'This action sends an e-mail and no mail server is configured (svc.mail.smtp-url).',
     todo: 'Retry later; operators: set svc.mail.smtp-url.',
   },
+  'mfa-token-invalid': {
+    what: 'The mfaToken of this second-factor step is unknown, was already used, or expired (it lives a few minutes).',
+    todo: 'Log in again with the password to get a new mfaToken.',
+  },
+  'mfa-code-invalid': {
+    what: 'The authenticator code or recovery code is wrong, or was already used. It counts as a failed login of the account.',
+    todo: 'Enter the current code of your authenticator app (or an unused recovery code); check the device clock.',
+  },
+  'passkey-invalid': {
+    what: 'The passkey (WebAuthn) response could not be verified: wrong challenge or origin, unknown credential, or a bad signature or counter.',
+    todo: 'Ask for new options and try the passkey again; if it keeps failing, use another factor.',
+  },
+  'step-up-required': {
+    what: 'This action is sensitive and the session last proved who you are too long ago.',
+    todo: 'Re-authenticate on this session (POST /auth/step-up with your password, a code or a passkey), then retry.',
+  },
+  'mfa-enrolment-required': {
+    what: 'Your role requires a second factor and the account has none, so this session may only enrol one.',
+    todo: 'Enrol a factor (POST /auth/mfa/totp/setup then /confirm, or a passkey); the same session then works in full.',
+  },
+  'mfa-setup-missing': {
+    what: 'There is no pending authenticator enrolment to confirm (none was started, or it expired).',
+    todo: 'Start again with POST /auth/mfa/totp/setup.',
+  },
+  'mfa-already-enrolled': {
+    what: 'The account already has an active authenticator.',
+    todo: 'Remove it first (DELETE /auth/mfa/totp, which needs a recent re-authentication) to enrol another.',
+  },
+  'mfa-unavailable': {
+    what: 'Second factors cannot be enrolled: the instance has no key to encrypt their secrets (svc.mfa.encryption-key).',
+    todo: 'Retry later; operators: set svc.mfa.encryption-key.',
+  },
   'payload-too-large': { what: 'The request body is larger than the service accepts.', todo: 'Send a smaller body.' },
   'unsupported-media-type': {
     what: 'The request body is not in a format this endpoint accepts.',

@@ -8,6 +8,7 @@ import { ACCOUNT_KEYS } from './settings/account';
 import { DIRECTORY_KEYS } from './settings/directory';
 import { HTTP_KEYS } from './settings/http';
 import { LOGIN_KEYS } from './settings/login';
+import { MFA_KEYS } from './settings/mfa';
 import { PROTECTION_KEYS } from './settings/protection';
 import { SESSION_KEYS } from './settings/session';
 import { STORE_KEYS } from './settings/store';
@@ -16,7 +17,16 @@ export type Profile = 'dev' | 'test' | 'prod';
 export const PROFILES: readonly Profile[] = ['dev', 'test', 'prod'];
 
 /** Every configuration key with its declaration, in the order problems are reported and the docs list them. */
-export const KEYS = { ...SESSION_KEYS, ...LOGIN_KEYS, ...PROTECTION_KEYS, ...STORE_KEYS, ...HTTP_KEYS, ...DIRECTORY_KEYS, ...ACCOUNT_KEYS };
+export const KEYS = {
+  ...SESSION_KEYS,
+  ...LOGIN_KEYS,
+  ...PROTECTION_KEYS,
+  ...STORE_KEYS,
+  ...HTTP_KEYS,
+  ...DIRECTORY_KEYS,
+  ...ACCOUNT_KEYS,
+  ...MFA_KEYS,
+};
 
 export type ConfigKey = keyof typeof KEYS;
 export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[];
