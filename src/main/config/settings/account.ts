@@ -17,7 +17,9 @@ export const ACCOUNT_KEYS = {
   'svc.web.require-verified-email': setting({
     schema: bool,
     default: false,
-    doc: 'a member whose e-mail is not verified cannot log in (403 `email-not-verified`); prod refuses to start with it and no `svc.mail.smtp-url`',
+    doc:
+      'a member whose e-mail is not verified cannot log in (403 `email-not-verified`); ' +
+      'prod refuses to start with it and no `svc.mail.smtp-url`',
   }),
   'svc.web.verify-code-ttl-seconds': setting({
     schema: int(60, 86400),
