@@ -5,9 +5,9 @@
  *
  * A spent, unknown, expired or superseded token is 400 reset-token-invalid. The new password is
  * checked (CheckPasswordPolicy: 400 password-policy, the account's history included) before the
- * token is spent, so a refused password leaves it valid for another try. The token is spent atomically (ResetTokens.spend: of two concurrent uses, on any
- * instances, one wins), after the BCrypt hash and before the password is written; if the write
- * fails, the token is given back.
+ * token is spent, so a refused password leaves it valid for another try. The token is spent
+ * atomically (ResetTokens.spend: of two concurrent uses, on any instances, one wins), after the
+ * BCrypt hash and before the password is written; if the write fails, the token is given back.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
