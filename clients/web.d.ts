@@ -1008,7 +1008,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `username-taken` (40900): The username is already taken; `email-taken` (40901): The e-mail address is already in use */
+            /** @description `username-taken` (40900): The username is already taken; `email-taken` (40901): The e-mail address is already in use; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;

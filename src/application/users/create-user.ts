@@ -42,6 +42,7 @@ export class CreateUser {
     'username-taken',
     'email-taken',
     'directory-unavailable',
+    'directory-read-only',
     'server-busy',
   ];
   /** The failures of an administrator's creation: no e-mail address (so never email-taken), the delegation check added. */
