@@ -12,7 +12,12 @@ import { VerificationCodes } from './verification-codes';
 
 @injectable()
 export class VerifyEmail {
-  static readonly reasons: readonly Reason[] = ['verification-code-invalid', 'store-unavailable', 'directory-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    'verification-code-invalid',
+    'store-unavailable',
+    'directory-unavailable',
+    'directory-read-only',
+  ];
 
   constructor(
     @inject(TOKENS.AccountStore) private readonly accounts: AccountStore,
