@@ -34,6 +34,7 @@ export class ResetPassword {
     'reset-token-invalid',
     ...CheckPasswordPolicy.reasons,
     'directory-unavailable',
+    'directory-read-only',
     'server-busy',
     ...LogoutAll.reasons,
   ];

@@ -141,7 +141,17 @@ export const MailRequestAccepted = z
   })
   .openapi('MailRequestAccepted', {
     description: 'The request is taken; a message follows only when the address belongs to an account it applies to',
-    example: { accepted: true, detail: 'If an account with this address is waiting for its verification, a new code is on its way.' },
+    example: { accepted: true, detail: 'If an account has this address, a message with a reset link is on its way.' },
+  });
+
+export const PasswordResetDone = z
+  .object({
+    passwordReset: z.literal(true),
+    sessionsEnded: z.number().int().min(0).openapi({ description: 'How many sessions of the member were ended' }),
+  })
+  .openapi('PasswordResetDone', {
+    description: 'The new password is set; every session of the member ended and every refresh token and device cookie revoked',
+    example: { passwordReset: true, sessionsEnded: 2 },
   });
 
 const SESSION_FIELDS = {
