@@ -28,8 +28,8 @@ export default tseslint.config(
   ),
   layer(
     ['src/application/**/*.ts'],
-    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'pino'],
-    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis).',
+    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'pino', 'otpauth', 'qrcode'],
+    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis, no OTP or QR library).',
   ),
   layer(['src/adapters/**/*.ts'], ['**/main/**'], 'src/adapters must not import the composition roots (src/main).'),
   {
