@@ -22,6 +22,7 @@ import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
+import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { createContainer } from './container';
 import { createSqlDirectories, type Directories } from './directories';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
@@ -96,7 +97,7 @@ class CliContext {
     } else {
       if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
       const file = new YamlFileUserDirectory(c.usersFile);
-      directories = { admins: file, members: file, administration: null, close: async () => undefined };
+      directories = { admins: file, members: file, administration: null, totp: new InMemoryTotpStore(), close: async () => undefined };
       where = c.usersFile;
     }
     const infra = createInfrastructure({ ...c, store: IN_PROCESS_STORE }, { log: this.log, directories });

@@ -8,6 +8,7 @@
  */
 import type { Container } from 'inversify';
 import type { Logger } from '../application/ports/logger';
+import type { TotpStore } from '../application/ports/totp-store';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
@@ -17,6 +18,8 @@ import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
+import { SqlTotpStore } from '../adapters/sql/sql-totp-store';
+import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
 import type { AppConfig } from './config';
 
@@ -25,6 +28,11 @@ export interface Directories {
   readonly members: UserDirectory;
   /** Null when the backend cannot change accounts (a read-only directory). */
   readonly administration: UserAdministration | null;
+  /**
+   * TOTP factors of both login types, kept with the accounts: the SQL tables of migration 004, or the process's memory
+   * beside the file directory (not shared between instances; docs/sql-directory.md).
+   */
+  readonly totp: TotpStore;
   close(): Promise<void>;
 }
 
@@ -37,11 +45,21 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
   if (config.membersFile === '' && config.profile !== 'prod')
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
-  return { admins, members, administration: admins, close: async () => undefined };
+  return { admins, members, administration: admins, totp: new InMemoryTotpStore(), close: async () => undefined };
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
 const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles', 'setEnabled'] as const;
+const TOTP_METHODS = [
+  'savePending',
+  'pending',
+  'activate',
+  'active',
+  'acceptStep',
+  'useRecoveryCode',
+  'recoveryCodesLeft',
+  'remove',
+] as const satisfies readonly (keyof TotpStore)[];
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -50,6 +68,7 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     admins: directoryFailClosed<UserDirectory>(admins, DIRECTORY_METHODS, log),
     members: directoryFailClosed<UserDirectory>(new SqlMemberDirectory(pool), DIRECTORY_METHODS, log),
     administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
+    totp: directoryFailClosed<TotpStore>(new SqlTotpStore(pool), TOTP_METHODS, log),
     close: () => pool.end(),
   };
 };

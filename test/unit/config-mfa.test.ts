@@ -4,7 +4,9 @@
  * no such role) starts with a warning.
  */
 import assert from 'node:assert/strict';
+import type { Logger } from '../../src/application/ports/logger';
 import { configWarnings, loadConfig } from '../../src/main/config';
+import { totpSettingsOf } from '../../src/main/container';
 import { emptyConfigDir, problemsOf } from '../support/config-problems';
 import { prodEnv } from '../support/prod-env';
 
@@ -61,5 +63,44 @@ describe('configuration: svc.mfa.encryption-key', () => {
     const problems = problemsOf({ APP_PROFILE: 'test', SVC_MFA_PREVIOUS_ENCRYPTION_KEY: hex });
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(problems[0] ?? '', /^svc\.mfa\.previous-encryption-key \(SVC_MFA_PREVIOUS_ENCRYPTION_KEY\): set without svc\.mfa/);
+  });
+
+  describe('the keys the TOTP factors get (totpSettingsOf)', () => {
+    const load = (env: Record<string, string>) => loadConfig({ env, configDir: emptyConfigDir() });
+
+    it('the configured key, then the previous one (hex or base64), and the issuer from svc.webauthn.rp-name', () => {
+      const previous = Buffer.alloc(32, 7);
+      const s = totpSettingsOf(
+        load(prodEnv({ [KEY]: hex, SVC_MFA_PREVIOUS_ENCRYPTION_KEY: previous.toString('base64'), SVC_WEBAUTHN_RP_NAME: 'Acme' })),
+      );
+      assert.deepEqual(s.encryptionKeys, [Buffer.from(hex, 'hex'), previous]);
+      assert.equal(s.issuer, 'Acme');
+    });
+
+    it('prod without a key: no key (enrolment answers 503), and no error at start', () => {
+      assert.deepEqual(totpSettingsOf(load(withoutKey())).encryptionKeys, []);
+    });
+
+    it('dev and test without a key: one ephemeral key per configuration, and one warning in dev', () => {
+      const warnings: string[] = [];
+      const log: Logger = {
+        debug: () => undefined,
+        info: () => undefined,
+        error: () => undefined,
+        warn: (_o, m) => warnings.push(m ?? ''),
+      };
+      const dev = load({ APP_PROFILE: 'dev' });
+      const a = totpSettingsOf(dev, log).encryptionKeys;
+      assert.equal(a.length, 1);
+      assert.equal(a[0]?.length, 32);
+      assert.deepEqual(totpSettingsOf(dev, log).encryptionKeys, a, 'both apps of a process share it');
+      assert.notDeepEqual(totpSettingsOf(load({ APP_PROFILE: 'dev' })).encryptionKeys, a);
+      const mine = warnings.filter((w) => w.startsWith('svc.mfa.encryption-key is not set'));
+      assert.equal(mine.length, 1, warnings.join('\n'));
+      assert.match(mine[0] ?? '', /ephemeral/);
+      const test: string[] = [];
+      totpSettingsOf(load({ APP_PROFILE: 'test' }), { ...log, warn: (_o, m) => test.push(m ?? '') });
+      assert.deepEqual(test, [], 'test is quiet');
+    });
   });
 });
