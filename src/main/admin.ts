@@ -4,6 +4,7 @@ import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
+import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
 import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
@@ -34,7 +35,14 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const rsa = new NodeRsaDecryptor(rsaKeyFor(config, infra), config.rsaPadding, infra.cryptoPool);
   const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.admins, rsa });
-  const tables: RouteTable[] = [adminAuthRoutes, adminMeRoutes, systemRoutes, idempotentTokenRoutes, ...userAdminTables(container)];
+  const tables: RouteTable[] = [
+    adminAuthRoutes,
+    adminMeRoutes,
+    mfaTotpRoutes,
+    systemRoutes,
+    idempotentTokenRoutes,
+    ...userAdminTables(container),
+  ];
   if (config.examplesEnabled) tables.push(adminExampleRoutes);
   if (config.tryItEnabled) tables.push(tryItRoutes);
   const routes = mount(routeKitOf(container, config, infra, LOGIN_TYPE), tables);
