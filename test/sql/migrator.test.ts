@@ -18,7 +18,7 @@ describe('SQL migrations: files', () => {
     const files = readMigrations();
     assert.equal(files[0]?.version, '001');
     const sql = files.flatMap((f) => f.statements).join('\n');
-    for (const t of ['sys_user', 'sys_role', 'sys_menu', 'sys_user_role', 'sys_role_menu', 'member'])
+    for (const t of ['sys_user', 'sys_role', 'sys_menu', 'sys_user_role', 'sys_role_menu', 'member', 'account_password_history'])
       assert.match(sql, new RegExp(`CREATE TABLE IF NOT EXISTS ${t} \\(`));
   });
   it('refuses a badly named file', () => {
@@ -42,7 +42,7 @@ describe('SQL migrations: runner (MariaDB)', function () {
   it('applies every version once, records it, and applies nothing the second time', async () => {
     const first = await migrate(db.pool);
     assert.deepEqual(first.applied, SHIPPED);
-    assert.deepEqual(SHIPPED.slice(0, 2), ['001', '002']);
+    assert.deepEqual(SHIPPED.slice(0, 4), ['001', '002', '003', '004']);
     const second = await migrate(db.pool);
     assert.deepEqual(second, { applied: [], alreadyApplied: SHIPPED });
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version');
@@ -57,6 +57,7 @@ describe('SQL migrations: runner (MariaDB)', function () {
     assert.deepEqual(
       tables.map((r) => r.t),
       [
+        'account_password_history',
         'member',
         'mfa_recovery_code',
         'mfa_totp',

@@ -50,6 +50,7 @@ export async function requireMariaDb(ctx: Mocha.Context): Promise<void> {
 }
 
 const TABLES_CHILD_FIRST = [
+  'account_password_history',
   'sys_user_role',
   'sys_role_menu',
   'sys_user',
