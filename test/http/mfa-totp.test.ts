@@ -186,7 +186,10 @@ describe('TOTP over HTTP with the SQL directory: two instances share the factor,
     ]);
     const sealed = String(rows[0]?.secret);
     assert.ok(sealed.startsWith('v1.') && !sealed.includes(secret), 'sealed, not the plaintext');
-    const [hashes] = await db.pool.query<RowDataPacket[]>('SELECT code_hash FROM mfa_recovery_code WHERE user_id = ?', [rootId]);
+    const [hashes] = await db.pool.query<RowDataPacket[]>(
+      "SELECT code_hash FROM mfa_recovery_code WHERE account_type = 'admin' AND user_id = ?",
+      [rootId],
+    );
     assert.equal(hashes.length, 10);
     for (const c of confirmed.body.data.recoveryCodes as string[])
       assert.ok(!hashes.some((h) => String(h.code_hash).includes(c.replace(/-/g, ''))), 'hashed');
