@@ -8,6 +8,7 @@
 import type { interfaces } from 'inversify';
 import type { AuthSettings } from './auth/auth-settings';
 import type { IdempotencySettings } from './idempotency/idempotency-settings';
+import type { TotpSettings } from './mfa/totp-settings';
 import type { AccountStore } from './ports/account-store';
 import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { CaptchaStore } from './ports/captcha-store';
@@ -20,10 +21,13 @@ import type { Logger } from './ports/logger';
 import type { Mailer } from './ports/mailer';
 import type { Metrics } from './ports/metrics';
 import type { PasswordHasher } from './ports/password-hasher';
+import type { QrCodes } from './ports/qr-codes';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { RsaDecryptor } from './ports/rsa-decryptor';
 import type { SessionStore } from './ports/session-store';
 import type { StoreHealth } from './ports/store-health';
+import type { TotpAlgorithm } from './ports/totp-algorithm';
+import type { TotpStore } from './ports/totp-store';
 import type { UserAdministration } from './ports/user-administration';
 import type { UserDirectory } from './ports/user-directory';
 import type { SessionSettings } from './session/session-settings';
@@ -60,12 +64,17 @@ export const TOKENS = {
   AccountStore: id<AccountStore>('AccountStore'),
   /** Outgoing e-mail (SMTP or the embedded dev mailbox). */
   Mailer: id<Mailer>('Mailer'),
+  /** TOTP factors of both login types, kept with the accounts (the SQL directory, or memory beside the file directory). */
+  TotpStore: id<TotpStore>('TotpStore'),
   // crypto and captcha images
   PasswordHasher: id<PasswordHasher>('PasswordHasher'),
   /** The common and breached passwords a new password may not be (one list per process). */
   CommonPasswords: id<CommonPasswords>('CommonPasswords'),
   RsaDecryptor: id<RsaDecryptor>('RsaDecryptor'),
   CaptchaGenerator: id<CaptchaGenerator>('CaptchaGenerator'),
+  /** RFC 6238 arithmetic (secrets, codes, otpauth URIs). */
+  TotpAlgorithm: id<TotpAlgorithm>('TotpAlgorithm'),
+  QrCodes: id<QrCodes>('QrCodes'),
   // settings
   AuthSettings: id<AuthSettings>('AuthSettings'),
   SessionSettings: id<SessionSettings>('SessionSettings'),
@@ -73,4 +82,5 @@ export const TOKENS = {
   IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
   AccountSettings: id<AccountSettings>('AccountSettings'),
   MfaSettings: id<MfaSettings>('MfaSettings'),
+  TotpSettings: id<TotpSettings>('TotpSettings'),
 } as const;

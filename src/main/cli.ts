@@ -23,6 +23,7 @@ import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
 import { ConfigError, loadConfig, type AppConfig } from './config';
+import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { createContainer } from './container';
 import { createSqlDirectories, type Directories } from './directories';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
@@ -110,6 +111,7 @@ class CliContext {
         administration: null,
         adminAccounts: accounts,
         memberAccounts: accounts,
+        totp: new InMemoryTotpStore(),
         close: async () => undefined,
       };
       where = c.usersFile;

@@ -23,6 +23,8 @@ import { ConsumeIdempotencyToken } from '../application/idempotency/consume-idem
 import { ReleaseIdempotencyLock } from '../application/idempotency/release-idempotency-lock';
 import { RestoreIdempotencyToken } from '../application/idempotency/restore-idempotency-token';
 import type { IdempotencySettings } from '../application/idempotency/idempotency-settings';
+import { parseEncryptionKey } from '../application/mfa/secret-box';
+import type { TotpSettings } from '../application/mfa/totp-settings';
 import type { AccountStore } from '../application/ports/account-store';
 import type { Logger } from '../application/ports/logger';
 import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
@@ -31,6 +33,8 @@ import { TOKENS } from '../application/tokens';
 import { SvgCaptchaGenerator } from '../adapters/captcha/svg-captcha-generator';
 import { authGuards, type AuthGuards } from '../adapters/koa/guards';
 import { PackagedCommonPasswords } from '../adapters/passwords/common-password-list';
+import { OtpauthTotp } from '../adapters/otp/otpauth-totp';
+import { QrcodeSvg } from '../adapters/otp/qrcode-svg';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
@@ -86,24 +90,53 @@ export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
 const ephemeralKeys = new WeakMap<AppConfig, Map<string, string>>();
 
 /**
+ * The random key standing in for `key` while it is not configured (dev and test only), one per configuration (both
+ * apps of a process share it): 32 bytes, base64url. Dev hears `lapse` once.
+ */
+function ephemeralKey(config: AppConfig, key: string, lapse: string, log?: Logger): string {
+  const generated = ephemeralKeys.get(config) ?? new Map<string, string>();
+  ephemeralKeys.set(config, generated);
+  let current = generated.get(key) ?? '';
+  if (current === '') {
+    current = randomBytes(32).toString('base64url');
+    generated.set(key, current);
+    if (config.profile === 'dev') log?.warn({}, `${key} is not set: generated an ephemeral key (dev only; ${lapse})`);
+  }
+  return current;
+}
+
+/**
  * An HMAC key pair, the current one first. Without the configured key (dev and test only: prod
- * refuses to start without it) a random key lives as long as the configuration; dev hears
- * `lapse` once.
+ * refuses to start without it) a random key lives as long as the configuration (ephemeralKey).
  */
 function secretsOf(config: AppConfig, key: string, secret: string, previousSecret: string, lapse: string, log?: Logger): string[] {
   let current = secret;
   if (current === '') {
     if (config.profile === 'prod') throw new Error(`${key} is required in prod`);
-    const generated = ephemeralKeys.get(config) ?? new Map<string, string>();
-    ephemeralKeys.set(config, generated);
-    current = generated.get(key) ?? '';
-    if (current === '') {
-      current = randomBytes(32).toString('base64url');
-      generated.set(key, current);
-      if (config.profile === 'dev') log?.warn({}, `${key} is not set: generated an ephemeral key (dev only; ${lapse})`);
-    }
+    current = ephemeralKey(config, key, lapse, log);
   }
   return previousSecret === '' ? [current] : [current, previousSecret];
+}
+
+/**
+ * The TOTP factors' settings. The keys: svc.mfa.encryption-key then the previous one; without it, none in prod (enrolment
+ * answers 503 mfa-unavailable; the start warned) and an ephemeral key in dev and test (`log` hears it in dev).
+ */
+export function totpSettingsOf(config: AppConfig, log?: Logger): TotpSettings {
+  const text = (key: 'svc.mfa.encryption-key' | 'svc.mfa.previous-encryption-key') => config.raw[key].trim();
+  let current = text('svc.mfa.encryption-key');
+  if (current === '' && config.profile !== 'prod') {
+    const lapse = 'TOTP factors enrolled now cannot be verified after a restart, nor by instances that do not share the key';
+    current = ephemeralKey(config, 'svc.mfa.encryption-key', lapse, log);
+  }
+  const keys = [current, text('svc.mfa.previous-encryption-key')]
+    .filter((k) => k !== '')
+    .map((k) => {
+      const key = parseEncryptionKey(k);
+      if (key === null) throw new Error('svc.mfa.encryption-key: not 32 bytes'); // the configuration refused it already
+      return key;
+    });
+  return { encryptionKeys: keys, issuer: config.raw['svc.webauthn.rp-name'] };
 }
 
 /** The device-cookie keys, the current one first (see secretsOf). */
@@ -148,6 +181,9 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.AdminDirectory).toConstantValue(infra.directories.admins);
   c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);
   if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
+  c.bind(TOKENS.TotpStore).toConstantValue(infra.directories.totp);
+  c.bind(TOKENS.TotpAlgorithm).toConstantValue(new OtpauthTotp());
+  c.bind(TOKENS.QrCodes).toConstantValue(new QrcodeSvg());
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.MfaSettings).toConstantValue({
@@ -155,6 +191,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
     challengeTtlSeconds: config.raw['svc.mfa.challenge-ttl-seconds'],
   });
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
+  c.bind(TOKENS.TotpSettings).toConstantValue(totpSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
   c.bind(TOKENS.IdempotencySettings).toConstantValue(

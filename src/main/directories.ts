@@ -12,6 +12,7 @@
 import type { Container } from 'inversify';
 import type { AccountStore } from '../application/ports/account-store';
 import type { Logger } from '../application/ports/logger';
+import type { TotpStore } from '../application/ports/totp-store';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
@@ -21,6 +22,8 @@ import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
+import { SqlTotpStore } from '../adapters/sql/sql-totp-store';
+import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
 import { ACCOUNT_WRITES, ADMINISTRATION_WRITES, DIRECTORY_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
 import type { AppConfig } from './config';
@@ -34,6 +37,11 @@ export interface Directories {
   readonly adminAccounts: AccountStore;
   /** The same for members. */
   readonly memberAccounts: AccountStore;
+  /**
+   * TOTP factors of both login types, kept with the accounts: the SQL tables of migration 004, or the process's memory
+   * beside the file directory (not shared between instances; docs/sql-directory.md).
+   */
+  readonly totp: TotpStore;
   close(): Promise<void>;
 }
 
@@ -57,12 +65,30 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const memberFile = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
   const [admins, members] = [fileDirectoryFor(config, adminFile), fileDirectoryFor(config, memberFile)];
-  return { admins, members, administration: admins, adminAccounts: admins, memberAccounts: members, close: async () => undefined };
+  return {
+    admins,
+    members,
+    administration: admins,
+    adminAccounts: admins,
+    memberAccounts: members,
+    totp: new InMemoryTotpStore(),
+    close: async () => undefined,
+  };
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
 const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles'] as const;
 const ACCOUNT_METHODS = ['setPassword', 'passwordHistory', 'setStatus', 'findByEmail', 'setEmail', 'markEmailVerified'] as const;
+const TOTP_METHODS = [
+  'savePending',
+  'pending',
+  'activate',
+  'active',
+  'acceptStep',
+  'useRecoveryCode',
+  'recoveryCodesLeft',
+  'remove',
+] as const satisfies readonly (keyof TotpStore)[];
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -74,6 +100,7 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
     adminAccounts: directoryFailClosed<AccountStore>(admins, ACCOUNT_METHODS, log),
     memberAccounts: directoryFailClosed<AccountStore>(members, ACCOUNT_METHODS, log),
+    totp: directoryFailClosed<TotpStore>(new SqlTotpStore(pool), TOTP_METHODS, log),
     close: () => pool.end(),
   };
 };

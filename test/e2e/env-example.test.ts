@@ -55,6 +55,8 @@ const VALUES: Readonly<Record<string, (r: Run) => string>> = {
   SVC_LOGIN_DEVICE_COOKIE_PATH: () => '/',
   SVC_IDEMPOTENCY_TOKEN_SECRET: () => secret(32),
   SVC_IDEMPOTENCY_TOKEN_PREVIOUS_SECRET: () => secret(32),
+  SVC_MFA_ENCRYPTION_KEY: () => randomBytes(32).toString('hex'),
+  SVC_MFA_PREVIOUS_ENCRYPTION_KEY: () => randomBytes(32).toString('base64'),
   SVC_TRUSTED_PROXIES: () => '127.0.0.1,10.0.0.0/8',
   SVC_TRUSTED_PROXIES_ALLOW_WIDE: () => 'false',
   SVC_ADMIN_PORT: (r) => String(r.adminPort),

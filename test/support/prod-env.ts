@@ -10,6 +10,7 @@ export function prodSecrets(): Record<string, string> {
     SVC_SECURITY_SIGN_APPS: '{"partner":"0123456789abcdef0123"}',
     SVC_LOGIN_DEVICE_COOKIE_SECRET: 'device-cookie-key-0123456789abcdef',
     SVC_IDEMPOTENCY_TOKEN_SECRET: 'idempotency-token-key-0123456789abcdef',
+    SVC_MFA_ENCRYPTION_KEY: '3f1c9a7e5b2d4f6081a3c5e7092b4d6f8a1c3e5f7092b4d6f8a1c3e5f7092b4d',
   };
   return cached;
 }

@@ -41,6 +41,7 @@ describe('docs/ stays in step with the code', () => {
       'SVC_REDIS_URL',
       'SVC_SECURITY_SIGN_APPS',
       'SVC_IDEMPOTENCY_TOKEN_SECRET',
+      'SVC_MFA_ENCRYPTION_KEY',
       'svc.trusted-proxies',
       'svc.actuator.exposure',
       'APP_PROFILE',

@@ -10,6 +10,7 @@ import type { AppConfig, RedisSettings } from './app-config';
 import { urlPassword } from './build';
 import { hmacLengthChecks } from './declared-rules';
 import { named } from './keys';
+import { mfaChecks, mfaWarnings } from './mfa-checks';
 import { prodSecretChecks } from './prod-secrets';
 import { secretStrengthChecks } from './secret-strength';
 
@@ -243,7 +244,7 @@ function prodWarnings(c: AppConfig): string[] {
 export function configWarnings(c: AppConfig): string[] {
   const proxy = c.profile === 'prod' ? null : catchAllProxyProblem(c);
   const warnings = [...c.loadWarnings, ...(proxy === null ? [] : [proxy])];
-  warnings.push(...prodWarnings(c));
+  warnings.push(...prodWarnings(c), ...mfaWarnings(c));
   if (storeBackendOf(c).localSessionCache === 'ignored' && c.sessionCache.enabled) {
     warnings.push(
       'session.local-cache.enabled (SESSION_LOCAL_CACHE_ENABLED) is ignored with ' +
@@ -259,6 +260,7 @@ export function crossChecks(c: AppConfig): string[] {
   return [
     ...valueChecks(c),
     ...captchaChecks(c),
+    ...mfaChecks(c),
     ...backendChecks(c),
     ...prodSecretChecks(c),
     ...secretStrengthChecks(c),
