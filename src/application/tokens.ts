@@ -19,6 +19,7 @@ import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
 import type { Mailer } from './ports/mailer';
 import type { Metrics } from './ports/metrics';
+import type { PasskeyStore } from './ports/passkey-store';
 import type { PasswordHasher } from './ports/password-hasher';
 import type { RateLimitStore } from './ports/rate-limit-store';
 import type { RsaDecryptor } from './ports/rsa-decryptor';
@@ -57,6 +58,8 @@ export const TOKENS = {
   UserAdministration: id<UserAdministration>('UserAdministration'),
   /** Password, state and e-mail changes of the app's accounts; bound to a refusing stand-in on a read-only directory. */
   AccountStore: id<AccountStore>('AccountStore'),
+  /** The passkeys (WebAuthn credentials) of both login types' accounts. */
+  PasskeyStore: id<PasskeyStore>('PasskeyStore'),
   /** Outgoing e-mail (SMTP or the embedded dev mailbox). */
   Mailer: id<Mailer>('Mailer'),
   // crypto and captcha images

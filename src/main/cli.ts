@@ -18,6 +18,7 @@ import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
+import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
@@ -96,7 +97,13 @@ class CliContext {
     } else {
       if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
       const file = new YamlFileUserDirectory(c.usersFile);
-      directories = { admins: file, members: file, administration: null, close: async () => undefined };
+      directories = {
+        admins: file,
+        members: file,
+        administration: null,
+        passkeys: new InMemoryPasskeyStore(),
+        close: async () => undefined,
+      };
       where = c.usersFile;
     }
     const infra = createInfrastructure({ ...c, store: IN_PROCESS_STORE }, { log: this.log, directories });

@@ -141,6 +141,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.AdminDirectory).toConstantValue(infra.directories.admins);
   c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);
   if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
+  c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));

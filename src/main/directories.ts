@@ -4,10 +4,11 @@
  *
  *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
  *  - `file` (default): the embedded YAML files (svc.users-file, svc.members-file); changes made
- *    through the service (created users, roles, enabled flag) live in memory only.
+ *    through the service (created users, roles, enabled flag, passkeys) live in memory only.
  */
 import type { Container } from 'inversify';
 import type { Logger } from '../application/ports/logger';
+import type { PasskeyStore } from '../application/ports/passkey-store';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
@@ -17,7 +18,9 @@ import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
+import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
+import { SqlPasskeyStore } from '../adapters/sql/sql-passkey-store';
 import type { AppConfig } from './config';
 
 export interface Directories {
@@ -25,6 +28,8 @@ export interface Directories {
   readonly members: UserDirectory;
   /** Null when the backend cannot change accounts (a read-only directory). */
   readonly administration: UserAdministration | null;
+  /** The passkeys of both login types' accounts, kept where the accounts are. */
+  readonly passkeys: PasskeyStore;
   close(): Promise<void>;
 }
 
@@ -37,11 +42,12 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
   if (config.membersFile === '' && config.profile !== 'prod')
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
-  return { admins, members, administration: admins, close: async () => undefined };
+  return { admins, members, administration: admins, passkeys: new InMemoryPasskeyStore(), close: async () => undefined };
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
 const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles', 'setEnabled'] as const;
+const PASSKEY_METHODS = ['add', 'find', 'list', 'remove', 'recordUse'] as const;
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -50,6 +56,7 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     admins: directoryFailClosed<UserDirectory>(admins, DIRECTORY_METHODS, log),
     members: directoryFailClosed<UserDirectory>(new SqlMemberDirectory(pool), DIRECTORY_METHODS, log),
     administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
+    passkeys: directoryFailClosed<PasskeyStore>(new SqlPasskeyStore(pool), PASSKEY_METHODS, log),
     close: () => pool.end(),
   };
 };

@@ -22,6 +22,7 @@ describe('svc.directory wiring', () => {
       const { container } = buildAdminApp(config, infra);
       assert.equal(container.get(TOKENS.AdminDirectory), infra.directories.admins);
       assert.ok(container.isBound(TOKENS.UserAdministration));
+      assert.equal(container.get(TOKENS.PasskeyStore), infra.directories.passkeys);
     } finally {
       await infra.close();
     }
@@ -41,6 +42,7 @@ describe('svc.directory wiring', () => {
         dirs.administration?.setEnabled('1', false) ?? Promise.reject(new Error('no administration')),
         (e) => isDomainError(e) && e.reason === 'directory-unavailable',
       );
+      await assert.rejects(dirs.passkeys.list('admin', '1'), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
     } finally {
       await dirs.close();
     }
