@@ -18,6 +18,7 @@ import type { KeyValueStore } from './ports/key-value-store';
 import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
 import type { Mailer } from './ports/mailer';
+import type { WebAuthnVerifier } from './ports/webauthn-verifier';
 import type { Metrics } from './ports/metrics';
 import type { PasskeyStore } from './ports/passkey-store';
 import type { PasswordHasher } from './ports/password-hasher';
@@ -30,6 +31,7 @@ import type { UserDirectory } from './ports/user-directory';
 import type { SessionSettings } from './session/session-settings';
 import type { SignSettings } from './signing/sign-settings';
 import type { AccountSettings } from './users/account-settings';
+import type { WebAuthnSettings } from './mfa/webauthn-settings';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
@@ -60,6 +62,8 @@ export const TOKENS = {
   AccountStore: id<AccountStore>('AccountStore'),
   /** The passkeys (WebAuthn credentials) of both login types' accounts. */
   PasskeyStore: id<PasskeyStore>('PasskeyStore'),
+  /** The WebAuthn ceremonies' checks, for the relying party svc.webauthn.* names. */
+  WebAuthnVerifier: id<WebAuthnVerifier>('WebAuthnVerifier'),
   /** Outgoing e-mail (SMTP or the embedded dev mailbox). */
   Mailer: id<Mailer>('Mailer'),
   // crypto and captcha images
@@ -74,4 +78,5 @@ export const TOKENS = {
   SignSettings: id<SignSettings>('SignSettings'),
   IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
   AccountSettings: id<AccountSettings>('AccountSettings'),
+  WebAuthnSettings: id<WebAuthnSettings>('WebAuthnSettings'),
 } as const;

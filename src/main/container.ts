@@ -33,6 +33,7 @@ import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
+import { SimpleWebAuthnVerifier } from '../adapters/webauthn/simple-webauthn-verifier';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { decorateForApp } from './store-backends';
@@ -142,6 +143,11 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);
   if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
   c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
+  const r = config.raw;
+  c.bind(TOKENS.WebAuthnVerifier).toConstantValue(
+    new SimpleWebAuthnVerifier({ id: r['svc.webauthn.rp-id'], name: r['svc.webauthn.rp-name'], origins: r['svc.webauthn.origins'] }),
+  );
+  c.bind(TOKENS.WebAuthnSettings).toConstantValue({ challengeTtlSeconds: r['svc.mfa.challenge-ttl-seconds'] });
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));

@@ -67,8 +67,8 @@ export class SoftAuthenticator {
     private readonly counting = true,
   ) {}
 
-  /** Answers `navigator.credentials.create()` options: a new credential, attestation `none`. */
-  create(options: { challenge: string; rp: { id?: string }; user: { id: string } }, knobs: CeremonyKnobs = {}) {
+  /** Answers `navigator.credentials.create()` options: a new credential (a new key, under `credentialId` if given), attestation `none`. */
+  create(options: { challenge: string; rp: { id?: string }; user: { id: string } }, knobs: CeremonyKnobs & { credentialId?: string } = {}) {
     const rpId = knobs.rpId ?? options.rp.id ?? 'localhost';
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
@@ -79,7 +79,7 @@ export class SoftAuthenticator {
       [-2, Buffer.from(jwk.x as string, 'base64url')],
       [-3, Buffer.from(jwk.y as string, 'base64url')],
     ]);
-    const rawId = randomBytes(16);
+    const rawId = knobs.credentialId === undefined ? randomBytes(16) : Buffer.from(knobs.credentialId, 'base64url');
     const id = b64u(rawId);
     const credential: SoftCredential = { id, privateKey, rpId, userHandle: options.user.id, counter: this.counting ? 1 : 0 };
     this.credentials.set(id, credential);
