@@ -138,6 +138,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds
+         * @description Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthPasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your passkeys, oldest first: id, name, created and last used
+         * @description Your passkeys, oldest first: id, name, created and last used.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid
+         * @description Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your passkeys -> 204; another user's or an unknown id -> 404
+         * @description Remove one of your passkeys -> 204; another user's or an unknown id -> 404.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        delete: operations["deleteAuthPasskeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/system/user": {
         parameters: {
             query?: never;
@@ -717,6 +789,185 @@ export interface components {
              */
             permissions: string[];
         };
+        /**
+         * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
+         * @example {
+         *       "rp": {
+         *         "id": "localhost",
+         *         "name": "authguard"
+         *       },
+         *       "user": {
+         *         "id": "MQ",
+         *         "name": "admin",
+         *         "displayName": "Administrator"
+         *       },
+         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
+         *       "pubKeyCredParams": [
+         *         {
+         *           "type": "public-key",
+         *           "alg": -8
+         *         },
+         *         {
+         *           "type": "public-key",
+         *           "alg": -7
+         *         },
+         *         {
+         *           "type": "public-key",
+         *           "alg": -257
+         *         }
+         *       ],
+         *       "timeout": 300000,
+         *       "excludeCredentials": [],
+         *       "authenticatorSelection": {
+         *         "residentKey": "preferred",
+         *         "requireResidentKey": false,
+         *         "userVerification": "preferred"
+         *       },
+         *       "attestation": "none",
+         *       "extensions": {
+         *         "credProps": true
+         *       }
+         *     }
+         */
+        PasskeyCreationOptions: {
+            rp: {
+                id?: string;
+                name: string;
+            };
+            user: {
+                /** @description User handle: opaque bytes, base64url (not the username) */
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            /**
+             * @description Random challenge, base64url; single use
+             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
+             */
+            challenge: string;
+            pubKeyCredParams: {
+                type: string;
+                alg: number;
+            }[];
+            /** @description ms; the challenge lives as long (svc.mfa.challenge-ttl-seconds) */
+            timeout?: number;
+            /** @description Passkeys the user has already */
+            excludeCredentials?: {
+                /**
+                 * @description Credential id, base64url
+                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+                 */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            authenticatorSelection?: {
+                authenticatorAttachment?: string;
+                residentKey?: string;
+                requireResidentKey?: boolean;
+                userVerification?: string;
+            };
+            hints?: string[];
+            attestation?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A passkey of the signed-in user (no key material)
+         * @example {
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "name": "Work laptop",
+         *       "createdAt": "2026/01/31 14:05:09",
+         *       "lastUsedAt": null,
+         *       "deviceType": "multiDevice",
+         *       "backedUp": true
+         *     }
+         */
+        Passkey: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /** @description What the user calls it */
+            name: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            createdAt: string;
+            /**
+             * @description Last login or step-up with it; null: never used
+             * @example 2025/01/31 14:05:09
+             */
+            lastUsedAt: string | null;
+            /**
+             * @description multiDevice: a synced passkey
+             * @enum {string}
+             */
+            deviceType: "singleDevice" | "multiDevice";
+            backedUp: boolean;
+        };
+        /**
+         * @description WebAuthn RegistrationResponseJSON (`credential.toJSON()` after `create()`)
+         * @example {
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "rawId": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "type": "public-key",
+         *       "response": {
+         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoiVnQ2WnQzVnYwaDJ5cTVtMXpKakxyUSJ9",
+         *         "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVikSZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAA",
+         *         "transports": [
+         *           "internal",
+         *           "hybrid"
+         *         ]
+         *       },
+         *       "authenticatorAttachment": "platform",
+         *       "clientExtensionResults": {}
+         *     }
+         */
+        RegistrationResponse: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            /** @default {} */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                authenticatorData?: string;
+                transports?: string[];
+                publicKeyAlgorithm?: number;
+                publicKey?: string;
+            };
+        };
+        /**
+         * @description The signed-in user's passkeys, oldest first
+         * @example [
+         *       {
+         *         "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *         "name": "Work laptop",
+         *         "createdAt": "2026/01/31 14:05:09",
+         *         "lastUsedAt": null,
+         *         "deviceType": "multiDevice",
+         *         "backedUp": true
+         *       }
+         *     ]
+         */
+        PasskeyList: components["schemas"]["Passkey"][];
         /**
          * @description An account as the user administration shows it (never the password hash)
          * @example {
@@ -1655,6 +1906,428 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthPasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasskeyCreationOptions"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasskeyList"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: components["schemas"]["RegistrationResponse"];
+                    /**
+                     * @description What to call it (default "Passkey")
+                     * @example Work laptop
+                     */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAuthPasskeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

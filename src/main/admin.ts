@@ -8,6 +8,7 @@ import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import { tryItRoutes } from '../adapters/koa/routes/try-it-routes';
+import { passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
 import type { AppConfig } from './config';
 import { createContainer } from './container';
 import { userAdminTables } from './directories';
@@ -34,7 +35,14 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const rsa = new NodeRsaDecryptor(rsaKeyFor(config, infra), config.rsaPadding, infra.cryptoPool);
   const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.admins, rsa });
-  const tables: RouteTable[] = [adminAuthRoutes, adminMeRoutes, systemRoutes, idempotentTokenRoutes, ...userAdminTables(container)];
+  const tables: RouteTable[] = [
+    adminAuthRoutes,
+    adminMeRoutes,
+    passkeyRoutes,
+    systemRoutes,
+    idempotentTokenRoutes,
+    ...userAdminTables(container),
+  ];
   if (config.examplesEnabled) tables.push(adminExampleRoutes);
   if (config.tryItEnabled) tables.push(tryItRoutes);
   const routes = mount(routeKitOf(container, config, infra, LOGIN_TYPE), tables);

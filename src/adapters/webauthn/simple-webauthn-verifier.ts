@@ -56,7 +56,7 @@ export class SimpleWebAuthnVerifier implements WebAuthnVerifier {
   constructor(private readonly rp: RelyingParty) {}
 
   async creationOptions(input: CreationInput): Promise<CreationOptionsJson> {
-    return generateRegistrationOptions({
+    const options = await generateRegistrationOptions({
       rpName: this.rp.name,
       rpID: this.rp.id,
       userID: Buffer.from(input.userHandle, 'base64url'),
@@ -70,15 +70,17 @@ export class SimpleWebAuthnVerifier implements WebAuthnVerifier {
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
       supportedAlgorithmIDs: ALGORITHMS,
     });
+    return { ...options, extensions: { ...options.extensions } };
   }
 
   async requestOptions(input: RequestInput): Promise<RequestOptionsJson> {
-    return generateAuthenticationOptions({
+    const options = await generateAuthenticationOptions({
       rpID: this.rp.id,
       allowCredentials: descriptors(input.allowCredentials),
       userVerification: input.userVerification,
       timeout: input.timeoutMs,
     });
+    return { ...options, extensions: { ...options.extensions } };
   }
 
   claimedChallenge(response: RegistrationResponseJson | AuthenticationResponseJson): string | null {

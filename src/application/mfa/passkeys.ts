@@ -23,15 +23,17 @@ import type {
   RequestOptionsJson,
   WebAuthnVerifier,
 } from '../ports/webauthn-verifier';
+import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
+import type { AuthSettings } from '../auth/auth-settings';
 import { PasskeyChallenges, passkeyInvalid } from './passkey-challenges';
 
-/** A passkey as its owner sees it (no key material). */
+/** A passkey as its owner sees it (no key material); times as `yyyy/MM/dd HH:mm:ss` in svc.time-zone. */
 export interface PasskeyView {
   readonly id: string;
   readonly name: string;
-  readonly createdAt: number;
-  readonly lastUsedAt: number | null;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
   readonly deviceType: 'singleDevice' | 'multiDevice';
   readonly backedUp: boolean;
 }
@@ -53,11 +55,11 @@ export interface PasskeyUser {
 /** The user handle (WebAuthn `user.id`) of an account: its id's bytes, never its name. */
 export const userHandleOf = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url');
 
-export const viewOf = (p: StoredPasskey): PasskeyView => ({
+export const viewOf = (p: StoredPasskey, timeZone: string): PasskeyView => ({
   id: p.id,
   name: p.name,
-  createdAt: p.createdAt,
-  lastUsedAt: p.lastUsedAt,
+  createdAt: formatDateTime(p.createdAt, timeZone),
+  lastUsedAt: p.lastUsedAt === null ? null : formatDateTime(p.lastUsedAt, timeZone),
   deviceType: p.deviceType,
   backedUp: p.backedUp,
 });
@@ -74,6 +76,7 @@ export class Passkeys {
     @inject(TOKENS.WebAuthnVerifier) private readonly verifier: WebAuthnVerifier,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Logger) private readonly log: Logger,
+    @inject(TOKENS.AuthSettings) private readonly settings: Pick<AuthSettings, 'timeZone'>,
     @inject(PasskeyChallenges) private readonly challenges: PasskeyChallenges,
   ) {}
 
@@ -92,7 +95,7 @@ export class Passkeys {
   }
 
   async list(loginType: LoginType, userId: string): Promise<PasskeyView[]> {
-    return (await this.store.list(loginType, userId)).map(viewOf);
+    return (await this.store.list(loginType, userId)).map((p) => viewOf(p, this.settings.timeZone));
   }
 
   /** Removes one of the user's passkeys; another's, or an unknown id, is `not-found`. */

@@ -12,6 +12,7 @@ import type { Logger } from '../ports/logger';
 import type { PasskeyStore } from '../ports/passkey-store';
 import type { RegistrationResponseJson, WebAuthnVerifier } from '../ports/webauthn-verifier';
 import { TOKENS } from '../tokens';
+import type { AuthSettings } from '../auth/auth-settings';
 import { PasskeyChallenges, passkeyInvalid } from './passkey-challenges';
 import { viewOf, type PasskeyView } from './passkeys';
 
@@ -35,6 +36,7 @@ export class RegisterPasskey {
     @inject(TOKENS.WebAuthnVerifier) private readonly verifier: WebAuthnVerifier,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Logger) private readonly log: Logger,
+    @inject(TOKENS.AuthSettings) private readonly settings: Pick<AuthSettings, 'timeZone'>,
     @inject(PasskeyChallenges) private readonly challenges: PasskeyChallenges,
   ) {}
 
@@ -59,6 +61,6 @@ export class RegisterPasskey {
       backedUp: c.backedUp,
     };
     if (!(await this.store.add(input.loginType, passkey))) throw passkeyInvalid();
-    return viewOf(passkey);
+    return viewOf(passkey, this.settings.timeZone);
   }
 }

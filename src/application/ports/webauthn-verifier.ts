@@ -36,7 +36,7 @@ export interface CreationOptionsJson {
   };
   readonly hints?: readonly string[];
   readonly attestation?: string;
-  readonly extensions?: object;
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /** `PublicKeyCredentialRequestOptionsJSON`: the argument of `PublicKeyCredential.parseRequestOptionsFromJSON`. */
@@ -47,7 +47,7 @@ export interface RequestOptionsJson {
   readonly allowCredentials?: readonly CredentialDescriptor[];
   readonly userVerification?: string;
   readonly hints?: readonly string[];
-  readonly extensions?: object;
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /** `RegistrationResponseJSON`: what `credential.toJSON()` gives after `navigator.credentials.create()`. */
