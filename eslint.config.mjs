@@ -23,13 +23,13 @@ export default tseslint.config(
   },
   layer(
     ['src/domain/**/*.ts'],
-    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', '@simplewebauthn/*', 'node:*', 'zod'],
+    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', 'nodemailer', 'nodemailer/*', '@simplewebauthn/*', 'node:*', 'zod'],
     'src/domain is pure: it imports nothing outside src/domain (no Node APIs, no frameworks).',
   ),
   layer(
     ['src/application/**/*.ts'],
-    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'pino', '@simplewebauthn/*'],
-    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis, no WebAuthn library).',
+    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'nodemailer', 'nodemailer/*', 'pino', '@simplewebauthn/*'],
+    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis, no mailer or WebAuthn library).',
   ),
   layer(['src/adapters/**/*.ts'], ['**/main/**'], 'src/adapters must not import the composition roots (src/main).'),
   {

@@ -38,12 +38,12 @@ function loadCliConfig(): AppConfig {
   }
 }
 
-/** Domain refusals as CLI outcomes: invalid input is a usage error (2), the rest a failure (1). */
+/** Domain refusals as CLI outcomes: invalid input (a weak password included) is a usage error (2), the rest a failure (1). */
 function translate(e: unknown): never {
   if (e instanceof DomainError) {
     const details = (e.extras.errors ?? []).map((f) => `${f.pointer.replace(/^\//, '')} ${f.detail}`).join('; ');
     const text = details === '' ? e.message : `${e.message.replace(/\.$/, '')}: ${details}`;
-    throw e.reason === 'validation-failed' ? new UsageError(text) : new CliFailure(text);
+    throw e.reason === 'validation-failed' || e.reason === 'password-policy' ? new UsageError(text) : new CliFailure(text);
   }
   throw e;
 }

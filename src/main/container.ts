@@ -136,6 +136,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
   c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
   c.bind(TOKENS.CommonPasswords).toConstantValue(new PackagedCommonPasswords());
+  c.bind(TOKENS.Mailer).toConstantValue(infra.mailer);
   c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator({ min: config.captcha.mathMin, max: config.captcha.mathMax }));
   c.bind(TOKENS.UserDirectory).toConstantValue(accounts.directory);
   c.bind(TOKENS.RsaDecryptor).toConstantValue(accounts.rsa);

@@ -82,7 +82,7 @@ describe('production start', function () {
     }
 
     for (const app of ['admin', 'web'] as const) {
-      it(`${app}: API docs, unexposed actuator endpoints and example handlers answer 404`, async () => {
+      it(`${app}: API docs, unexposed actuator endpoints, example handlers and the dev mailbox answer 404`, async () => {
         const cb = apps[app].app.callback();
         const hidden: Array<['get' | 'post', string]> = [
           ['get', '/v3/api-docs'],
@@ -96,7 +96,11 @@ describe('production start', function () {
           ['get', '/examples/echo'],
           ...(app === 'admin'
             ? [['post', '/examples/notices'] as ['post', string]]
-            : [['post', '/orders'] as ['post', string], ['post', '/payments'] as ['post', string]]),
+            : [
+                ['post', '/orders'] as ['post', string],
+                ['post', '/payments'] as ['post', string],
+                ['get', '/dev/mailbox'] as ['get', string],
+              ]),
         ];
         for (const [method, path] of hidden)
           assertNotFound(app, (await request(cb)[method](path).send({})) as never, `${method.toUpperCase()} ${path}`);
@@ -110,6 +114,7 @@ describe('production start', function () {
           '/v3/api-docs',
           '/swagger-ui',
           '/actuator/prometheus',
+          '/dev/mailbox',
         ]) {
           assert.ok(!mounted.some((m) => m === p || m.startsWith(`${p}/`)), `${p} is not mounted in prod`);
         }
