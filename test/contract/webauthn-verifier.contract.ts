@@ -32,7 +32,7 @@ export function describeWebAuthnVerifierContract(name: string, rp: WebAuthnVerif
       return { auth, credential: out.value };
     }
 
-    it('creation options name the relying party, the user handle and the credentials to exclude, with a fresh challenge each time', async () => {
+    it('creation options name the relying party, the user handle and the credentials to exclude; a fresh challenge each time', async () => {
       const a = await rp.creationOptions({
         userHandle: HANDLE,
         userName: 'ann',
@@ -110,7 +110,7 @@ export function describeWebAuthnVerifierContract(name: string, rp: WebAuthnVerif
       assert.equal((await rp.verifyAuthentication(auth.get(options), { ...expected, credential: known(credential, 3) })).ok, false);
     });
 
-    it('refuses an assertion over another challenge, from another origin, without user verification, or naming another credential', async () => {
+    it('refuses an assertion over another challenge or origin, without user verification, or naming another credential', async () => {
       const { auth, credential } = await registered();
       const options = await rp.requestOptions({ allowCredentials: [], userVerification: 'required', timeoutMs: 1000 });
       const expected = { challenge: options.challenge, requireUserVerification: true, credential: known(credential) };

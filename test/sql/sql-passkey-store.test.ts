@@ -22,7 +22,8 @@ describe('SQL passkey store (MariaDB)', function () {
   it('migration 005 can run again on its own table (IF NOT EXISTS), the rows kept', async () => {
     await db.clear();
     await db.pool.query(
-      "INSERT INTO passkey (login_type, id_hash, credential_id, user_id, public_key, device_type, created_at) VALUES ('web', ?, 'AA', '1', ?, 'singleDevice', 1)",
+      'INSERT INTO passkey (login_type, id_hash, credential_id, user_id, public_key, device_type, created_at) ' +
+        "VALUES ('web', ?, 'AA', '1', ?, 'singleDevice', 1)",
       [Buffer.alloc(32), Buffer.from([1])],
     );
     await db.pool.query("DELETE FROM schema_migrations WHERE version = '005'");
