@@ -19,6 +19,7 @@ import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
 import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
+import { ACCOUNT_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
@@ -79,7 +80,12 @@ class CliContext {
       );
     }
     this.infra ??= createInfrastructure(c, { log: this.log, sessionReaders: 'tools' });
-    return (this.built ??= createContainer(c, this.infra, 'cli', { directory: this.infra.directories.admins, rsa: new NoRsaDecryptor() }));
+    const { admins, adminAccounts } = this.infra.directories;
+    return (this.built ??= createContainer(c, this.infra, 'cli', {
+      directory: admins,
+      accounts: adminAccounts,
+      rsa: new NoRsaDecryptor(),
+    }));
   }
 
   /**
@@ -97,18 +103,27 @@ class CliContext {
     } else {
       if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
       const file = new YamlFileUserDirectory(c.usersFile);
+      // `users add` is the one change the CLI writes to the file: account changes are refused (edit the file).
+      const accounts = readOnlyDirectory(file.snapshotAccounts(), ACCOUNT_WRITES);
       directories = {
         admins: file,
         members: file,
         administration: null,
         passkeys: new InMemoryPasskeyStore(),
+        adminAccounts: accounts,
+        memberAccounts: accounts,
         close: async () => undefined,
       };
       where = c.usersFile;
     }
     const infra = createInfrastructure({ ...c, store: IN_PROCESS_STORE }, { log: this.log, directories });
     try {
-      const create = createContainer(c, infra, 'cli', { directory: directories.admins, rsa: new NoRsaDecryptor() }).get(CreateUser);
+      const container = createContainer(c, infra, 'cli', {
+        directory: directories.admins,
+        accounts: directories.adminAccounts,
+        rsa: new NoRsaDecryptor(),
+      });
+      const create = container.get(CreateUser);
       const user = await create.execute({
         username: input.username,
         password: input.password,

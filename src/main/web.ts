@@ -19,7 +19,11 @@ const LOGIN_TYPE = 'web';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   // Members have a directory of their own (svc.directory); passwords arrive as plain JSON over TLS (no RSA layer).
-  const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.members, rsa: new NoRsaDecryptor() });
+  const container = createContainer(config, infra, LOGIN_TYPE, {
+    directory: infra.directories.members,
+    accounts: infra.directories.memberAccounts,
+    rsa: new NoRsaDecryptor(),
+  });
   const tables: RouteTable[] = [webAuthRoutes, webProfileRoutes, passkeyRoutes, problemRoutes, idempotentTokenRoutes];
   if (config.examplesEnabled) tables.push(webExampleRoutes);
   // The embedded mailbox's messages carry codes and reset links: readable in dev and test only.

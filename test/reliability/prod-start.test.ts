@@ -134,6 +134,21 @@ describe('production start', function () {
       });
     }
 
+    it('web: registration answers 409 directory-read-only (a file directory cannot keep a change in prod), writing nothing', async () => {
+      const cb = apps.web.app.callback();
+      const res = await request(cb).post('/auth/register').send({ username: 'newcomer', password: 'some-pass-123' }).expect(409);
+      assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
+      const body = JSON.parse(res.text) as { code: string; status: number; detail: string };
+      assert.deepEqual([body.code, body.status], ['directory-read-only', 409]);
+      assert.match(body.detail, /svc\.directory=sql/);
+      assert.equal(await apps.web.container.get(TOKENS.UserDirectory).findByUsername('newcomer'), null);
+      await assert.rejects(
+        apps.admin.container.get(TOKENS.AccountStore).setStatus('1', { enabled: true }),
+        (e: { reason?: string }) => e.reason === 'directory-read-only',
+        "the admin app's account changes refuse too",
+      );
+    });
+
     it('admin: no demo accounts and the captcha is on', async () => {
       const cb = apps.admin.app.callback();
       const cfg = await request(cb).get('/auth/getConfig').expect(200);

@@ -69,7 +69,13 @@ const refOf = (p: StoredPasskey): CredentialRef => ({ id: p.id, transports: p.tr
 @injectable()
 export class Passkeys {
   /** The failures these operations may raise, for the API description. */
-  static readonly reasons: readonly Reason[] = ['passkey-invalid', 'not-found', 'store-unavailable', 'directory-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    'passkey-invalid',
+    'not-found',
+    'store-unavailable',
+    'directory-unavailable',
+    'directory-read-only',
+  ];
 
   constructor(
     @inject(TOKENS.PasskeyStore) private readonly store: PasskeyStore,

@@ -29,7 +29,7 @@ export const DEFAULT_PASSKEY_NAME = 'Passkey';
 @injectable()
 export class RegisterPasskey {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['passkey-invalid', 'store-unavailable', 'directory-unavailable'];
+  static readonly reasons: readonly Reason[] = ['passkey-invalid', 'store-unavailable', 'directory-unavailable', 'directory-read-only'];
 
   constructor(
     @inject(TOKENS.PasskeyStore) private readonly store: PasskeyStore,

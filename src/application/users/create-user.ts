@@ -37,6 +37,7 @@ export class CreateUser {
     'password-policy',
     'username-taken',
     'directory-unavailable',
+    'directory-read-only',
     'server-busy',
   ];
   /** The failures of an administrator's creation (the delegation check added). */
