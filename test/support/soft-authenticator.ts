@@ -37,6 +37,8 @@ const sha256 = (b: Uint8Array | string): Buffer => createHash('sha256').update(b
 
 const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
+const FLAG_BE = 0x08;
+const FLAG_BS = 0x10;
 const FLAG_AT = 0x40;
 
 export interface SoftCredential {
@@ -61,10 +63,14 @@ export interface CeremonyKnobs {
 export class SoftAuthenticator {
   readonly credentials = new Map<string, SoftCredential>();
 
-  /** `counting: false`: an authenticator that reports 0 every time (allowed by the spec). */
+  /**
+   * `counting: false`: an authenticator that reports 0 every time (allowed by the spec); `synced`: its
+   * credentials are backup eligible and backed up (a multi-device, synced passkey).
+   */
   constructor(
     private readonly origin: string,
     private readonly counting = true,
+    private readonly synced = false,
   ) {}
 
   /** Answers `navigator.credentials.create()` options: a new credential (a new key, under `credentialId` if given), attestation `none`. */
@@ -140,7 +146,7 @@ export class SoftAuthenticator {
   }
 
   private flags(knobs: CeremonyKnobs): number {
-    return FLAG_UP | (knobs.uv === false ? 0 : FLAG_UV);
+    return FLAG_UP | (knobs.uv === false ? 0 : FLAG_UV) | (this.synced ? FLAG_BE | FLAG_BS : 0);
   }
 
   private counterBytes(n: number): Buffer {

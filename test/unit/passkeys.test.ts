@@ -133,6 +133,7 @@ describe('Passkeys: authentication', () => {
       userId: '7',
       credentialId: id,
       userVerified: true,
+      method: 'hwk',
     });
     assert.equal((await s.passkeys.list('admin', '7'))[0]?.lastUsedAt, '2026/01/01 00:00:01');
 
@@ -160,7 +161,7 @@ describe('Passkeys: authentication', () => {
     );
     assert.equal(options.userVerification, 'preferred');
     const proof = await s.passkeys.verifyAuthentication('admin', auth.get(options, { uv: false }), '1');
-    assert.deepEqual(proof, { userId: '1', credentialId: mine, userVerified: false });
+    assert.deepEqual(proof, { userId: '1', credentialId: mine, userVerified: false, method: 'hwk' });
 
     const other = await s.passkeys.authenticationOptions('admin', '1');
     await assert.rejects(
@@ -180,6 +181,18 @@ describe('Passkeys: authentication', () => {
       s.passkeys.verifyAuthentication('admin', auth.get(passwordless, { credentialId: mine }), '1'),
       refused('passkey-invalid'),
     );
+  });
+
+  it('a synced passkey (backup eligible) proves swk, a single-device one hwk (RFC 8176)', async () => {
+    const s = setup();
+    const synced = new SoftAuthenticator(ORIGIN, true, true);
+    const id = await s.enrol(synced, '4', 'web');
+    assert.deepEqual(
+      (await s.passkeys.list('web', '4')).map((p) => [p.deviceType, p.backedUp]),
+      [['multiDevice', true]],
+    );
+    const proof = await s.passkeys.verifyAuthentication('web', synced.get(await s.passkeys.authenticationOptions('web', null)), null);
+    assert.deepEqual(proof, { userId: '4', credentialId: id, userVerified: true, method: 'swk' });
   });
 
   it('an authentication challenge is single use, expires and stays in its login type', async () => {

@@ -13,6 +13,7 @@ import { inject, injectable } from 'inversify';
 import type { Reason } from '../../domain/errors';
 import { DomainError } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
+import type { AuthMethod } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { PasskeyStore, StoredPasskey } from '../ports/passkey-store';
@@ -42,8 +43,13 @@ export interface PasskeyView {
 export interface PasskeyProof {
   readonly userId: string;
   readonly credentialId: string;
-  /** The authenticator verified its user (PIN, biometrics): RFC 8176 `hwk`/`swk` plus a second factor in one. */
+  /** The authenticator verified its user (PIN, biometrics): possession and a second factor in one. */
   readonly userVerified: boolean;
+  /**
+   * The RFC 8176 method the proof is: `hwk` for a key bound to one authenticator (a security key, a
+   * platform authenticator), `swk` for a synced passkey (multi-device: its key leaves the hardware).
+   */
+  readonly method: Extract<AuthMethod, 'hwk' | 'swk'>;
 }
 
 export interface PasskeyUser {
@@ -158,6 +164,7 @@ export class Passkeys {
     const { newCounter, backedUp, userVerified } = verified.value;
     if (!(await this.store.recordUse(loginType, credential.id, { counter: newCounter, usedAt: this.clock.now(), backedUp })))
       throw refuse('counter did not move forward (raced or cloned)');
-    return { userId: credential.userId, credentialId: credential.id, userVerified };
+    const method = credential.deviceType === 'multiDevice' ? 'swk' : 'hwk';
+    return { userId: credential.userId, credentialId: credential.id, userVerified, method };
   }
 }
