@@ -12,7 +12,7 @@ import type { LoginType } from '../../domain/login-type';
 import type { KeyValueStore } from '../ports/key-value-store';
 import type { AuthenticationResponseJson, RegistrationResponseJson, WebAuthnVerifier } from '../ports/webauthn-verifier';
 import { TOKENS } from '../tokens';
-import type { WebAuthnSettings } from './webauthn-settings';
+import type { MfaSettings } from './mfa-settings';
 
 export type Ceremony = 'registration' | 'authentication';
 
@@ -33,7 +33,7 @@ export class PasskeyChallenges {
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
     @inject(TOKENS.WebAuthnVerifier) private readonly verifier: WebAuthnVerifier,
-    @inject(TOKENS.WebAuthnSettings) private readonly settings: WebAuthnSettings,
+    @inject(TOKENS.MfaSettings) private readonly settings: Pick<MfaSettings, 'challengeTtlSeconds'>,
   ) {}
 
   /** How long the browser may take over a ceremony: as long as its challenge lives. */

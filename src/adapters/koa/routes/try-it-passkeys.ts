@@ -6,7 +6,7 @@
  */
 
 export const PASSKEY_SECTION = `
-  <h2>4. Passkeys</h2>
+  <h2>5. Passkeys</h2>
   <p class="muted">Needs a browser with WebAuthn and an authenticator (this device's, a phone, a security key).</p>
   <label>Name <input id="passkey-name" value="try-it passkey"></label>
   <button id="passkey-register" disabled>Register a passkey</button>
