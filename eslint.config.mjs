@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   layer(
     ['src/domain/**/*.ts'],
-    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', 'nodemailer', 'nodemailer/*', 'node:*', 'zod'],
+    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', 'nodemailer', 'nodemailer/*', '@simplewebauthn/*', 'node:*', 'zod'],
     'src/domain is pure: it imports nothing outside src/domain (no Node APIs, no frameworks).',
   ),
   layer(
@@ -42,8 +42,9 @@ export default tseslint.config(
       'pino',
       'otpauth',
       'qrcode',
+      '@simplewebauthn/*',
     ],
-    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis, no OTP or QR library).',
+    'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis, no mailer, OTP, QR or WebAuthn library).',
   ),
   layer(['src/adapters/**/*.ts'], ['**/main/**'], 'src/adapters must not import the composition roots (src/main).'),
   {

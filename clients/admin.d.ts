@@ -104,8 +104,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log out the current token and delete its refresh token
-         * @description Log out the current token and delete its refresh token.
+         * Log out the current token and delete its refresh token (a restricted session may too)
+         * @description Log out the current token and delete its refresh token (a restricted session may too).
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
          */
@@ -124,8 +124,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The current admin user (LoginContext.getAdminUser())
-         * @description The current admin user (LoginContext.getAdminUser()).
+         * The current admin user (LoginContext.getAdminUser()); answers on a restricted session too
+         * @description The current admin user (LoginContext.getAdminUser()); answers on a restricted session too.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
          */
@@ -138,7 +138,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/mfa/totp/setup": {
+    "/auth/passkeys/options": {
         parameters: {
             query?: never;
             header?: never;
@@ -148,41 +148,47 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
-         * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
+         * Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds
+         * @description Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
          */
-        post: operations["postAuthMfaTotpSetup"];
+        post: operations["postAuthPasskeysOptions"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/auth/mfa/totp/confirm": {
+    "/auth/passkeys": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Activate the pending TOTP secret with a current code; answers the ten recovery codes, once
-         * @description Activate the pending TOTP secret with a current code; answers the ten recovery codes, once.
+         * Your passkeys, oldest first: id, name, created and last used
+         * @description Your passkeys, oldest first: id, name, created and last used.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
          */
-        post: operations["postAuthMfaTotpConfirm"];
+        get: operations["getAuthPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid
+         * @description Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthPasskeys"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/auth/mfa/totp": {
+    "/auth/passkeys/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -193,12 +199,34 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
-         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
+         * Remove one of your passkeys -> 204; another user's or an unknown id -> 404
+         * @description Remove one of your passkeys -> 204; another user's or an unknown id -> 404.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
          */
-        delete: operations["deleteAuthMfaTotp"];
+        delete: operations["deleteAuthPasskeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password (both RSA-encrypted like the login password); with revokeOtherSessions (default true) every other session ends and this one gets a new refresh token
+         * @description Change your password (both RSA-encrypted like the login password); with revokeOtherSessions (default true) every other session ends and this one gets a new refresh token.
+         *
+         *     Rate limit `password-change`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthPassword"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -314,6 +342,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/system/user/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user and the state of the account: enabled, disabled reason and until, locked until, must change password
+         * @description One user and the state of the account: enabled, disabled reason and until, locked until, must change password.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:list`.
+         */
+        get: operations["getSystemUserId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/system/user/{id}/roles": {
         parameters: {
             query?: never;
@@ -336,6 +386,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/system/user/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a user's password ({newPassword} RSA-encrypted, or {generate: true}: returned once); every login of the user ends and the next one is restricted to changing the password
+         * @description Reset a user's password ({newPassword} RSA-encrypted, or {generate: true}: returned once); every login of the user ends and the next one is restricted to changing the password.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:resetPwd`.
+         */
+        post: operations["postSystemUserIdPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/system/user/{id}/disable": {
         parameters: {
             query?: never;
@@ -346,12 +418,56 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Disable a user; every live session of the user ends at once (401 token-kicked-out)
-         * @description Disable a user; every live session of the user ends at once (401 token-kicked-out).
+         * Disable a user, optionally {reason, until} (a timed ban that lifts itself); every live session of the user ends at once (401 token-kicked-out), and so do its refresh tokens and device cookies
+         * @description Disable a user, optionally {reason, until} (a timed ban that lifts itself); every live session of the user ends at once (401 token-kicked-out), and so do its refresh tokens and device cookies.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
          */
         post: operations["postSystemUserIdDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/user/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled (or banned) user again; its reason and ban end are cleared
+         * @description Enable a disabled (or banned) user again; its reason and ban end are cleared.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
+         */
+        post: operations["postSystemUserIdEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/user/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock a user locked by failed logins: the account's failure budget and its device cookies' are cleared
+         * @description Unlock a user locked by failed logins: the account's failure budget and its device cookies' are cleared.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:unlock`.
+         */
+        post: operations["postSystemUserIdUnlock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -687,7 +803,9 @@ export interface components {
          *       ],
          *       "permissions": [
          *         "*:*:*"
-         *       ]
+         *       ],
+         *       "passwordChangeRequired": false,
+         *       "requiredActions": []
          *     }
          */
         LoginResult: {
@@ -717,6 +835,10 @@ export interface components {
              *     ]
              */
             permissions: string[];
+            /** @description true after an administrator reset the password: the session is restricted (every route but the password change, `GET /auth/me` and logout answers 403 password-change-required) until the password is changed */
+            passwordChangeRequired: boolean;
+            /** @description what the session must do before it is a full one (empty: nothing): `update-password` (after a reset), `mfa-enrolment` (a role requires a second factor); until then other routes answer 403 with the reason */
+            requiredActions: ("update-password" | "mfa-enrolment")[];
         };
         /**
          * @description An access token and its refresh token
@@ -784,51 +906,199 @@ export interface components {
             permissions: string[];
         };
         /**
-         * @description A pending TOTP secret, shown this once: scan the QR code (or type the secret), then confirm with a code within 10 minutes. Not active until confirmed
+         * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
          * @example {
-         *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
-         *       "otpauthUrl": "otpauth://totp/authguard:admin?issuer=authguard&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
-         *       "qrSvg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 37 37\" shape-rendering=\"crispEdges\"><path d=\"M2 2h7v7H2z\"/></svg>"
+         *       "rp": {
+         *         "id": "localhost",
+         *         "name": "authguard"
+         *       },
+         *       "user": {
+         *         "id": "MQ",
+         *         "name": "admin",
+         *         "displayName": "Administrator"
+         *       },
+         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
+         *       "pubKeyCredParams": [
+         *         {
+         *           "type": "public-key",
+         *           "alg": -8
+         *         },
+         *         {
+         *           "type": "public-key",
+         *           "alg": -7
+         *         },
+         *         {
+         *           "type": "public-key",
+         *           "alg": -257
+         *         }
+         *       ],
+         *       "timeout": 300000,
+         *       "excludeCredentials": [],
+         *       "authenticatorSelection": {
+         *         "residentKey": "preferred",
+         *         "requireResidentKey": false,
+         *         "userVerification": "preferred"
+         *       },
+         *       "attestation": "none",
+         *       "extensions": {
+         *         "credProps": true
+         *       }
          *     }
          */
-        TotpSetup: {
-            /** @description The new secret in base32 (RFC 4648, no padding), for typing into an authenticator app by hand */
-            secret: string;
-            /** @description The Key Uri Format URI an authenticator app reads (issuer svc.webauthn.rp-name, label the username; SHA-1, 6 digits, 30 s) */
-            otpauthUrl: string;
-            /** @description The URI as a QR code, a standalone SVG document (show it as an image; it is the secret) */
-            qrSvg: string;
+        PasskeyCreationOptions: {
+            rp: {
+                id?: string;
+                name: string;
+            };
+            user: {
+                /** @description User handle: opaque bytes, base64url (not the username) */
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            /**
+             * @description Random challenge, base64url; single use
+             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
+             */
+            challenge: string;
+            pubKeyCredParams: {
+                type: string;
+                alg: number;
+            }[];
+            /** @description ms; the challenge lives as long (svc.mfa.challenge-ttl-seconds) */
+            timeout?: number;
+            /** @description Passkeys the user has already */
+            excludeCredentials?: {
+                /**
+                 * @description Credential id, base64url
+                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+                 */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            authenticatorSelection?: {
+                authenticatorAttachment?: string;
+                residentKey?: string;
+                requireResidentKey?: boolean;
+                userVerification?: string;
+            };
+            hints?: string[];
+            attestation?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
         };
         /**
-         * @description The TOTP factor is active; keep these recovery codes somewhere safe
+         * @description A passkey of the signed-in user (no key material)
          * @example {
-         *       "recoveryCodes": [
-         *         "7k2m-x9qd-4hc1-bn8t",
-         *         "q0fz-3r6w-tp5e-k1ma",
-         *         "d8xs-v2jn-6cgy-0h4r",
-         *         "mz3b-9tqa-x7k5-2fwe",
-         *         "c5hr-1ny8-jd0v-q6tk",
-         *         "w4ep-8mx2-zb7c-3sgn",
-         *         "h9ka-5qv1-e3rd-y0tz",
-         *         "n2fx-7cw6-bm4s-j8pq",
-         *         "r1tg-0zk9-5hvn-a3dx",
-         *         "y6mc-4je8-q2wb-t7kf"
-         *       ]
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "name": "Work laptop",
+         *       "createdAt": "2026/01/31 14:05:09",
+         *       "lastUsedAt": null,
+         *       "deviceType": "multiDevice",
+         *       "backedUp": true
          *     }
          */
-        TotpRecoveryCodes: {
-            /** @description Ten single-use recovery codes, shown this once (only their hashes are kept): each stands in for a code once when the authenticator is lost. Case, spaces and dashes do not matter when typing them */
-            recoveryCodes: string[];
+        Passkey: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /** @description What the user calls it */
+            name: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            createdAt: string;
+            /**
+             * @description Last login or step-up with it; null: never used
+             * @example 2025/01/31 14:05:09
+             */
+            lastUsedAt: string | null;
+            /**
+             * @description multiDevice: a synced passkey
+             * @enum {string}
+             */
+            deviceType: "singleDevice" | "multiDevice";
+            backedUp: boolean;
         };
         /**
-         * @description A current code of the pending secret
+         * @description WebAuthn RegistrationResponseJSON (`credential.toJSON()` after `create()`)
          * @example {
-         *       "code": "492039"
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "rawId": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "type": "public-key",
+         *       "response": {
+         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoiVnQ2WnQzVnYwaDJ5cTVtMXpKakxyUSJ9",
+         *         "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVikSZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAA",
+         *         "transports": [
+         *           "internal",
+         *           "hybrid"
+         *         ]
+         *       },
+         *       "authenticatorAttachment": "platform",
+         *       "clientExtensionResults": {}
          *     }
          */
-        ConfirmTotpBody: {
-            /** @description The code the authenticator app shows now (6 digits; spaces are ignored) */
-            code: string;
+        RegistrationResponse: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            /** @default {} */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                authenticatorData?: string;
+                transports?: string[];
+                publicKeyAlgorithm?: number;
+                publicKey?: string;
+            };
+        };
+        /**
+         * @description The signed-in user's passkeys, oldest first
+         * @example [
+         *       {
+         *         "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *         "name": "Work laptop",
+         *         "createdAt": "2026/01/31 14:05:09",
+         *         "lastUsedAt": null,
+         *         "deviceType": "multiDevice",
+         *         "backedUp": true
+         *       }
+         *     ]
+         */
+        PasskeyList: components["schemas"]["Passkey"][];
+        /**
+         * @description The password was changed; this session stays (and is no longer restricted)
+         * @example {
+         *       "passwordChanged": true,
+         *       "sessionsEnded": 2,
+         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b"
+         *     }
+         */
+        PasswordChanged: {
+            /** @enum {boolean} */
+            passwordChanged: true;
+            /** @description Other sessions of the account ended (revokeOtherSessions) */
+            sessionsEnded: number;
+            /** @description This session's new refresh token when the others were ended (every earlier refresh token of the account, this session's included, is refused from now on); null when revokeOtherSessions was false and the old one stays valid */
+            refreshToken: string | null;
         };
         /**
          * @description An account as the user administration shows it (never the password hash)
@@ -954,6 +1224,55 @@ export interface components {
             expiresIn: number;
         };
         /**
+         * @description One account and its state
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "nickname": "Lee",
+         *       "avatar": "",
+         *       "enabled": false,
+         *       "active": false,
+         *       "roles": [
+         *         "ops"
+         *       ],
+         *       "permissions": [
+         *         "monitor:online:list"
+         *       ],
+         *       "disabledReason": "left the team",
+         *       "disabledUntil": "2026-12-01T00:00:00.000Z",
+         *       "lockedUntil": null,
+         *       "mustChangePassword": false,
+         *       "email": null,
+         *       "emailVerified": false
+         *     }
+         */
+        UserDetails: {
+            userId: string;
+            username: string;
+            nickname: string;
+            avatar: string;
+            /** @description The account's flag (false while disabled, also during a timed ban) */
+            enabled: boolean;
+            /** @description Whether a login is admitted now: enabled, or a timed ban that has ended */
+            active: boolean;
+            roles: string[];
+            permissions: string[];
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @description End of a timed ban (ISO-8601, UTC); null: none, or until enabled again
+             */
+            disabledUntil: string | null;
+            /**
+             * Format: date-time
+             * @description Failed logins lock the account until then (ISO-8601, UTC); null: not locked
+             */
+            lockedUntil: string | null;
+            mustChangePassword: boolean;
+            email: string | null;
+            emailVerified: boolean;
+        };
+        /**
          * @description The user's new roles and permissions, already in force in their live sessions
          * @example {
          *       "userId": "7",
@@ -991,11 +1310,32 @@ export interface components {
             sessionsUpdated: number;
         };
         /**
-         * @description The account is disabled and its live sessions ended
+         * @description The password is reset, the account's logins ended; its next login must change the password
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "mustChangePassword": true,
+         *       "sessionsEnded": 2,
+         *       "temporaryPassword": "Xk4mPq7RtB9wZc2N"
+         *     }
+         */
+        PasswordReset: {
+            userId: string;
+            username: string;
+            /** @enum {boolean} */
+            mustChangePassword: true;
+            sessionsEnded: number;
+            /** @description The drawn password (only with generate: true); shown once */
+            temporaryPassword: string | null;
+        };
+        /**
+         * @description The account is disabled (until `disabledUntil`, if set) and its live sessions ended
          * @example {
          *       "userId": "7",
          *       "username": "ops.lee",
          *       "enabled": false,
+         *       "disabledReason": "on leave",
+         *       "disabledUntil": null,
          *       "sessionsEnded": 1
          *     }
          */
@@ -1004,7 +1344,27 @@ export interface components {
             username: string;
             /** @enum {boolean} */
             enabled: false;
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @description End of the ban (ISO-8601, UTC); null: none
+             */
+            disabledUntil: string | null;
             sessionsEnded: number;
+        };
+        /**
+         * @description The account's failure budgets are cleared: its owner logs in at once
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "unlocked": true
+         *     }
+         */
+        UserUnlocked: {
+            userId: string;
+            username: string;
+            /** @enum {boolean} */
+            unlocked: true;
         };
         /**
          * @description The signed JSON body as parsed (null when none was sent) and the app key that signed it
@@ -1393,11 +1753,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `bad-credentials` (40110): Wrong username or password */
+            /** @description `account-disabled` (40114): The account is disabled; `bad-credentials` (40110): Wrong username or password */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `email-not-verified` (40304): The e-mail address is not verified yet */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1780,7 +2149,7 @@ export interface operations {
             };
         };
     };
-    postAuthMfaTotpSetup: {
+    postAuthPasskeysOptions: {
         parameters: {
             query?: never;
             header?: never;
@@ -1800,7 +2169,7 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data: components["schemas"]["TotpSetup"];
+                        data: components["schemas"]["PasskeyCreationOptions"];
                     };
                 };
             };
@@ -1813,11 +2182,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1833,217 +2220,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `payload-too-large` (41300): The request body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `unsupported-media-type` (41500): The content type is not supported */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `headers-too-large` (43100): The request headers are too large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `internal-error` (50000): Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    postAuthMfaTotpConfirm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ConfirmTotpBody"];
-            };
-        };
-        responses: {
-            /** @description Success: the envelope with code 0 and the data */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 0;
-                        /** @enum {string} */
-                        message: "ok";
-                        data: components["schemas"]["TotpRecoveryCodes"];
-                    };
-                };
-            };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `mfa-code-invalid` (40116): The second-factor code is wrong */
-            401: {
-                headers: {
-                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `request-timeout` (40800): The request took too long to arrive */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `payload-too-large` (41300): The request body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `unsupported-media-type` (41500): The content type is not supported */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `headers-too-large` (43100): The request headers are too large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `internal-error` (50000): Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    deleteAuthMfaTotp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done: no content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
-            401: {
-                headers: {
-                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `request-timeout` (40800): The request took too long to arrive */
-            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2088,6 +2266,519 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasskeyList"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: components["schemas"]["RegistrationResponse"];
+                    /**
+                     * @description What to call it (default "Passkey")
+                     * @example Work laptop
+                     */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAuthPasskeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                    /** @default true */
+                    revokeOtherSessions?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasswordChanged"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `password-policy` (40040): The new password breaks the password policy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `current-password-wrong` (40113): The current password is wrong */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `server-busy` (50302): The server is busy; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2153,7 +2844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2282,7 +2973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2375,7 +3066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2470,7 +3161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2594,6 +3285,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -2637,6 +3337,110 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserDetails"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2701,7 +3505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2786,6 +3590,145 @@ export interface operations {
             };
         };
     };
+    postSystemUserIdPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword?: string;
+                    /** @enum {boolean} */
+                    generate?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasswordReset"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `password-policy` (40040): The new password breaks the password policy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postSystemUserIdDisable: {
         parameters: {
             query?: never;
@@ -2795,7 +3738,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                    /** Format: date-time */
+                    until?: string;
+                };
+            };
+        };
         responses: {
             /** @description Success: the envelope with code 0 and the data */
             200: {
@@ -2832,7 +3783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2861,6 +3812,259 @@ export interface operations {
             };
             /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemUserIdEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemUserIdUnlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserUnlocked"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3239,6 +4443,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3323,6 +4536,15 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -104,8 +104,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log out the current token and delete its refresh token
-         * @description Log out the current token and delete its refresh token.
+         * Log out the current token and delete its refresh token (a restricted session may too)
+         * @description Log out the current token and delete its refresh token (a restricted session may too).
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
@@ -204,7 +204,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/mfa/totp/setup": {
+    "/user/password": {
         parameters: {
             query?: never;
             header?: never;
@@ -214,19 +214,19 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
-         * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
+         * Change your password; with revokeOtherSessions (default true) every other session ends and this one gets a new refresh token
+         * @description Change your password; with revokeOtherSessions (default true) every other session ends and this one gets a new refresh token.
          *
-         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         *     Rate limit `password-change`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
-        post: operations["postAuthMfaTotpSetup"];
+        post: operations["postUserPassword"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/auth/mfa/totp/confirm": {
+    "/auth/passkeys/options": {
         parameters: {
             query?: never;
             header?: never;
@@ -236,19 +236,47 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate the pending TOTP secret with a current code; answers the ten recovery codes, once
-         * @description Activate the pending TOTP secret with a current code; answers the ten recovery codes, once.
+         * Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds
+         * @description Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds.
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
-        post: operations["postAuthMfaTotpConfirm"];
+        post: operations["postAuthPasskeysOptions"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/auth/mfa/totp": {
+    "/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your passkeys, oldest first: id, name, created and last used
+         * @description Your passkeys, oldest first: id, name, created and last used.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid
+         * @description Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/passkeys/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -259,12 +287,12 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
-         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
+         * Remove one of your passkeys -> 204; another user's or an unknown id -> 404
+         * @description Remove one of your passkeys -> 204; another user's or an unknown id -> 404.
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
-        delete: operations["deleteAuthMfaTotp"];
+        delete: operations["deleteAuthPasskeysId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -772,52 +800,200 @@ export interface components {
             endedSessions: number;
         };
         /**
-         * @description A pending TOTP secret, shown this once: scan the QR code (or type the secret), then confirm with a code within 10 minutes. Not active until confirmed
+         * @description The password was changed; this session stays (and is no longer restricted)
          * @example {
-         *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
-         *       "otpauthUrl": "otpauth://totp/authguard:admin?issuer=authguard&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
-         *       "qrSvg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 37 37\" shape-rendering=\"crispEdges\"><path d=\"M2 2h7v7H2z\"/></svg>"
+         *       "passwordChanged": true,
+         *       "sessionsEnded": 2,
+         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b"
          *     }
          */
-        TotpSetup: {
-            /** @description The new secret in base32 (RFC 4648, no padding), for typing into an authenticator app by hand */
-            secret: string;
-            /** @description The Key Uri Format URI an authenticator app reads (issuer svc.webauthn.rp-name, label the username; SHA-1, 6 digits, 30 s) */
-            otpauthUrl: string;
-            /** @description The URI as a QR code, a standalone SVG document (show it as an image; it is the secret) */
-            qrSvg: string;
+        PasswordChanged: {
+            /** @enum {boolean} */
+            passwordChanged: true;
+            /** @description Other sessions of the account ended (revokeOtherSessions) */
+            sessionsEnded: number;
+            /** @description This session's new refresh token when the others were ended (every earlier refresh token of the account, this session's included, is refused from now on); null when revokeOtherSessions was false and the old one stays valid */
+            refreshToken: string | null;
         };
         /**
-         * @description The TOTP factor is active; keep these recovery codes somewhere safe
+         * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
          * @example {
-         *       "recoveryCodes": [
-         *         "7k2m-x9qd-4hc1-bn8t",
-         *         "q0fz-3r6w-tp5e-k1ma",
-         *         "d8xs-v2jn-6cgy-0h4r",
-         *         "mz3b-9tqa-x7k5-2fwe",
-         *         "c5hr-1ny8-jd0v-q6tk",
-         *         "w4ep-8mx2-zb7c-3sgn",
-         *         "h9ka-5qv1-e3rd-y0tz",
-         *         "n2fx-7cw6-bm4s-j8pq",
-         *         "r1tg-0zk9-5hvn-a3dx",
-         *         "y6mc-4je8-q2wb-t7kf"
-         *       ]
+         *       "rp": {
+         *         "id": "localhost",
+         *         "name": "authguard"
+         *       },
+         *       "user": {
+         *         "id": "MQ",
+         *         "name": "admin",
+         *         "displayName": "Administrator"
+         *       },
+         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
+         *       "pubKeyCredParams": [
+         *         {
+         *           "type": "public-key",
+         *           "alg": -8
+         *         },
+         *         {
+         *           "type": "public-key",
+         *           "alg": -7
+         *         },
+         *         {
+         *           "type": "public-key",
+         *           "alg": -257
+         *         }
+         *       ],
+         *       "timeout": 300000,
+         *       "excludeCredentials": [],
+         *       "authenticatorSelection": {
+         *         "residentKey": "preferred",
+         *         "requireResidentKey": false,
+         *         "userVerification": "preferred"
+         *       },
+         *       "attestation": "none",
+         *       "extensions": {
+         *         "credProps": true
+         *       }
          *     }
          */
-        TotpRecoveryCodes: {
-            /** @description Ten single-use recovery codes, shown this once (only their hashes are kept): each stands in for a code once when the authenticator is lost. Case, spaces and dashes do not matter when typing them */
-            recoveryCodes: string[];
+        PasskeyCreationOptions: {
+            rp: {
+                id?: string;
+                name: string;
+            };
+            user: {
+                /** @description User handle: opaque bytes, base64url (not the username) */
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            /**
+             * @description Random challenge, base64url; single use
+             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
+             */
+            challenge: string;
+            pubKeyCredParams: {
+                type: string;
+                alg: number;
+            }[];
+            /** @description ms; the challenge lives as long (svc.mfa.challenge-ttl-seconds) */
+            timeout?: number;
+            /** @description Passkeys the user has already */
+            excludeCredentials?: {
+                /**
+                 * @description Credential id, base64url
+                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+                 */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            authenticatorSelection?: {
+                authenticatorAttachment?: string;
+                residentKey?: string;
+                requireResidentKey?: boolean;
+                userVerification?: string;
+            };
+            hints?: string[];
+            attestation?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
         };
         /**
-         * @description A current code of the pending secret
+         * @description A passkey of the signed-in user (no key material)
          * @example {
-         *       "code": "492039"
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "name": "Work laptop",
+         *       "createdAt": "2026/01/31 14:05:09",
+         *       "lastUsedAt": null,
+         *       "deviceType": "multiDevice",
+         *       "backedUp": true
          *     }
          */
-        ConfirmTotpBody: {
-            /** @description The code the authenticator app shows now (6 digits; spaces are ignored) */
-            code: string;
+        Passkey: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /** @description What the user calls it */
+            name: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            createdAt: string;
+            /**
+             * @description Last login or step-up with it; null: never used
+             * @example 2025/01/31 14:05:09
+             */
+            lastUsedAt: string | null;
+            /**
+             * @description multiDevice: a synced passkey
+             * @enum {string}
+             */
+            deviceType: "singleDevice" | "multiDevice";
+            backedUp: boolean;
         };
+        /**
+         * @description WebAuthn RegistrationResponseJSON (`credential.toJSON()` after `create()`)
+         * @example {
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "rawId": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "type": "public-key",
+         *       "response": {
+         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoiVnQ2WnQzVnYwaDJ5cTVtMXpKakxyUSJ9",
+         *         "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVikSZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2NFAAAAAA",
+         *         "transports": [
+         *           "internal",
+         *           "hybrid"
+         *         ]
+         *       },
+         *       "authenticatorAttachment": "platform",
+         *       "clientExtensionResults": {}
+         *     }
+         */
+        RegistrationResponse: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            /** @default {} */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                authenticatorData?: string;
+                transports?: string[];
+                publicKeyAlgorithm?: number;
+                publicKey?: string;
+            };
+        };
+        /**
+         * @description The signed-in user's passkeys, oldest first
+         * @example [
+         *       {
+         *         "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *         "name": "Work laptop",
+         *         "createdAt": "2026/01/31 14:05:09",
+         *         "lastUsedAt": null,
+         *         "deviceType": "multiDevice",
+         *         "backedUp": true
+         *       }
+         *     ]
+         */
+        PasskeyList: components["schemas"]["Passkey"][];
         /**
          * @description An HTML page
          * @example <!doctype html>
@@ -1320,11 +1496,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `bad-credentials` (40110): Wrong username or password */
+            /** @description `account-disabled` (40114): The account is disabled; `bad-credentials` (40110): Wrong username or password */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `email-not-verified` (40304): The e-mail address is not verified yet */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1649,6 +1834,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -1727,6 +1921,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -1799,6 +2002,15 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1910,6 +2122,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -1968,7 +2189,149 @@ export interface operations {
             };
         };
     };
-    postAuthMfaTotpSetup: {
+    postUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                    /** @default true */
+                    revokeOtherSessions?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `password-policy` (40040): The new password breaks the password policy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `current-password-wrong` (40113): The current password is wrong */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `server-busy` (50302): The server is busy; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthPasskeysOptions: {
         parameters: {
             query?: never;
             header?: never;
@@ -1983,7 +2346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TotpSetup"];
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
                 };
             };
             /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
@@ -1995,11 +2358,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2015,7 +2396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2060,11 +2441,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2073,7 +2454,112 @@ export interface operations {
             };
         };
     };
-    postAuthMfaTotpConfirm: {
+    getAuthPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthPasskeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -2082,17 +2568,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfirmTotpBody"];
+                "application/json": {
+                    response: components["schemas"]["RegistrationResponse"];
+                    /**
+                     * @description What to call it (default "Passkey")
+                     * @example Work laptop
+                     */
+                    name?: string;
+                };
             };
         };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TotpRecoveryCodes"];
+                    "application/json": components["schemas"]["Passkey"];
                 };
             };
             /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
@@ -2104,11 +2597,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `mfa-code-invalid` (40116): The second-factor code is wrong */
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2124,7 +2626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2169,11 +2671,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2182,11 +2684,13 @@ export interface operations {
             };
         };
     };
-    deleteAuthMfaTotp: {
+    deleteAuthPasskeysId: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -2207,7 +2711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
@@ -2218,8 +2722,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2379,6 +2910,15 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2738,6 +3278,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -2820,6 +3369,15 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2931,6 +3489,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3013,6 +3580,15 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

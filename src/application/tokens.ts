@@ -19,7 +19,9 @@ import type { KeyValueStore } from './ports/key-value-store';
 import type { ListStore } from './ports/list-store';
 import type { Logger } from './ports/logger';
 import type { Mailer } from './ports/mailer';
+import type { WebAuthnVerifier } from './ports/webauthn-verifier';
 import type { Metrics } from './ports/metrics';
+import type { PasskeyStore } from './ports/passkey-store';
 import type { PasswordHasher } from './ports/password-hasher';
 import type { QrCodes } from './ports/qr-codes';
 import type { RateLimitStore } from './ports/rate-limit-store';
@@ -62,6 +64,10 @@ export const TOKENS = {
   UserAdministration: id<UserAdministration>('UserAdministration'),
   /** Password, state and e-mail changes of the app's accounts; bound to a refusing stand-in on a read-only directory. */
   AccountStore: id<AccountStore>('AccountStore'),
+  /** The passkeys (WebAuthn credentials) of both login types' accounts. */
+  PasskeyStore: id<PasskeyStore>('PasskeyStore'),
+  /** The WebAuthn ceremonies' checks, for the relying party svc.webauthn.* names. */
+  WebAuthnVerifier: id<WebAuthnVerifier>('WebAuthnVerifier'),
   /** Outgoing e-mail (SMTP or the embedded dev mailbox). */
   Mailer: id<Mailer>('Mailer'),
   /** TOTP factors of both login types, kept with the accounts (the SQL directory, or memory beside the file directory). */

@@ -18,6 +18,7 @@ import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
+import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { ACCOUNT_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
@@ -109,6 +110,7 @@ class CliContext {
         admins: file,
         members: file,
         administration: null,
+        passkeys: new InMemoryPasskeyStore(),
         adminAccounts: accounts,
         memberAccounts: accounts,
         totp: new InMemoryTotpStore(),

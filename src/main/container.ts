@@ -39,6 +39,7 @@ import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
+import { SimpleWebAuthnVerifier } from '../adapters/webauthn/simple-webauthn-verifier';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import { decorateForApp } from './store-backends';
@@ -184,6 +185,11 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.TotpStore).toConstantValue(infra.directories.totp);
   c.bind(TOKENS.TotpAlgorithm).toConstantValue(new OtpauthTotp());
   c.bind(TOKENS.QrCodes).toConstantValue(new QrcodeSvg());
+  c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
+  const r = config.raw;
+  c.bind(TOKENS.WebAuthnVerifier).toConstantValue(
+    new SimpleWebAuthnVerifier({ id: r['svc.webauthn.rp-id'], name: r['svc.webauthn.rp-name'], origins: r['svc.webauthn.origins'] }),
+  );
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.MfaSettings).toConstantValue({

@@ -4,7 +4,7 @@
  *
  *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
  *  - `file` (default): the embedded YAML files (svc.users-file, svc.members-file); changes made
- *    through the service (created users, roles, passwords, account state, e-mail) live in memory
+ *    through the service (created users, roles, passwords, account state, e-mail, passkeys) live in memory
  *    only. In prod, where such a change would silently vanish at the next restart (and differ
  *    between instances), every write refuses with 409 `directory-read-only` instead; the reads
  *    (logins) work as ever.
@@ -13,6 +13,7 @@ import type { Container } from 'inversify';
 import type { AccountStore } from '../application/ports/account-store';
 import type { Logger } from '../application/ports/logger';
 import type { TotpStore } from '../application/ports/totp-store';
+import type { PasskeyStore } from '../application/ports/passkey-store';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
@@ -24,8 +25,16 @@ import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
 import { SqlTotpStore } from '../adapters/sql/sql-totp-store';
 import { InMemoryTotpStore } from '../adapters/memory/totp-store';
+import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
-import { ACCOUNT_WRITES, ADMINISTRATION_WRITES, DIRECTORY_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
+import { SqlPasskeyStore } from '../adapters/sql/sql-passkey-store';
+import {
+  ACCOUNT_WRITES,
+  ADMINISTRATION_WRITES,
+  DIRECTORY_WRITES,
+  PASSKEY_WRITES,
+  readOnlyDirectory,
+} from '../adapters/directory/read-only-directory';
 import type { AppConfig } from './config';
 
 export interface Directories {
@@ -33,6 +42,8 @@ export interface Directories {
   readonly members: UserDirectory;
   /** Null when the backend cannot change accounts (a read-only directory). */
   readonly administration: UserAdministration | null;
+  /** The passkeys of both login types' accounts, kept where the accounts are. */
+  readonly passkeys: PasskeyStore;
   /** Password, state and e-mail changes of admin users (a refusing stand-in where they cannot be kept). */
   readonly adminAccounts: AccountStore;
   /** The same for members. */
@@ -65,6 +76,7 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const memberFile = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
   const [admins, members] = [fileDirectoryFor(config, adminFile), fileDirectoryFor(config, memberFile)];
+  const passkeys = config.profile === 'prod' ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
   return {
     admins,
     members,
@@ -72,6 +84,7 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     adminAccounts: admins,
     memberAccounts: members,
     totp: new InMemoryTotpStore(),
+    passkeys,
     close: async () => undefined,
   };
 };
@@ -89,6 +102,7 @@ const TOTP_METHODS = [
   'recoveryCodesLeft',
   'remove',
 ] as const satisfies readonly (keyof TotpStore)[];
+const PASSKEY_METHODS = ['add', 'find', 'list', 'remove', 'recordUse'] as const;
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -98,6 +112,7 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     admins: directoryFailClosed<UserDirectory>(admins, DIRECTORY_METHODS, log),
     members: directoryFailClosed<UserDirectory>(members, DIRECTORY_METHODS, log),
     administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
+    passkeys: directoryFailClosed<PasskeyStore>(new SqlPasskeyStore(pool), PASSKEY_METHODS, log),
     adminAccounts: directoryFailClosed<AccountStore>(admins, ACCOUNT_METHODS, log),
     memberAccounts: directoryFailClosed<AccountStore>(members, ACCOUNT_METHODS, log),
     totp: directoryFailClosed<TotpStore>(new SqlTotpStore(pool), TOTP_METHODS, log),

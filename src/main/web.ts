@@ -8,6 +8,7 @@ import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import { webPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
+import { passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import { devMailboxRoutes } from '../adapters/koa/routes/dev-mailbox-routes';
@@ -32,6 +33,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     webProfileRoutes,
     webPasswordRoutes,
     mfaTotpRoutes,
+    passkeyRoutes,
     problemRoutes,
     idempotentTokenRoutes,
   ];

@@ -45,6 +45,11 @@ describe('try-it page: mounted by svc.try-it.enabled', () => {
             .get('/try-it/app.js')
             .expect(200)
             .expect('Content-Type', /javascript/);
+          const passkeys = await request(app)
+            .get('/try-it/passkeys.js')
+            .expect(200)
+            .expect('Content-Type', /javascript/);
+          assert.ok(passkeys.text.includes('parseCreationOptionsFromJSON'));
           const js = await request(app).get('/try-it/jsencrypt.min.js').expect(200);
           assert.ok(js.text.includes('encryptOAEP'));
         }

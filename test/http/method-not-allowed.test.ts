@@ -14,6 +14,15 @@ function concrete(path: string): string {
   return path.replace(/:[A-Za-z]+/g, '1').replace(/\(.*?\)/g, '');
 }
 
+/** Whether a route's path matches a concrete URL path (`:name` is one segment): `/auth/passkeys/:id` matches `/auth/passkeys/options`. */
+function matches(routePath: string, url: string): boolean {
+  const pattern = routePath
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${pattern}$`).test(url);
+}
+
 function allowOf(res: request.Response): string[] {
   return String(res.headers.allow ?? '')
     .split(/,\s*/)
@@ -35,12 +44,15 @@ describe('undeclared methods answer 405 with Allow, on every path of both apps',
   for (const name of ['admin', 'web'] as const) {
     it(`${name}: 405 + Allow for every undeclared method, 200 + Allow for OPTIONS`, async () => {
       const { app, routes } = apps[name];
+      // A URL's methods are those of every route whose path matches it (a parameter segment may match another route's literal).
       const byPath = new Map<string, Set<string>>();
-      for (const r of routes) {
-        const set = byPath.get(r.path) ?? new Set<string>();
-        set.add(r.method.toUpperCase());
-        if (r.method === 'get') set.add('HEAD');
-        byPath.set(r.path, set);
+      for (const path of new Set(routes.map((r) => r.path))) {
+        const set = new Set<string>();
+        for (const r of routes.filter((r) => matches(r.path, concrete(path)))) {
+          set.add(r.method.toUpperCase());
+          if (r.method === 'get') set.add('HEAD');
+        }
+        byPath.set(path, set);
       }
       let checked = 0;
       for (const [path, declared] of byPath) {

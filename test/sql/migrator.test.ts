@@ -62,6 +62,7 @@ describe('SQL migrations: runner (MariaDB)', function () {
         'mfa_recovery_code',
         'mfa_totp',
         'mfa_totp_pending',
+        'passkey',
         'schema_migrations',
         'sys_menu',
         'sys_role',

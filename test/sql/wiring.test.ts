@@ -27,6 +27,7 @@ describe('svc.directory wiring', () => {
       assert.ok(container.isBound(TOKENS.UserAdministration));
       assert.equal(container.get(TOKENS.AccountStore), infra.directories.adminAccounts, 'the admin app changes admin accounts');
       assert.equal(buildWebApp(config, infra).container.get(TOKENS.AccountStore), infra.directories.memberAccounts, 'the web app, members');
+      assert.equal(container.get(TOKENS.PasskeyStore), infra.directories.passkeys);
     } finally {
       await infra.close();
     }
@@ -59,6 +60,7 @@ describe('svc.directory wiring', () => {
           await assert.rejects(call(), (e) => isDomainError(e) && e.reason === 'directory-unavailable', name);
         }
       }
+      await assert.rejects(dirs.passkeys.list('admin', '1'), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
     } finally {
       await dirs.close();
     }

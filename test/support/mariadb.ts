@@ -60,6 +60,7 @@ const TABLES_CHILD_FIRST = [
   'mfa_totp',
   'mfa_totp_pending',
   'mfa_recovery_code',
+  'passkey',
 ];
 
 /** A database created for one suite and dropped afterwards, with the schema migrated. */

@@ -21,8 +21,8 @@ describe('import direction (domain <- application <- adapters <- main)', functio
       );
     }
   });
-  it('application may not import adapters, main, Koa or ioredis', async () => {
-    for (const imp of ['../adapters/koa/guards', '../main/config', 'koa', 'ioredis']) {
+  it('application may not import adapters, main, Koa, ioredis or the WebAuthn library', async () => {
+    for (const imp of ['../adapters/koa/guards', '../main/config', 'koa', 'ioredis', '@simplewebauthn/server']) {
       const msgs = await lint('src/application/x.ts', `import '${imp}';\nexport const x = 1;\n`);
       assert.ok(
         msgs.some((m) => m.startsWith('no-restricted-imports')),

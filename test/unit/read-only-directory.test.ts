@@ -11,6 +11,7 @@ import {
   ACCOUNT_WRITES,
   ADMINISTRATION_WRITES,
   DIRECTORY_WRITES,
+  PASSKEY_WRITES,
   readOnlyDirectory,
 } from '../../src/adapters/directory/read-only-directory';
 import { isDomainError } from '../../src/domain/errors';
@@ -87,6 +88,28 @@ describe('the read-only file directory (prod)', () => {
     await assert.rejects(dirs.memberAccounts.markEmailVerified(alice.id, 'alice@example.com'), readOnlyRefusal);
     assert.deepEqual(await dirs.admins.findByUsername('admin'), admin, 'unchanged');
     assert.deepEqual(await dirs.members.findById(alice.id), alice, 'unchanged');
+  });
+
+  it('prod: passkeys beside the file directory refuse to be added or removed (they would vanish at a restart)', async () => {
+    const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
+    assert.deepEqual([...PASSKEY_WRITES].sort(), ['add', 'recordUse', 'remove']);
+    const passkey = {
+      id: 'AAAAAAAAAAAAAAAAAAAAAA',
+      userId: '1',
+      publicKey: 'AQ',
+      counter: 0,
+      transports: [],
+      name: 'x',
+      createdAt: 1,
+      lastUsedAt: null,
+      deviceType: 'singleDevice' as const,
+      backedUp: false,
+    };
+    await assert.rejects(dirs.passkeys.add('admin', passkey), readOnlyRefusal);
+    await assert.rejects(dirs.passkeys.remove('admin', '1', passkey.id), readOnlyRefusal);
+    await assert.rejects(dirs.passkeys.recordUse('admin', passkey.id, { counter: 1, usedAt: 2, backedUp: false }), readOnlyRefusal);
+    assert.deepEqual(await dirs.passkeys.list('admin', '1'), []);
+    assert.equal(await createFileDirectories(testConfig(), silentLogger).passkeys.add('admin', passkey), true, 'test: in memory');
   });
 
   it('dev and test: the file directory is changed in memory, unwrapped', async () => {

@@ -5,6 +5,7 @@
  * with `directory-read-only` (409) instead; the reads pass through unchanged.
  */
 import type { AccountStore } from '../../application/ports/account-store';
+import type { PasskeyStore } from '../../application/ports/passkey-store';
 import type { UserAdministration } from '../../application/ports/user-administration';
 import type { UserDirectory } from '../../application/ports/user-directory';
 import { DomainError } from '../../domain/errors';
@@ -19,6 +20,8 @@ export const ACCOUNT_WRITES = [
   'setEmail',
   'markEmailVerified',
 ] as const satisfies readonly (keyof AccountStore)[];
+
+export const PASSKEY_WRITES = ['add', 'remove', 'recordUse'] as const satisfies readonly (keyof PasskeyStore)[];
 
 export const READ_ONLY_MESSAGE =
   'Accounts cannot be changed here: this service reads them from the embedded file directory, where a change ' +

@@ -41,6 +41,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   auth: 'Sign-up (web), login and logout, captcha (admin), refresh-token rotation and the current user (admin)',
   user: "The signed-in member's profile and sessions",
   mfa: 'Second factors: TOTP enrolment (setup, confirm with recovery codes) and removal',
+  passkeys: "Passkeys (WebAuthn): registering, listing and removing the signed-in user's passkeys, and the passwordless login",
   system: 'Admin user administration: create and list users',
   'system-user': "Admin user administration: a user's roles and disabling a user (their live sessions follow at once)",
   monitor: 'Live admin sessions: list them and force one out',

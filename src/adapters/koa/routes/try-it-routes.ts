@@ -4,7 +4,8 @@
  * captcha, encrypts the password in the browser (WebCrypto RSA-OAEP/SHA-256; JSEncrypt
  * `encryptOAEP(unescape(encodeURIComponent(pw)))` where WebCrypto is missing, i.e. plain http on
  * another host; JSEncrypt `encrypt()` for the pkcs1 padding), logs in, shows the token, expiry,
- * roles and permissions, calls /auth/me, refreshes and logs out.
+ * roles and permissions, calls /auth/me, refreshes and logs out; with a session it registers and
+ * lists passkeys (./try-it-passkeys.ts).
  *
  * No CDN: the script is served from this app and JSEncrypt from node_modules, so the security
  * headers' CSP (script-src 'self', img-src data: for the captcha, connect-src 'self') holds as is.
@@ -13,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { route, type RouteDef } from '../routes';
 import { HtmlPage, JavaScriptSource } from '../schemas/operation-schemas';
+import { PASSKEY_SCRIPT, PASSKEY_SECTION } from './try-it-passkeys';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -70,11 +72,13 @@ const PAGE = `<!doctype html>
     <label>New <input id="new-password" type="password" required></label>
     <button id="change-password" type="submit" disabled>POST /auth/password</button>
   </form>
+${PASSKEY_SECTION}
   <h2>Last response</h2>
   <pre id="output">-</pre>
 
   <script src="/try-it/jsencrypt.min.js"></script>
   <script src="/try-it/app.js"></script>
+  <script src="/try-it/passkeys.js"></script>
 </body>
 </html>
 `;
@@ -150,6 +154,7 @@ const SCRIPT = String.raw`(function () {
     }
     var on = !!state.accessToken;
     $('me').disabled = !on; $('refresh').disabled = !on; $('logout').disabled = !on; $('change-password').disabled = !on;
+    if (window.tryItPasskeys) window.tryItPasskeys.sessionChanged(on);
   }
 
   async function init() {
@@ -227,6 +232,9 @@ const SCRIPT = String.raw`(function () {
     setStatus(res.status === 200 ? 'logged out' : 'logout: ' + (res.json && res.json.message), res.status !== 200);
   });
 
+  // for /try-it/passkeys.js
+  window.tryIt = { call: call, show: show, setStatus: setStatus, setSession: setSession };
+
   init().catch(function (e) { setStatus(String(e && e.message || e), true); });
 })();
 `;
@@ -276,6 +284,13 @@ export function tryItRoutes(): RouteDef[] {
       contentType: 'application/javascript',
       cacheControl: 'no-store',
       body: () => SCRIPT,
+    },
+    {
+      path: '/try-it/passkeys.js',
+      summary: 'Try-it page script: passkeys (WebAuthn)',
+      contentType: 'application/javascript',
+      cacheControl: 'no-store',
+      body: () => PASSKEY_SCRIPT,
     },
     {
       path: '/try-it/jsencrypt.min.js',

@@ -1,0 +1,78 @@
+/**
+ * Passkeys (WebAuthn) on both apps, in the app's own format: a logged-in user registers, lists and
+ * removes their passkeys. The options are WebAuthn's JSON forms, for
+ * `PublicKeyCredential.parseCreationOptionsFromJSON` and `credential.toJSON()`.
+ */
+import { z } from 'zod';
+import { Passkeys } from '../../../application/mfa/passkeys';
+import { RegisterPasskey } from '../../../application/mfa/register-passkey';
+import { currentUser } from '../guards';
+import type { RouteKit } from '../route-kit';
+import { route, type RouteDef } from '../routes';
+import { Passkey, PasskeyCreationOptions, PasskeyList, RegistrationResponse } from '../schemas/passkey-schemas';
+
+const registerBody = z
+  .object({
+    response: RegistrationResponse,
+    name: z.string().max(64).optional().openapi({ description: 'What to call it (default "Passkey")', example: 'Work laptop' }),
+  })
+  .strict();
+
+/** The signed-in user's passkeys: register (options, then the authenticator's answer), list, remove. */
+export function passkeyRoutes(kit: RouteKit): RouteDef[] {
+  const type = kit.loginType;
+  const login = kit.guards.requireLogin(type);
+  const [passkeys, register] = [kit.use(Passkeys), kit.use(RegisterPasskey)];
+  return [
+    route({
+      method: 'post',
+      path: '/auth/passkeys/options',
+      summary:
+        'Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); ' +
+        'the challenge is single use and lives svc.mfa.challenge-ttl-seconds',
+      tags: ['passkeys'],
+      guards: [login],
+      response: PasskeyCreationOptions,
+      raises: Passkeys.reasons,
+      handler: async (ctx) => {
+        const u = currentUser(ctx);
+        return passkeys.registrationOptions(type, { userId: u.userId, username: u.username, displayName: u.nickname ?? u.username });
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/auth/passkeys',
+      summary:
+        "Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; " +
+        'an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid',
+      tags: ['passkeys'],
+      guards: [login],
+      body: registerBody,
+      successStatus: 201,
+      response: Passkey,
+      raises: RegisterPasskey.reasons,
+      handler: async (ctx, { body }) =>
+        register.execute({ loginType: type, userId: currentUser(ctx).userId, response: body.response, name: body.name }),
+    }),
+    route({
+      method: 'get',
+      path: '/auth/passkeys',
+      summary: 'Your passkeys, oldest first: id, name, created and last used',
+      tags: ['passkeys'],
+      guards: [login],
+      response: PasskeyList,
+      raises: Passkeys.reasons,
+      handler: async (ctx) => passkeys.list(type, currentUser(ctx).userId),
+    }),
+    route({
+      method: 'delete',
+      path: '/auth/passkeys/:id',
+      summary: "Remove one of your passkeys -> 204; another user's or an unknown id -> 404",
+      tags: ['passkeys'],
+      guards: [login],
+      successStatus: 204,
+      raises: Passkeys.reasons,
+      handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx).userId, params.id),
+    }),
+  ];
+}

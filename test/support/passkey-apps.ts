@@ -1,0 +1,71 @@
+/**
+ * Both apps as the passkey tests drive them: logging in with a password (admin: RSA-encrypted, web:
+ * plain), reading an answer in the app's format (admin `{code, message, data}`, web the bare value or
+ * a problem), and the origin its front end runs on (svc.webauthn.origins' dev defaults).
+ */
+import assert from 'node:assert/strict';
+import type Koa from 'koa';
+import request from 'supertest';
+import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
+import type { Reason } from '../../src/domain/errors';
+import type { LoginType } from '../../src/domain/login-type';
+import { adminLogin } from './flows';
+
+export interface PasskeyApp {
+  readonly type: LoginType;
+  readonly app: Koa;
+  /** The origin a browser on this app's front end reports (svc.webauthn.origins). */
+  readonly origin: string;
+  /** Two accounts of the app: [username, password]. */
+  readonly users: readonly (readonly [string, string])[];
+  /** A password login from client address `ip`: the raw answer. */
+  passwordLogin(username: string, password: string, ip: string): Promise<request.Response>;
+  /** The success value of an answer (admin: `data`). */
+  data(res: request.Response): unknown;
+  /** Asserts an error answer in the app's format, with the reason's status. */
+  refused(res: request.Response, reason: Reason): void;
+}
+
+export function passkeyApps(built: { admin: { app: Koa }; web: { app: Koa } }, extraMember: readonly [string, string]): PasskeyApp[] {
+  const admin = adminLogin(built.admin.app);
+  return [
+    {
+      type: 'admin',
+      app: built.admin.app,
+      origin: 'http://localhost:8080',
+      users: [
+        ['admin', 'admin123'],
+        ['viewer', 'viewer123'],
+      ],
+      passwordLogin: admin,
+      data: (res) => (res.body as { data: unknown }).data,
+      refused(res, reason) {
+        const entry = ERROR_CATALOGUE[reason];
+        assert.equal(res.status, entry.status, `${res.status} ${res.text.slice(0, 300)}`);
+        assert.equal(res.body.code, entry.code);
+        assert.equal(res.body.data, null);
+      },
+    },
+    {
+      type: 'web',
+      app: built.web.app,
+      origin: 'http://localhost:8081',
+      users: [['alice', 'alice-pass-123'], extraMember],
+      passwordLogin: (username, password, ip) =>
+        request(built.web.app.callback()).post('/auth/login').set('X-Forwarded-For', ip).send({ username, password }),
+      data: (res) => res.body as unknown,
+      refused(res, reason) {
+        assert.equal(res.status, ERROR_CATALOGUE[reason].status, `${res.status} ${res.text.slice(0, 300)}`);
+        assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
+        assert.equal(res.body.code, reason);
+      },
+    },
+  ];
+}
+
+/** Logs `username` in with its password and returns the access token. */
+export async function passwordToken(a: PasskeyApp, username: string, password: string, ip = '10.9.0.1'): Promise<string> {
+  const res = await a.passwordLogin(username, password, ip);
+  assert.equal(res.status, 200, res.text);
+  return (a.data(res) as { accessToken: string }).accessToken;
+}
