@@ -5,6 +5,7 @@ import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
+import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
 import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
@@ -47,6 +48,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     passkeyRoutes,
     adminPasswordRoutes,
     mfaTotpRoutes,
+    mfaLoginRoutes,
     systemRoutes,
     idempotentTokenRoutes,
     ...userAdminTables(container),

@@ -6,6 +6,7 @@ import { webAccountRoutes } from '../adapters/koa/routes/account-routes';
 import { webAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import { webPasswordRoutes } from '../adapters/koa/routes/password-routes';
+import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
 import { passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
@@ -33,6 +34,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     webProfileRoutes,
     webPasswordRoutes,
     mfaTotpRoutes,
+    mfaLoginRoutes,
     passkeyRoutes,
     problemRoutes,
     idempotentTokenRoutes,

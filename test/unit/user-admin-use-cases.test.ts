@@ -11,6 +11,8 @@ import { ChangeUserRoles } from '../../src/application/users/change-user-roles';
 import { DeviceCookies } from '../../src/application/auth/device-cookies';
 import { Delegation, type Actor } from '../../src/application/users/delegation';
 import { EndUserSessions } from '../../src/application/users/end-user-sessions';
+import type { RequiredActions } from '../../src/application/mfa/required-actions';
+import { requiredActionsOf } from '../../src/application/users/principal';
 import { DisableUser } from '../../src/application/users/disable-user';
 import { principalOf } from '../../src/application/users/principal';
 import { ResyncUserSessions } from '../../src/application/users/resync-user-sessions';
@@ -19,6 +21,11 @@ import { DEFAULT_SESSION_POLICY } from '../../src/domain/session';
 import { FIXTURE } from '../contract/user-directory.contract';
 import { FakeClock } from '../support/fake-clock';
 import { memoryDirectoryWith, type MemoryUserDirectory } from '../support/memory-user-directory';
+
+/** The required actions without second factors: the account's own (must change password). */
+const accountActions = {
+  of: async (_type: string, user: Parameters<typeof requiredActionsOf>[0]) => requiredActionsOf(user),
+} as unknown as RequiredActions;
 
 describe('user administration use cases (live sessions follow the directory)', () => {
   let dir: MemoryUserDirectory;
@@ -132,7 +139,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     });
     await dir.setStatus(annId, { enabled: true });
     await assert.rejects(
-      new RefreshToken(dir, managers, registry, tokens, silentLogger, clock).execute({
+      new RefreshToken(dir, managers, registry, tokens, silentLogger, clock, accountActions).execute({
         loginType: 'admin',
         refreshToken: lapsed.refreshToken,
         client: {},
@@ -141,7 +148,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     );
     clock.advance(1);
     const fresh = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
-    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger, clock).execute({
+    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger, clock, accountActions).execute({
       loginType: 'admin',
       refreshToken: fresh.refreshToken,
       client: {},

@@ -12,7 +12,11 @@ import { accountActive, type DirectoryUser } from '../ports/user-directory';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AccountSettings } from '../users/account-settings';
-import { principalOf, requiredActionsOf } from '../users/principal';
+import { RequiredActions } from '../mfa/required-actions';
+import type { MfaMethod } from '../mfa/second-factors';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
+import { principalOf } from '../users/principal';
 import type { AuthSettings } from './auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
 import { IssueTokens, type TokenPair } from './issue-tokens';
@@ -23,8 +27,13 @@ export interface FinishLoginInput {
   readonly client: ClientInfo;
   /** How the user proved who they are (RFC 8176). */
   readonly amr: readonly AuthMethod[];
-  /** Required actions beyond the account's own (e.g. enrol a second factor a role requires). */
-  readonly extraActions?: readonly RequiredAction[];
+  /**
+   * When the account was read for this login (ms): a password change, reset or disable whose
+   * cut-off falls at or after it (it landed while the proof was being checked) ends this login.
+   */
+  readonly readAt: number;
+  /** The account's second factors when the caller has read them already (the required actions need them). */
+  readonly methods?: readonly MfaMethod[];
 }
 
 export interface LoginOutput extends TokenPair {
@@ -43,7 +52,13 @@ export interface LoginOutput extends TokenPair {
 
 @injectable()
 export class FinishLogin {
-  static readonly reasons: readonly Reason[] = [...IssueTokens.reasons, 'account-disabled', 'email-not-verified'];
+  static readonly reasons: readonly Reason[] = [
+    ...IssueTokens.reasons,
+    'bad-credentials',
+    'account-disabled',
+    'email-not-verified',
+    'directory-unavailable',
+  ];
 
   constructor(
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -51,12 +66,15 @@ export class FinishLogin {
     @inject(TOKENS.AccountSettings) private readonly accounts: AccountSettings,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
     @inject(IssueTokens) private readonly issue: IssueTokens,
+    @inject(RequiredActions) private readonly actions: RequiredActions,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
   ) {}
 
   async execute(input: FinishLoginInput): Promise<LoginOutput> {
     const { loginType, user } = input;
     this.assertMayLogIn(loginType, user);
-    const requiredActions = [...new Set([...requiredActionsOf(user), ...(input.extraActions ?? [])])];
+    const requiredActions = await this.actions.of(loginType, user, input.methods);
     const tokens = await this.issue.execute({
       loginType,
       principal: principalOf(user),
@@ -64,6 +82,7 @@ export class FinishLogin {
       requiredActions,
       amr: input.amr,
     });
+    await this.assertNotCutOff(input, tokens.accessToken);
     return {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
@@ -77,6 +96,25 @@ export class FinishLogin {
       requiredActions,
       deviceCookie: this.devices.issue(loginType, user.username),
     };
+  }
+
+  /**
+   * The account may have changed while this login checked its proof (a BCrypt compare takes long
+   * enough): a change, reset or disable that landed since `readAt` wrote a refresh cut-off, which
+   * the session and family just written here escaped. Re-read it now that they are written (as a
+   * refresh re-checks after rotating): if it is at or after `readAt`, end them both and refuse.
+   */
+  private async assertNotCutOff(input: FinishLoginInput, accessToken: string): Promise<void> {
+    const cut = await this.registry.cutOffOf(input.loginType, input.user.id);
+    if (cut === null || cut < input.readAt) return;
+    const manager = this.managers.get(input.loginType);
+    const resolved = await manager.resolveToken(accessToken);
+    if (resolved.ok) {
+      const family = resolved.session.record.attrs.rtFamily;
+      if (family !== undefined) await this.registry.revokeFamily(input.loginType, family, resolved.session.tokenHash);
+      await manager.kickoutByHash(resolved.session.tokenHash);
+    }
+    throw new DomainError('bad-credentials', 'The account changed during this login; log in again.', { loginType: input.loginType });
   }
 
   /**

@@ -22,6 +22,8 @@ import { AccountLock, type LockAttempt } from './account-lock';
 import type { AuthSettings } from './auth-settings';
 import { DeviceCookies } from './device-cookies';
 import { FinishLogin, type LoginOutput } from './finish-login';
+import { MfaChallenges } from '../mfa/mfa-challenges';
+import { SecondFactors, type MfaMethod } from '../mfa/second-factors';
 import { PasswordCheck } from './password-check';
 import { VerifyCaptcha } from './verify-captcha';
 import type { LoginType } from '../../domain/login-type';
@@ -42,6 +44,18 @@ export interface LoginInput {
 }
 
 export type { LoginOutput } from './finish-login';
+
+/** The password was right and the account has a second factor: the login continues at POST /auth/mfa/verify. */
+export interface MfaPending {
+  readonly mfaRequired: true;
+  /** Single-use, bound to the login type and the account, living svc.mfa.challenge-ttl-seconds. */
+  readonly mfaToken: string;
+  readonly methods: readonly MfaMethod[];
+}
+
+export type LoginAnswer = LoginOutput | MfaPending;
+
+export const isMfaPending = (a: LoginAnswer): a is MfaPending => 'mfaRequired' in a;
 
 const badCredentials = (): DomainError => new DomainError('bad-credentials', BAD_CREDENTIALS_MESSAGE);
 
@@ -69,13 +83,15 @@ export class Login {
     @inject(AccountLock) private readonly lock: AccountLock,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
     @inject(FinishLogin) private readonly finish: FinishLogin,
+    @inject(SecondFactors) private readonly factors: SecondFactors,
+    @inject(MfaChallenges) private readonly challenges: MfaChallenges,
   ) {}
 
   /** Counts every attempt by outcome: "success", the failure's domain reason, or "error" (store down, bug). */
-  async execute(input: LoginInput): Promise<LoginOutput> {
+  async execute(input: LoginInput): Promise<LoginAnswer> {
     try {
       const out = await this.attempt(input);
-      this.metrics.loginAttempt(input.loginType, 'success');
+      this.metrics.loginAttempt(input.loginType, isMfaPending(out) ? 'mfa-required' : 'success');
       return out;
     } catch (e) {
       this.metrics.loginAttempt(input.loginType, e instanceof DomainError ? e.reason : 'error');
@@ -83,7 +99,7 @@ export class Login {
     }
   }
 
-  private async attempt(input: LoginInput): Promise<LoginOutput> {
+  private async attempt(input: LoginInput): Promise<LoginAnswer> {
     const solveCaptcha = () => this.captcha.execute({ scope: input.loginType, uuid: input.captcha?.uuid, code: input.captcha?.code });
     const everyLogin = input.requireCaptcha && this.settings.captcha.enabled;
     if (everyLogin) await solveCaptcha();
@@ -92,6 +108,7 @@ export class Login {
     const attempt = await this.beginAttempt(input, deviceId, everyLogin, solveCaptcha);
     let user: DirectoryUser | null;
     let matches: boolean;
+    const readAt = this.clock.now();
     try {
       user = await this.directory.findByUsername(input.username);
       matches = await this.passwords.matches(user, password);
@@ -105,7 +122,13 @@ export class Login {
       throw badCredentials();
     }
     await this.lock.succeed(attempt);
-    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'] });
+    this.finish.assertMayLogIn(input.loginType, user);
+    const methods = await this.factors.methodsOf(input.loginType, user.id);
+    if (methods.length > 0) {
+      // A second factor is enrolled: no session yet, a single-use challenge for POST /auth/mfa/verify.
+      return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt), methods };
+    }
+    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'], methods, readAt });
   }
 
   /**

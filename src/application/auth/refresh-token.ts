@@ -7,7 +7,8 @@ import { accountActive, type DirectoryUser, type UserDirectory } from '../ports/
 import { RefreshTokenRegistry, type RefreshRecord } from '../session/refresh-token-registry';
 import { SessionManagers, type SessionManager } from '../session/session-manager';
 import { TOKENS } from '../tokens';
-import { principalOf, requiredActionsOf } from '../users/principal';
+import { RequiredActions } from '../mfa/required-actions';
+import { principalOf } from '../users/principal';
 import { IssueTokens, type TokenPair } from './issue-tokens';
 import type { LoginType } from '../../domain/login-type';
 
@@ -48,6 +49,7 @@ export class RefreshToken {
     @inject(IssueTokens) private readonly issue: IssueTokens,
     @inject(TOKENS.Logger) private readonly log: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(RequiredActions) private readonly actions: RequiredActions,
   ) {}
 
   async execute(input: { loginType: LoginType; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
@@ -78,7 +80,7 @@ export class RefreshToken {
       principal: principalOf(user),
       client: input.client,
       family: record.family,
-      requiredActions: requiredActionsOf(user),
+      requiredActions: await this.actions.of(type, user),
       authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
       amr: previous?.amr ?? ['pwd'],
     });

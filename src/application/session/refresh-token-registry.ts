@@ -144,6 +144,12 @@ export class RefreshTokenRegistry {
     await this.kv.set(`rtcut:${loginType}:${userId}`, String(this.clock.now()), this.ttlMs);
   }
 
+  /** The user's cut-off (ms): every family born before it is refused; null when there is none. One GET. */
+  async cutOffOf(loginType: LoginType, userId: string): Promise<number | null> {
+    const raw = await this.kv.get(`rtcut:${loginType}:${userId}`);
+    return raw === null ? null : Number(raw);
+  }
+
   /** Whether the user's cut-off (if any) is later than the family's birth. One GET. */
   async isCutOff(loginType: LoginType, userId: string, family: string): Promise<boolean> {
     const raw = await this.kv.get(`rtcut:${loginType}:${userId}`);

@@ -53,7 +53,7 @@ export class DisableUser {
 
   async execute(input: DisableUserInput): Promise<DisableUserOutput> {
     const until = input.until ?? null;
-    if (until !== null && until <= this.clock.now()) {
+    if (until !== null && (!Number.isFinite(until) || until <= this.clock.now())) {
       throw new DomainError('validation-failed', 'A ban must end in the future.', {
         errors: [{ pointer: '/until', detail: 'must be a time in the future (ISO-8601), or absent for no end' }],
       });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CreateCaptcha } from '../../../application/auth/create-captcha';
 import type { IssuedDeviceCookie } from '../../../application/auth/device-cookies';
 import { GetLoginConfig } from '../../../application/auth/get-login-config';
-import { Login, type LoginInput, type LoginOutput } from '../../../application/auth/login';
+import { isMfaPending, Login, type LoginInput, type LoginOutput, type MfaPending } from '../../../application/auth/login';
 import { Logout } from '../../../application/auth/logout';
 import { RefreshToken } from '../../../application/auth/refresh-token';
 import { USERNAME_PATTERN } from '../../../domain/password';
@@ -17,7 +17,8 @@ import { currentUser } from '../guards';
 import { EMAIL } from './account-routes';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
-import { CaptchaImage, LoginConfig, LoginResult, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
+import { CaptchaImage, LoginConfig, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
+import { LoginAnswer, WebLoginAnswer } from '../schemas/login-schemas';
 import type { AppContext } from '../state';
 import type { LoginType } from '../../../domain/login-type';
 
@@ -60,16 +61,28 @@ export function cookieValues(header: string | undefined, name: string): string[]
   return out;
 }
 
-/** Logs in with the client's device cookies and hands it a new one; the response body never carries it. */
+/** The device cookie values the request carries for a login type. */
+export const deviceCookiesOf = (ctx: AppContext, loginType: LoginType): string[] =>
+  cookieValues(ctx.get('Cookie') || undefined, deviceCookieName(loginType));
+
+/** Hands a finished login's device cookie to the client (Set-Cookie); the response body never carries it. */
+export function withDeviceCookie(ctx: AppContext, loginType: LoginType, login: LoginOutput): Omit<LoginOutput, 'deviceCookie'> {
+  const { deviceCookie, ...out } = login;
+  ctx.append('Set-Cookie', deviceCookieHeader(loginType, deviceCookie));
+  return out;
+}
+
+/**
+ * Logs in with the client's device cookies. A finished login hands it a new one; a login waiting for
+ * its second factor answers the challenge (no session, no cookie yet).
+ */
 async function loginWithDeviceCookie(
   ctx: AppContext,
   login: Login,
   input: Omit<LoginInput, 'deviceCookies'>,
-): Promise<Omit<LoginOutput, 'deviceCookie'>> {
-  const deviceCookies = cookieValues(ctx.get('Cookie') || undefined, deviceCookieName(input.loginType));
-  const { deviceCookie, ...out } = await login.execute({ ...input, deviceCookies });
-  ctx.append('Set-Cookie', deviceCookieHeader(input.loginType, deviceCookie));
-  return out;
+): Promise<Omit<LoginOutput, 'deviceCookie'> | MfaPending> {
+  const out = await login.execute({ ...input, deviceCookies: deviceCookiesOf(ctx, input.loginType) });
+  return isMfaPending(out) ? out : withDeviceCookie(ctx, input.loginType, out);
 }
 
 /** The spec's login limit: key "login", 5 per 60 s per client IP. */
@@ -148,7 +161,7 @@ export function adminAuthRoutes(kit: RouteKit): RouteDef[] {
       tags: ['auth'],
       guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
       body: adminLoginBody,
-      response: LoginResult,
+      response: LoginAnswer,
       raises: Login.reasons,
       handler: async (ctx, { body: b }) =>
         loginWithDeviceCookie(ctx, login, {
@@ -238,7 +251,7 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       tags: ['auth'],
       guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
       body: webLoginBody,
-      response: TokenPair,
+      response: WebLoginAnswer,
       raises: Login.reasons,
       handler: async (ctx, { body: b }) => {
         const out = await loginWithDeviceCookie(ctx, login, {
@@ -250,6 +263,7 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
           captcha: { code: b.code, uuid: b.uuid },
           client: clientOf(ctx),
         });
+        if ('mfaRequired' in out) return out;
         return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
       },
     }),

@@ -33,7 +33,11 @@ const ResetBody = z
 const DisableBody = z
   .object({
     reason: z.string().trim().min(1).max(255).optional(),
-    until: z.string().datetime({ offset: true, message: 'must be an ISO-8601 time with an offset, e.g. 2026-12-01T00:00:00Z' }).optional(),
+    until: z
+      .string()
+      .datetime({ offset: true, message: 'must be an ISO-8601 time with an offset, e.g. 2026-12-01T00:00:00Z' })
+      .refine((v) => Number.isFinite(Date.parse(v)), 'must be a real time (an offset within ±23:59)')
+      .optional(),
   })
   .strict();
 

@@ -1,0 +1,61 @@
+/**
+ * The `mfaToken` of a login waiting for its second factor: 32 random bytes (base64url), stored only
+ * as its SHA-256 with the account it was issued for, living svc.mfa.challenge-ttl-seconds. Wrong
+ * codes leave it (they spend the account's failure budget instead); the first success takes it
+ * (of concurrent successes exactly one), so it is single-use.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { inject, injectable } from 'inversify';
+import { DomainError } from '../../domain/errors';
+import { parseJsonObject } from '../../domain/json-record';
+import type { LoginType } from '../../domain/login-type';
+import type { KeyValueStore } from '../ports/key-value-store';
+import { TOKENS } from '../tokens';
+import type { MfaSettings } from './mfa-settings';
+
+export interface MfaChallenge {
+  readonly userId: string;
+  readonly username: string;
+  /** When the account was read for the password check (ms): a cut-off since then ends the login. */
+  readonly passwordAt: number;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const keyOf = (loginType: LoginType, token: string) => `mfa:${loginType}:${createHash('sha256').update(token).digest('hex')}`;
+
+export const mfaTokenInvalid = (loginType: LoginType): DomainError =>
+  new DomainError('mfa-token-invalid', 'The mfaToken is unknown, used or expired: log in again.', { loginType });
+
+@injectable()
+export class MfaChallenges {
+  constructor(
+    @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
+    @inject(TOKENS.MfaSettings) private readonly settings: MfaSettings,
+  ) {}
+
+  async issue(loginType: LoginType, user: { readonly id: string; readonly username: string }, readAt: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const value: MfaChallenge = { userId: user.id, username: user.username, passwordAt: readAt };
+    await this.kv.set(keyOf(loginType, token), JSON.stringify(value), this.settings.challengeTtlSeconds * 1000);
+    return token;
+  }
+
+  /** The challenge, still valid and left in place; 401 mfa-token-invalid otherwise. */
+  async read(loginType: LoginType, token: string): Promise<MfaChallenge> {
+    const raw = TOKEN.test(token) ? await this.kv.get(keyOf(loginType, token)) : null;
+    const challenge = raw === null ? null : readChallenge(raw);
+    if (challenge === null) throw mfaTokenInvalid(loginType);
+    return challenge;
+  }
+
+  /** Takes the challenge (the factor was proved); false when another request took it first. */
+  async take(loginType: LoginType, token: string): Promise<boolean> {
+    return TOKEN.test(token) && (await this.kv.getAndDelete(keyOf(loginType, token))) !== null;
+  }
+}
+
+function readChallenge(raw: string): MfaChallenge | null {
+  const o = parseJsonObject(raw);
+  if (o === null || typeof o.userId !== 'string' || typeof o.username !== 'string' || typeof o.passwordAt !== 'number') return null;
+  return { userId: o.userId, username: o.username, passwordAt: o.passwordAt };
+}

@@ -1,0 +1,87 @@
+/**
+ * Re-authentication on a live session (`POST /auth/step-up`): the password (RSA-encrypted on admin),
+ * a TOTP or recovery code, or a passkey assertion. Failures spend the account's failure budget like
+ * failed logins; success renews the session's `authTime` (and adds the method to its `amr`), which
+ * the step-up guard of sensitive routes reads.
+ */
+import { inject, injectable } from 'inversify';
+import { DomainError, type Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
+import type { AuthMethod, SessionRecord } from '../../domain/session';
+import { AccountLock } from '../auth/account-lock';
+import { DeviceCookies } from '../auth/device-cookies';
+import { PasswordCheck } from '../auth/password-check';
+import type { Clock } from '../ports/clock';
+import type { RsaDecryptor } from '../ports/rsa-decryptor';
+import type { UserDirectory } from '../ports/user-directory';
+import { SessionManagers } from '../session/session-manager';
+import { TOKENS } from '../tokens';
+import { ProveFactor, type FactorProof } from './prove-factor';
+
+export interface StepUpInput extends FactorProof {
+  readonly loginType: LoginType;
+  readonly tokenHash: string;
+  readonly record: SessionRecord;
+  readonly password?: string | undefined;
+  /** The password is RSA ciphertext (admin) or plain text (web). */
+  readonly encrypted: boolean;
+  readonly deviceCookies: readonly string[];
+}
+
+@injectable()
+export class StepUp {
+  static readonly reasons: readonly Reason[] = [
+    ...AccountLock.reasons,
+    'current-password-wrong',
+    'mfa-code-invalid',
+    'passkey-invalid',
+    'token-invalid',
+    'directory-unavailable',
+    'server-busy',
+  ];
+
+  constructor(
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
+    @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(PasswordCheck) private readonly passwords: PasswordCheck,
+    @inject(ProveFactor) private readonly prove: ProveFactor,
+    @inject(AccountLock) private readonly lock: AccountLock,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+  ) {}
+
+  async execute(input: StepUpInput): Promise<{ authTime: number; amr: readonly AuthMethod[] }> {
+    const { loginType, record } = input;
+    const { userId, username } = record.principal;
+    const deviceId = await this.devices.verify(loginType, username, input.deviceCookies);
+    const attempt = await this.lock.begin(loginType, username, { deviceId, captchaSolved: false });
+    let method: AuthMethod | null;
+    let reason: 'current-password-wrong' | 'mfa-code-invalid' | 'passkey-invalid' = 'current-password-wrong';
+    try {
+      if (input.password !== undefined) {
+        const plain = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
+        method = (await this.passwords.matches(await this.directory.findById(userId), plain)) ? 'pwd' : null;
+      } else {
+        const r = await this.prove.execute(loginType, userId, input);
+        method = r.ok ? r.amr : null;
+        if (!r.ok) reason = r.reason;
+      }
+    } catch (e) {
+      await this.lock.release(attempt);
+      throw e;
+    }
+    if (method === null) {
+      await this.lock.fail(attempt);
+      throw new DomainError(reason, 'The re-authentication failed.', { loginType });
+    }
+    await this.lock.succeed(attempt);
+    const authTime = this.clock.now();
+    const amr = [...new Set([...(record.amr ?? ['pwd']), method])];
+    const renewed: SessionRecord = { ...record, authTime, amr };
+    if (!(await this.managers.get(loginType).replaceRecord(input.tokenHash, renewed))) {
+      throw new DomainError('token-invalid', 'The session ended during the re-authentication.', { loginType });
+    }
+    return { authTime, amr };
+  }
+}

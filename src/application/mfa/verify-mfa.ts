@@ -1,0 +1,82 @@
+/**
+ * The second step of a login (`POST /auth/mfa/verify`): the mfaToken of a login whose password was
+ * right, and one proof of a second factor. Wrong proofs spend the account's failure budget exactly
+ * like wrong passwords (device cookies included), so the 10^6 codes cannot be walked; the first
+ * right proof takes the mfaToken (of concurrent ones exactly one wins) and answers what a login answers.
+ */
+import { inject, injectable } from 'inversify';
+import { DomainError, type Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
+import type { ClientInfo } from '../../domain/session';
+import { AccountLock } from '../auth/account-lock';
+import { DeviceCookies } from '../auth/device-cookies';
+import { FinishLogin, type LoginOutput } from '../auth/finish-login';
+import { VerifyCaptcha } from '../auth/verify-captcha';
+import type { UserDirectory } from '../ports/user-directory';
+import { TOKENS } from '../tokens';
+import { MfaChallenges, mfaTokenInvalid } from './mfa-challenges';
+import { ProveFactor, type FactorProof } from './prove-factor';
+
+export interface VerifyMfaInput extends FactorProof {
+  readonly loginType: LoginType;
+  readonly mfaToken: string;
+  /** A solved captcha: needed only after 428 captcha-required (the account's shared budget is spent). */
+  readonly captcha?: { readonly uuid: string; readonly code: string } | undefined;
+  readonly client: ClientInfo;
+  readonly deviceCookies: readonly string[];
+}
+
+const WRONG: Record<'mfa-code-invalid' | 'passkey-invalid', string> = {
+  'mfa-code-invalid': 'The code is wrong or was already used.',
+  'passkey-invalid': 'The passkey could not be verified.',
+};
+
+@injectable()
+export class VerifyMfa {
+  static readonly reasons: readonly Reason[] = [
+    ...FinishLogin.reasons,
+    ...AccountLock.reasons,
+    ...VerifyCaptcha.reasons,
+    'mfa-token-invalid',
+    'mfa-code-invalid',
+    'passkey-invalid',
+    'directory-unavailable',
+  ];
+
+  constructor(
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
+    @inject(MfaChallenges) private readonly challenges: MfaChallenges,
+    @inject(ProveFactor) private readonly prove: ProveFactor,
+    @inject(AccountLock) private readonly lock: AccountLock,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
+    @inject(FinishLogin) private readonly finish: FinishLogin,
+  ) {}
+
+  async execute(input: VerifyMfaInput): Promise<LoginOutput> {
+    const { loginType } = input;
+    const challenge = await this.challenges.read(loginType, input.mfaToken);
+    if (input.captcha !== undefined) await this.captcha.execute({ scope: loginType, uuid: input.captcha.uuid, code: input.captcha.code });
+    const deviceId = await this.devices.verify(loginType, challenge.username, input.deviceCookies);
+    const attempt = await this.lock.begin(loginType, challenge.username, { deviceId, captchaSolved: input.captcha !== undefined });
+    let result;
+    try {
+      result = await this.prove.execute(loginType, challenge.userId, input);
+    } catch (e) {
+      await this.lock.release(attempt);
+      throw e;
+    }
+    if (!result.ok) {
+      await this.lock.fail(attempt);
+      throw new DomainError(result.reason, WRONG[result.reason], { loginType });
+    }
+    if (!(await this.challenges.take(loginType, input.mfaToken))) {
+      await this.lock.release(attempt);
+      throw mfaTokenInvalid(loginType);
+    }
+    await this.lock.succeed(attempt);
+    const user = await this.directory.findById(challenge.userId);
+    if (user === null) throw mfaTokenInvalid(loginType);
+    return this.finish.execute({ loginType, user, client: input.client, amr: ['pwd', result.amr, 'mfa'], readAt: challenge.passwordAt });
+  }
+}
