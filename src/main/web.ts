@@ -6,7 +6,7 @@ import { webAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import { webPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
-import { passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
+import { passkeyLoginRoutes, passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import { devMailboxRoutes } from '../adapters/koa/routes/dev-mailbox-routes';
@@ -25,7 +25,15 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     accounts: infra.directories.memberAccounts,
     rsa: new NoRsaDecryptor(),
   });
-  const tables: RouteTable[] = [webAuthRoutes, webProfileRoutes, webPasswordRoutes, passkeyRoutes, problemRoutes, idempotentTokenRoutes];
+  const tables: RouteTable[] = [
+    webAuthRoutes,
+    webProfileRoutes,
+    webPasswordRoutes,
+    passkeyRoutes,
+    passkeyLoginRoutes,
+    problemRoutes,
+    idempotentTokenRoutes,
+  ];
   if (config.examplesEnabled) tables.push(webExampleRoutes);
   // The embedded mailbox's messages carry codes and reset links: readable in dev and test only.
   if (config.profile !== 'prod' && infra.mailbox !== null) tables.push(devMailboxRoutes(infra.mailbox));
