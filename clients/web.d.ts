@@ -287,10 +287,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove one of your passkeys -> 204; another user's or an unknown id -> 404
-         * @description Remove one of your passkeys -> 204; another user's or an unknown id -> 404.
+         * Remove one of your passkeys -> 204; another user's or an unknown id -> 404. Sensitive: the session must have proved its user within svc.step-up.max-age-seconds (a login or POST /auth/step-up), else 403 step-up-required
+         * @description Remove one of your passkeys -> 204; another user's or an unknown id -> 404. Sensitive: the session must have proved its user within svc.step-up.max-age-seconds (a login or POST /auth/step-up), else 403 step-up-required.
          *
-         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         delete: operations["deleteAuthPasskeysId"];
         options?: never;
@@ -2841,7 +2841,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;

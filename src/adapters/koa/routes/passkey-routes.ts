@@ -83,9 +83,11 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
     route({
       method: 'delete',
       path: '/auth/passkeys/:id',
-      summary: "Remove one of your passkeys -> 204; another user's or an unknown id -> 404",
+      summary:
+        "Remove one of your passkeys -> 204; another user's or an unknown id -> 404. Sensitive: the session must have proved its " +
+        'user within svc.step-up.max-age-seconds (a login or POST /auth/step-up), else 403 step-up-required',
       tags: ['passkeys'],
-      guards: [login],
+      guards: [login, kit.guards.requireRecentAuth(type)],
       successStatus: 204,
       raises: Passkeys.reasons,
       handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx).userId, params.id),
