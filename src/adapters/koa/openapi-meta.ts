@@ -94,6 +94,7 @@ const RATE_LIMIT_SUBJECTS: Readonly<Record<string, string>> = {
   USER: 'user',
   SESSION: 'session (only requests that present an access token are counted)',
   GLOBAL: 'app (all clients together)',
+  EMAIL: 'e-mail address named in the body (compared without regard to case)',
 };
 
 function describeGuard(doc: GuardDoc): string | undefined {

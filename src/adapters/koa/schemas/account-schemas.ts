@@ -131,8 +131,40 @@ export const MemberProfile = z.object({ userId: z.string(), username: z.string()
 });
 
 export const RegisteredMember = z
-  .object({ userId: z.string(), username: z.string() })
-  .openapi('RegisteredMember', { description: 'The member account just created', example: { userId: '42', username: 'alice' } });
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    email: z.string().nullable().openapi({ description: 'The address given, as given; null when none was' }),
+    emailVerified: z.boolean().openapi({ description: 'Always false here: a code was mailed to the address (POST /auth/verify-email)' }),
+  })
+  .openapi('RegisteredMember', {
+    description: 'The member account just created',
+    example: { userId: '42', username: 'alice', email: 'alice@example.org', emailVerified: false },
+  });
+
+export const EmailVerified = z
+  .object({ email: z.string(), verified: z.literal(true) })
+  .openapi('EmailVerified', { description: "The member's address is verified", example: { email: 'alice@example.org', verified: true } });
+
+export const MailRequestAccepted = z
+  .object({
+    accepted: z.literal(true),
+    detail: z.string().openapi({ description: 'What happens next; the same text whether or not the address is known' }),
+  })
+  .openapi('MailRequestAccepted', {
+    description: 'The request is taken; a message follows only when the address belongs to an account it applies to',
+    example: { accepted: true, detail: 'If an account has this address, a message with a reset link is on its way.' },
+  });
+
+export const PasswordResetDone = z
+  .object({
+    passwordReset: z.literal(true),
+    sessionsEnded: z.number().int().min(0).openapi({ description: 'How many sessions of the member were ended' }),
+  })
+  .openapi('PasswordResetDone', {
+    description: 'The new password is set; every session of the member ended and every refresh token and device cookie revoked',
+    example: { passwordReset: true, sessionsEnded: 2 },
+  });
 
 const SESSION_FIELDS = {
   tokenId: TOKEN_ID,
