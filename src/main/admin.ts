@@ -11,7 +11,7 @@ import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import { tryItRoutes } from '../adapters/koa/routes/try-it-routes';
-import { passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
+import { passkeyLoginRoutes, passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
 import type { AppConfig } from './config';
 import { createContainer } from './container';
 import { userAdminTables } from './directories';
@@ -49,6 +49,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     adminPasswordRoutes,
     mfaTotpRoutes,
     mfaLoginRoutes,
+    passkeyLoginRoutes,
     systemRoutes,
     idempotentTokenRoutes,
     ...userAdminTables(container),

@@ -9,7 +9,7 @@ import { webPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
-import { passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
+import { passkeyLoginRoutes, passkeyRoutes } from '../adapters/koa/routes/passkey-routes';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
 import { devMailboxRoutes } from '../adapters/koa/routes/dev-mailbox-routes';
@@ -36,6 +36,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     mfaTotpRoutes,
     mfaLoginRoutes,
     passkeyRoutes,
+    passkeyLoginRoutes,
     problemRoutes,
     idempotentTokenRoutes,
   ];

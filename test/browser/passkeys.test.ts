@@ -1,14 +1,15 @@
 /**
  * Passkeys in a real browser: chromium with the DevTools virtual authenticator (CTAP2, internal
  * transport, resident keys, user verification) registers passkeys on both apps, served on
- * http://localhost:<port>: on admin through the try-it page, on web with the browser snippet of
- * docs/integration-web.md run on the app's own origin.
+ * http://localhost:<port>, and logs in with them alone: on admin through the try-it page, on web
+ * with the browser snippets of docs/integration-web.md run on the app's own origin. A copy of the
+ * credential on a second authenticator whose counter lags behind (a clone) is refused.
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import request from 'supertest';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../support/browser';
 import { addVirtualAuthenticator, newPage, serveApps, type ServedApps } from '../support/webauthn-browser';
@@ -19,13 +20,14 @@ declare const document: {
   querySelector(s: string): { textContent: string | null } | null;
 };
 
-/** The first ```js block after `## Passkeys` in an integration doc. */
-function browserSnippet(doc: string): string {
+/** The `n`th ```js block after `## Passkeys` in an integration doc (0: registration, 1: passwordless login). */
+function browserSnippet(doc: string, n = 0): string {
   const text = readFileSync(path.join(__dirname, '../../docs', doc), 'utf8');
   const section = text.slice(text.indexOf('\n## Passkeys'));
-  const m = /```js\n([\s\S]*?)\n```/.exec(section);
-  if (!m?.[1]) throw new Error(`${doc} has no browser snippet under "## Passkeys"`);
-  return m[1];
+  const blocks = [...section.matchAll(/```js\n([\s\S]*?)\n```/g)].map((m) => m[1] as string);
+  const block = blocks[n];
+  if (block === undefined) throw new Error(`${doc} has no browser snippet ${n} under "## Passkeys"`);
+  return block;
 }
 
 describe('passkeys in chromium with a virtual authenticator', function () {
@@ -97,6 +99,83 @@ describe('passkeys in chromium with a virtual authenticator', function () {
         (listed.body as { name: string }[]).map((p) => p.name),
         ['Work laptop'],
       );
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** The credential of an authenticator, copied onto a new one in a fresh browser context, its counter set to `signCount`. */
+  async function cloneOnto(
+    from: { cdp: CDPSession; authenticatorId: string },
+    signCount: number,
+  ): Promise<{ page: Page; problems: string[] }> {
+    const { credentials } = await from.cdp.send('WebAuthn.getCredentials', { authenticatorId: from.authenticatorId });
+    const [credential] = credentials;
+    assert.ok(credential);
+    const context = await (browser as Browser).newContext();
+    const clone = await newPage(context);
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(clone.page);
+    await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...credential, signCount } });
+    return clone;
+  }
+
+  it('admin: logs in with the passkey alone on the try-it page; a clone whose counter lags behind is refused', async () => {
+    const { page, problems } = await newPage(browser as Browser);
+    try {
+      const authenticator = await addVirtualAuthenticator(page);
+      await adminLoginOnTryIt(page);
+      await page.click('#passkey-register:not([disabled])');
+      await page.waitForFunction(() => document.querySelector('#passkeys li') !== null);
+      await page.click('#logout');
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'logged out');
+
+      await page.click('#passkey-login');
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'logged in with a passkey as admin');
+      assert.equal(await page.textContent('#permissions'), '*:*:*');
+      const token = (await page.textContent('#access-token')) ?? '';
+      await request(apps.admin).get('/auth/me').set('Authorization', `Bearer ${token}`).expect(200);
+      assert.deepEqual(problems, []);
+
+      const clone = await cloneOnto(authenticator, 0);
+      try {
+        await clone.page.goto(`${apps.admin}/`);
+        await clone.page.click('#passkey-login');
+        await clone.page.waitForFunction(
+          () => document.getElementById('status')?.textContent?.startsWith('passkey login refused') === true,
+        );
+        assert.match((await clone.page.textContent('#output')) ?? '', /"code": 40117/);
+      } finally {
+        await clone.page.context().close();
+      }
+      // the same copy with a counter ahead of the stored one is accepted: the counter is what refused it
+      const ahead = await cloneOnto(authenticator, 100);
+      try {
+        await ahead.page.goto(`${apps.admin}/`);
+        await ahead.page.click('#passkey-login');
+        await ahead.page.waitForFunction(() => document.getElementById('status')?.textContent === 'logged in with a passkey as admin');
+      } finally {
+        await ahead.page.context().close();
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("web: the docs' passwordless snippet logs in on the app's origin", async () => {
+    const { page, problems } = await newPage(browser as Browser);
+    try {
+      await addVirtualAuthenticator(page);
+      const login = await request(apps.web).post('/auth/login').send({ username: 'alice', password: 'alice-pass-123' }).expect(200);
+      await page.goto(`${apps.web}/problems/not-found`);
+      await page.evaluate(
+        `(async (accessToken) => {\n${browserSnippet('integration-web.md')}\n})(${JSON.stringify(login.body.accessToken)})`,
+      );
+      const tokens = (await page.evaluate(`(async () => {\n${browserSnippet('integration-web.md', 1)}\nreturn tokens;\n})()`)) as {
+        accessToken: string;
+      };
+      const profile = await request(apps.web).get('/user/profile').set('Authorization', `Bearer ${tokens.accessToken}`).expect(200);
+      assert.equal(profile.body.username, 'alice');
       assert.deepEqual(problems, []);
     } finally {
       await page.close();

@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type TestInfra } from '../support/apps';
+import { FakeClock } from '../support/fake-clock';
 import { passkeyApps, passwordToken, type PasskeyApp } from '../support/passkey-apps';
 import { requireRedis } from '../support/services';
 import { SoftAuthenticator } from '../support/soft-authenticator';
@@ -22,10 +23,11 @@ for (const kind of STORE_KINDS) {
     this.timeout(30000);
     let infra: TestInfra;
     let apps: PasskeyApp[];
+    const clock = new FakeClock(Date.now());
     before(async function () {
       if (kind === 'redis') await requireRedis(this);
       const config = testConfig({ 'svc.time-zone': 'UTC', 'svc.crypto.worker-threads': 2, 'svc.trusted-proxies': '127.0.0.1,::1' }, kind);
-      infra = testInfra(config, { label: 'passkeys' });
+      infra = testInfra(config, { label: 'passkeys', clock });
       const built = buildBoth(config, infra);
       await request(built.web.app.callback())
         .post('/auth/register')
@@ -106,6 +108,25 @@ for (const kind of STORE_KINDS) {
           const listed = app().data(await call().get('/auth/passkeys').set(bearer(theirs))) as { id: string }[];
           assert.ok(listed.some((p) => p.id === id));
           assert.ok(!(app().data(await call().get('/auth/passkeys').set(bearer(mine))) as { id: string }[]).some((p) => p.id === id));
+        });
+
+        it('removing a passkey is sensitive: a session whose login is older than svc.step-up.max-age-seconds gets 403', async () => {
+          const old = await login();
+          const auth = new SoftAuthenticator(app().origin);
+          const reg = await call()
+            .post('/auth/passkeys')
+            .set(bearer(old))
+            .send({ response: auth.create(await options(old)) })
+            .expect(201);
+          const id = (app().data(reg) as { id: string }).id;
+          clock.advance(301_000);
+          app().refused(await call().delete(`/auth/passkeys/${id}`).set(bearer(old)), 'step-up-required');
+          assert.equal((app().data(await call().get('/auth/passkeys').set(bearer(old)).expect(200)) as unknown[]).length > 0, true);
+          // a fresh login proves the user again
+          await call()
+            .delete(`/auth/passkeys/${id}`)
+            .set(bearer(await login()))
+            .expect(204);
         });
 
         it('needs a login, and a body in the WebAuthn JSON form', async () => {

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { ConfigKey } from '../../src/main/config';
 import { buildBoth, testConfig, testInfra, type TestInfra } from './apps';
 
@@ -76,7 +76,7 @@ export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthen
 }
 
 /** A page whose script errors are collected (CSP violations included). */
-export async function newPage(browser: Browser): Promise<{ page: Page; problems: string[] }> {
+export async function newPage(browser: Browser | BrowserContext): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage();
   // the problem pages name no icon: the browser's own favicon request would log a 404
   await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));

@@ -1,15 +1,26 @@
 /**
  * Passkeys (WebAuthn) on both apps, in the app's own format: a logged-in user registers, lists and
- * removes their passkeys. The options are WebAuthn's JSON forms, for
- * `PublicKeyCredential.parseCreationOptionsFromJSON` and `credential.toJSON()`.
+ * removes their passkeys; anyone logs in with a discoverable one (passwordless), through the
+ * password login's rate limit, answered as a password login is. The options are WebAuthn's JSON
+ * forms, for `PublicKeyCredential.parseCreationOptionsFromJSON` and `credential.toJSON()`.
  */
 import { z } from 'zod';
+import { LogInWithPasskey } from '../../../application/mfa/log-in-with-passkey';
 import { Passkeys } from '../../../application/mfa/passkeys';
 import { RegisterPasskey } from '../../../application/mfa/register-passkey';
 import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
-import { Passkey, PasskeyCreationOptions, PasskeyList, RegistrationResponse } from '../schemas/passkey-schemas';
+import { LoginResult, TokenPair } from '../schemas/account-schemas';
+import {
+  AuthenticationResponse,
+  Passkey,
+  PasskeyCreationOptions,
+  PasskeyList,
+  PasskeyRequestOptions,
+  RegistrationResponse,
+} from '../schemas/passkey-schemas';
+import { clientOf, deviceCookieHeader, LOGIN_RATE_LIMIT } from './auth-routes';
 
 const registerBody = z
   .object({
@@ -17,6 +28,11 @@ const registerBody = z
     name: z.string().max(64).optional().openapi({ description: 'What to call it (default "Passkey")', example: 'Work laptop' }),
   })
   .strict();
+
+const loginBody = z.object({ response: AuthenticationResponse }).strict();
+
+/** Options cost a key-value write each: limited per client address like the login they lead to, on a budget of their own. */
+const LOGIN_OPTIONS_RATE_LIMIT = { ...LOGIN_RATE_LIMIT, key: 'passkey-login-options' } as const;
 
 /** The signed-in user's passkeys: register (options, then the authenticator's answer), list, remove. */
 export function passkeyRoutes(kit: RouteKit): RouteDef[] {
@@ -67,12 +83,51 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
     route({
       method: 'delete',
       path: '/auth/passkeys/:id',
-      summary: "Remove one of your passkeys -> 204; another user's or an unknown id -> 404",
+      summary:
+        "Remove one of your passkeys -> 204; another user's or an unknown id -> 404. Sensitive: the session must have proved its " +
+        'user within svc.step-up.max-age-seconds (a login or POST /auth/step-up), else 403 step-up-required',
       tags: ['passkeys'],
-      guards: [login],
+      guards: [login, kit.guards.requireRecentAuth(type)],
       successStatus: 204,
       raises: Passkeys.reasons,
       handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx).userId, params.id),
+    }),
+  ];
+}
+
+/** The passwordless login: options for a discoverable credential, then its assertion -> what the app's password login answers. */
+export function passkeyLoginRoutes(kit: RouteKit): RouteDef[] {
+  const type = kit.loginType;
+  const [passkeys, login] = [kit.use(Passkeys), kit.use(LogInWithPasskey)];
+  return [
+    route({
+      method: 'post',
+      path: '/auth/passkey-login/options',
+      summary:
+        'Options for a passwordless login (WebAuthn PublicKeyCredentialRequestOptionsJSON: any discoverable passkey, user ' +
+        'verification required): pass them to navigator.credentials.get()',
+      tags: ['passkeys'],
+      guards: [kit.rateLimit(LOGIN_OPTIONS_RATE_LIMIT)],
+      response: PasskeyRequestOptions,
+      raises: Passkeys.reasons,
+      handler: async () => passkeys.authenticationOptions(type, null),
+    }),
+    route({
+      method: 'post',
+      path: '/auth/passkey-login',
+      summary:
+        "Log in with a passkey: {response: the authenticator's AuthenticationResponseJSON} -> what POST /auth/login answers, " +
+        `device cookie ag_device_${type} included; a bad, replayed or cloned answer -> 401 passkey-invalid`,
+      tags: ['passkeys'],
+      guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
+      body: loginBody,
+      response: type === 'admin' ? LoginResult : TokenPair,
+      raises: LogInWithPasskey.reasons,
+      handler: async (ctx, { body }) => {
+        const { deviceCookie, ...out } = await login.execute({ loginType: type, response: body.response, client: clientOf(ctx) });
+        ctx.append('Set-Cookie', deviceCookieHeader(type, deviceCookie));
+        return type === 'admin' ? out : { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
+      },
     }),
   ];
 }

@@ -1,8 +1,9 @@
 /**
  * The try-it page's passkey section (`/try-it/passkeys.js`): with a session, register a passkey of
  * this browser (`navigator.credentials.create()` with the server's options, WebAuthn's JSON helpers)
- * and list them. It uses the page's own helpers (`window.tryIt`: the API call with the session's
- * token, the output and status lines) and hears of session changes through `window.tryItPasskeys`.
+ * and list them; without one, log in with a passkey alone (`navigator.credentials.get()`). It uses
+ * the page's own helpers (`window.tryIt`: the API call with the session's token, the output and
+ * status lines) and hears of session changes through `window.tryItPasskeys`.
  */
 
 export const PASSKEY_SECTION = `
@@ -10,6 +11,7 @@ export const PASSKEY_SECTION = `
   <p class="muted">Needs a browser with WebAuthn and an authenticator (this device's, a phone, a security key).</p>
   <label>Name <input id="passkey-name" value="try-it passkey"></label>
   <button id="passkey-register" disabled>Register a passkey</button>
+  <button id="passkey-login">Log in with a passkey</button>
   <ul id="passkeys"></ul>
 `;
 
@@ -47,6 +49,26 @@ export const PASSKEY_SCRIPT = String.raw`(function () {
     t.setStatus('passkey registered: ' + reg.json.data.name);
     await list();
   }
+
+  async function logIn() {
+    if (!supported()) { t.setStatus('this browser has no WebAuthn JSON helpers', true); return; }
+    var res = await t.call('POST', '/auth/passkey-login/options');
+    t.show(res);
+    if (res.status !== 200) { t.setStatus('passkey login options refused: ' + (res.json && res.json.message), true); return; }
+    var credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(res.json.data) });
+    var login = await t.call('POST', '/auth/passkey-login', { response: credential.toJSON() });
+    t.show(login);
+    if (login.status !== 200 || login.json.code !== 0) {
+      t.setStatus('passkey login refused: ' + (login.json && login.json.message), true);
+      return;
+    }
+    t.setSession(login.json.data, login.json.data);
+    t.setStatus('logged in with a passkey as ' + login.json.data.username);
+  }
+
+  $('passkey-login').addEventListener('click', function () {
+    logIn().catch(function (e) { t.setStatus('passkey: ' + String(e && e.message || e), true); });
+  });
 
   $('passkey-register').addEventListener('click', function () {
     register().catch(function (e) { t.setStatus('passkey: ' + String(e && e.message || e), true); });
