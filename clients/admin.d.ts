@@ -232,6 +232,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/mfa/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
+         * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthMfaTotpSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate the pending TOTP secret with a current code; answers the ten recovery codes, once
+         * @description Activate the pending TOTP secret with a current code; answers the ten recovery codes, once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthMfaTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
+         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        delete: operations["deleteAuthMfaTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The second step of a login: {mfaToken} and one of {code}, {recoveryCode} or {webauthn}; answers what a login answers (and sets the device cookie); wrong proofs spend the failure budget like wrong passwords
+         * @description The second step of a login: {mfaToken} and one of {code}, {recoveryCode} or {webauthn}; answers what a login answers (and sets the device cookie); wrong proofs spend the failure budget like wrong passwords.
+         *
+         *     Public: no session needed. Rate limit `mfa`: 10 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthMfaVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/webauthn/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for the second step of a login ({mfaToken}): navigator.credentials.get, then POST /auth/mfa/verify
+         * @description Passkey options for the second step of a login ({mfaToken}): navigator.credentials.get, then POST /auth/mfa/verify.
+         *
+         *     Public: no session needed. Rate limit `mfa`: 10 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthMfaWebauthnOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-authenticate this session for sensitive routes: {password} (RSA-encrypted), {code}, {recoveryCode} or {webauthn}; failures spend the failure budget
+         * @description Re-authenticate this session for sensitive routes: {password} (RSA-encrypted), {code}, {recoveryCode} or {webauthn}; failures spend the failure budget.
+         *
+         *     Rate limit `step-up`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthStepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/step-up/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options to re-authenticate this session with (navigator.credentials.get); 401 passkey-invalid without a passkey
+         * @description Passkey options to re-authenticate this session with (navigator.credentials.get); 401 passkey-invalid without a passkey.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthStepUpOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/passkey-login/options": {
         parameters: {
             query?: never;
@@ -885,6 +1039,27 @@ export interface components {
             requiredActions: ("update-password" | "mfa-enrolment")[];
         };
         /**
+         * @description The password was right and the account has a second factor: no session yet, answer POST /auth/mfa/verify
+         * @example {
+         *       "mfaRequired": true,
+         *       "mfaToken": "q3ZK0vRkq0sF0l0m9mYl5qf8o0dJrXh1cT7QWbq2V4E",
+         *       "methods": [
+         *         "totp",
+         *         "recovery"
+         *       ]
+         *     }
+         */
+        MfaChallenge: {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            /** @description Single-use, bound to this login type and account, valid svc.mfa.challenge-ttl-seconds: send it to POST /auth/mfa/verify */
+            mfaToken: string;
+            /** @description How the second step may be answered: the factors the account has */
+            methods: ("totp" | "recovery" | "webauthn")[];
+        };
+        /** @description A login: the session (LoginResult), or, for an account with a second factor, the challenge of its second step */
+        LoginAnswer: components["schemas"]["LoginResult"] | components["schemas"]["MfaChallenge"];
+        /**
          * @description An access token and its refresh token
          * @example {
          *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
@@ -1145,38 +1320,51 @@ export interface components {
             refreshToken: string | null;
         };
         /**
-         * @description WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to PublicKeyCredential.parseRequestOptionsFromJSON, then navigator.credentials.get({publicKey})
+         * @description A pending TOTP secret, shown this once: scan the QR code (or type the secret), then confirm with a code within 10 minutes. Not active until confirmed
          * @example {
-         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
-         *       "timeout": 300000,
-         *       "rpId": "localhost",
-         *       "allowCredentials": [],
-         *       "userVerification": "required"
+         *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+         *       "otpauthUrl": "otpauth://totp/authguard:admin?issuer=authguard&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
+         *       "qrSvg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 37 37\" shape-rendering=\"crispEdges\"><path d=\"M2 2h7v7H2z\"/></svg>"
          *     }
          */
-        PasskeyRequestOptions: {
-            /**
-             * @description Random challenge, base64url; single use
-             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
-             */
-            challenge: string;
-            timeout?: number;
-            rpId?: string;
-            /** @description Empty for a passwordless (discoverable) login */
-            allowCredentials?: {
-                /**
-                 * @description Credential id, base64url
-                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
-                 */
-                id: string;
-                type: string;
-                transports?: string[];
-            }[];
-            userVerification?: string;
-            hints?: string[];
-            extensions?: {
-                [key: string]: unknown;
-            };
+        TotpSetup: {
+            /** @description The new secret in base32 (RFC 4648, no padding), for typing into an authenticator app by hand */
+            secret: string;
+            /** @description The Key Uri Format URI an authenticator app reads (issuer svc.webauthn.rp-name, label the username; SHA-1, 6 digits, 30 s) */
+            otpauthUrl: string;
+            /** @description The URI as a QR code, a standalone SVG document (show it as an image; it is the secret) */
+            qrSvg: string;
+        };
+        /**
+         * @description The TOTP factor is active; keep these recovery codes somewhere safe
+         * @example {
+         *       "recoveryCodes": [
+         *         "7k2m-x9qd-4hc1-bn8t",
+         *         "q0fz-3r6w-tp5e-k1ma",
+         *         "d8xs-v2jn-6cgy-0h4r",
+         *         "mz3b-9tqa-x7k5-2fwe",
+         *         "c5hr-1ny8-jd0v-q6tk",
+         *         "w4ep-8mx2-zb7c-3sgn",
+         *         "h9ka-5qv1-e3rd-y0tz",
+         *         "n2fx-7cw6-bm4s-j8pq",
+         *         "r1tg-0zk9-5hvn-a3dx",
+         *         "y6mc-4je8-q2wb-t7kf"
+         *       ]
+         *     }
+         */
+        TotpRecoveryCodes: {
+            /** @description Ten single-use recovery codes, shown this once (only their hashes are kept): each stands in for a code once when the authenticator is lost. Case, spaces and dashes do not matter when typing them */
+            recoveryCodes: string[];
+        };
+        /**
+         * @description A current code of the pending secret
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
+        ConfirmTotpBody: {
+            /** @description The code the authenticator app shows now (6 digits; spaces are ignored) */
+            code: string;
         };
         /**
          * @description WebAuthn AuthenticationResponseJSON (`credential.toJSON()` after `get()`)
@@ -1218,6 +1406,59 @@ export interface components {
                 signature: string;
                 userHandle?: string | null;
             };
+        };
+        /**
+         * @description WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to PublicKeyCredential.parseRequestOptionsFromJSON, then navigator.credentials.get({publicKey})
+         * @example {
+         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
+         *       "timeout": 300000,
+         *       "rpId": "localhost",
+         *       "allowCredentials": [],
+         *       "userVerification": "required"
+         *     }
+         */
+        PasskeyRequestOptions: {
+            /**
+             * @description Random challenge, base64url; single use
+             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
+             */
+            challenge: string;
+            timeout?: number;
+            rpId?: string;
+            /** @description Empty for a passwordless (discoverable) login */
+            allowCredentials?: {
+                /**
+                 * @description Credential id, base64url
+                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+                 */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            userVerification?: string;
+            hints?: string[];
+            extensions?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The session proved its user again: sensitive routes accept it for svc.step-up.max-age-seconds
+         * @example {
+         *       "authTime": "2026-11-24T21:00:00.000Z",
+         *       "amr": [
+         *         "pwd",
+         *         "otp"
+         *       ]
+         *     }
+         */
+        SteppedUp: {
+            /**
+             * Format: date-time
+             * @description When this session last proved its user (now), ISO-8601 UTC
+             */
+            authTime: string;
+            /** @description How the session has proved its user (RFC 8176) */
+            amr: ("pwd" | "otp" | "hwk" | "swk" | "mfa")[];
         };
         /**
          * @description An account as the user administration shows it (never the password hash)
@@ -1859,7 +2100,7 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data: components["schemas"]["LoginResult"];
+                        data: components["schemas"]["LoginAnswer"];
                     };
                 };
             };
@@ -1872,7 +2113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `account-disabled` (40114): The account is disabled; `bad-credentials` (40110): Wrong username or password */
+            /** @description `bad-credentials` (40110): Wrong username or password; `account-disabled` (40114): The account is disabled */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
@@ -2910,6 +3151,894 @@ export interface operations {
             };
         };
     };
+    postAuthMfaTotpSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["TotpSetup"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthMfaTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmTotpBody"];
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["TotpRecoveryCodes"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `mfa-code-invalid` (40116): The second-factor code is wrong */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAuthMfaTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthMfaVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                    /** @description The code the authenticator app shows now (6 digits) */
+                    code?: string;
+                    /** @description One of the ten recovery codes (each works once) */
+                    recoveryCode?: string;
+                    webauthn?: components["schemas"]["AuthenticationResponse"];
+                    captchaUuid?: string;
+                    captchaCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["LoginResult"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `captcha-missing` (40010): A captcha answer is required; `captcha-expired` (40011): The captcha has expired; `captcha-wrong` (40012): The captcha answer is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `bad-credentials` (40110): Wrong username or password; `account-disabled` (40114): The account is disabled; `mfa-token-invalid` (40115): The second-factor challenge is unknown, used or expired; `mfa-code-invalid` (40116): The second-factor code is wrong; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `email-not-verified` (40304): The e-mail address is not verified yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthMfaWebauthnOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasskeyRequestOptions"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `mfa-token-invalid` (40115): The second-factor challenge is unknown, used or expired; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthStepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The password, RSA-encrypted like the login password */
+                    password?: string;
+                    /** @description The code the authenticator app shows now (6 digits) */
+                    code?: string;
+                    /** @description One of the ten recovery codes (each works once) */
+                    recoveryCode?: string;
+                    webauthn?: components["schemas"]["AuthenticationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["SteppedUp"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `current-password-wrong` (40113): The current password is wrong; `mfa-code-invalid` (40116): The second-factor code is wrong; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthStepUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["PasskeyRequestOptions"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postAuthPasskeyLoginOptions: {
         parameters: {
             query?: never;
@@ -3092,7 +4221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `passkey-invalid` (40117): The passkey response could not be verified; `account-disabled` (40114): The account is disabled */
+            /** @description `passkey-invalid` (40117): The passkey response could not be verified; `bad-credentials` (40110): Wrong username or password; `account-disabled` (40114): The account is disabled */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */

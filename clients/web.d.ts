@@ -16,8 +16,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409
-         * @description Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409.
+         * Create a member account: {username, password, nickname?, email?} -> 201 {userId, username, email, emailVerified}; with an e-mail address a verification code is mailed to it; a taken username or address -> 409
+         * @description Create a member account: {username, password, nickname?, email?} -> 201 {userId, username, email, emailVerified}; with an e-mail address a verification code is mailed to it; a taken username or address -> 409.
          *
          *     Public: no session needed. Rate limit `register`: 10 requests per 3600 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
          */
@@ -110,6 +110,94 @@ export interface paths {
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
         post: operations["postAuthLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the member's e-mail address with the 6-digit code mailed to it -> {email, verified: true}
+         * @description Verify the member's e-mail address with the 6-digit code mailed to it -> {email, verified: true}.
+         *
+         *     Public: no session needed. Rate limit `verify-email`: 20 requests per 600 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new verification code to an address waiting for verification (it replaces the earlier one); always 202
+         * @description Mail a new verification code to an address waiting for verification (it replaces the earlier one); always 202.
+         *
+         *     Public: no session needed. Rate limit `verify-email-send`: 10 requests per 3600 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Rate limit `verify-email-send-address`: 5 requests per 3600 s per e-mail address named in the body (compared without regard to case); every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthVerifyEmailSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password-reset link to the account with this address, if there is one; always 202, known or not
+         * @description Mail a password-reset link to the account with this address, if there is one; always 202, known or not.
+         *
+         *     Public: no session needed. Rate limit `forgot-password`: 10 requests per 3600 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Rate limit `forgot-password-address`: 5 requests per 3600 s per e-mail address named in the body (compared without regard to case); every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthForgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token of a reset link; ends every session of the member -> {passwordReset, sessionsEnded}
+         * @description Set a new password with the token of a reset link; ends every session of the member -> {passwordReset, sessionsEnded}.
+         *
+         *     Public: no session needed. Rate limit `reset-password`: 10 requests per 3600 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthResetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -220,6 +308,160 @@ export interface paths {
          *     Rate limit `password-change`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
         post: operations["postUserPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
+         * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthMfaTotpSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate the pending TOTP secret with a current code; answers the ten recovery codes, once
+         * @description Activate the pending TOTP secret with a current code; answers the ten recovery codes, once.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthMfaTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
+         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        delete: operations["deleteAuthMfaTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The second step of a login: {mfaToken} and one of {code}, {recoveryCode} or {webauthn}; answers what a login answers (and sets the device cookie); wrong proofs spend the failure budget like wrong passwords
+         * @description The second step of a login: {mfaToken} and one of {code}, {recoveryCode} or {webauthn}; answers what a login answers (and sets the device cookie); wrong proofs spend the failure budget like wrong passwords.
+         *
+         *     Public: no session needed. Rate limit `mfa`: 10 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthMfaVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa/webauthn/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for the second step of a login ({mfaToken}): navigator.credentials.get, then POST /auth/mfa/verify
+         * @description Passkey options for the second step of a login ({mfaToken}): navigator.credentials.get, then POST /auth/mfa/verify.
+         *
+         *     Public: no session needed. Rate limit `mfa`: 10 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`.
+         */
+        post: operations["postAuthMfaWebauthnOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-authenticate this session for sensitive routes: {password}, {code}, {recoveryCode} or {webauthn}; failures spend the failure budget
+         * @description Re-authenticate this session for sensitive routes: {password}, {code}, {recoveryCode} or {webauthn}; failures spend the failure budget.
+         *
+         *     Rate limit `step-up`: 5 requests per 60 s per client IP; every answer carries `RateLimit-Policy` and `RateLimit`, and beyond the limit it answers 429 with `Retry-After`. Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthStepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/step-up/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options to re-authenticate this session with (navigator.credentials.get); 401 passkey-invalid without a passkey
+         * @description Passkey options to re-authenticate this session with (navigator.credentials.get); 401 passkey-invalid without a passkey.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        post: operations["postAuthStepUpOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -720,12 +962,18 @@ export interface components {
          * @description The member account just created
          * @example {
          *       "userId": "42",
-         *       "username": "alice"
+         *       "username": "alice",
+         *       "email": "alice@example.org",
+         *       "emailVerified": false
          *     }
          */
         RegisteredMember: {
             userId: string;
             username: string;
+            /** @description The address given, as given; null when none was */
+            email: string | null;
+            /** @description Always false here: a code was mailed to the address (POST /auth/verify-email) */
+            emailVerified: boolean;
         };
         /**
          * @description A new captcha (single use), or captchaEnabled false when captchas are off
@@ -769,6 +1017,27 @@ export interface components {
             expires: string | null;
         };
         /**
+         * @description The password was right and the account has a second factor: no session yet, answer POST /auth/mfa/verify
+         * @example {
+         *       "mfaRequired": true,
+         *       "mfaToken": "q3ZK0vRkq0sF0l0m9mYl5qf8o0dJrXh1cT7QWbq2V4E",
+         *       "methods": [
+         *         "totp",
+         *         "recovery"
+         *       ]
+         *     }
+         */
+        MfaChallenge: {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            /** @description Single-use, bound to this login type and account, valid svc.mfa.challenge-ttl-seconds: send it to POST /auth/mfa/verify */
+            mfaToken: string;
+            /** @description How the second step may be answered: the factors the account has */
+            methods: ("totp" | "recovery" | "webauthn")[];
+        };
+        /** @description A member login: the token pair, or, for an account with a second factor, the challenge of its second step */
+        WebLoginAnswer: components["schemas"]["TokenPair"] | components["schemas"]["MfaChallenge"];
+        /**
          * @description The token is logged out and its refresh token revoked
          * @example {
          *       "loggedOut": true,
@@ -779,6 +1048,44 @@ export interface components {
             /** @enum {boolean} */
             loggedOut: true;
             userId: string;
+        };
+        /**
+         * @description The member's address is verified
+         * @example {
+         *       "email": "alice@example.org",
+         *       "verified": true
+         *     }
+         */
+        EmailVerified: {
+            email: string;
+            /** @enum {boolean} */
+            verified: true;
+        };
+        /**
+         * @description The request is taken; a message follows only when the address belongs to an account it applies to
+         * @example {
+         *       "accepted": true,
+         *       "detail": "If an account has this address, a message with a reset link is on its way."
+         *     }
+         */
+        MailRequestAccepted: {
+            /** @enum {boolean} */
+            accepted: true;
+            /** @description What happens next; the same text whether or not the address is known */
+            detail: string;
+        };
+        /**
+         * @description The new password is set; every session of the member ended and every refresh token and device cookie revoked
+         * @example {
+         *       "passwordReset": true,
+         *       "sessionsEnded": 2
+         *     }
+         */
+        PasswordResetDone: {
+            /** @enum {boolean} */
+            passwordReset: true;
+            /** @description How many sessions of the member were ended */
+            sessionsEnded: number;
         };
         /**
          * @description The logged-in member's profile
@@ -858,6 +1165,147 @@ export interface components {
             sessionsEnded: number;
             /** @description This session's new refresh token when the others were ended (every earlier refresh token of the account, this session's included, is refused from now on); null when revokeOtherSessions was false and the old one stays valid */
             refreshToken: string | null;
+        };
+        /**
+         * @description A pending TOTP secret, shown this once: scan the QR code (or type the secret), then confirm with a code within 10 minutes. Not active until confirmed
+         * @example {
+         *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+         *       "otpauthUrl": "otpauth://totp/authguard:admin?issuer=authguard&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
+         *       "qrSvg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 37 37\" shape-rendering=\"crispEdges\"><path d=\"M2 2h7v7H2z\"/></svg>"
+         *     }
+         */
+        TotpSetup: {
+            /** @description The new secret in base32 (RFC 4648, no padding), for typing into an authenticator app by hand */
+            secret: string;
+            /** @description The Key Uri Format URI an authenticator app reads (issuer svc.webauthn.rp-name, label the username; SHA-1, 6 digits, 30 s) */
+            otpauthUrl: string;
+            /** @description The URI as a QR code, a standalone SVG document (show it as an image; it is the secret) */
+            qrSvg: string;
+        };
+        /**
+         * @description The TOTP factor is active; keep these recovery codes somewhere safe
+         * @example {
+         *       "recoveryCodes": [
+         *         "7k2m-x9qd-4hc1-bn8t",
+         *         "q0fz-3r6w-tp5e-k1ma",
+         *         "d8xs-v2jn-6cgy-0h4r",
+         *         "mz3b-9tqa-x7k5-2fwe",
+         *         "c5hr-1ny8-jd0v-q6tk",
+         *         "w4ep-8mx2-zb7c-3sgn",
+         *         "h9ka-5qv1-e3rd-y0tz",
+         *         "n2fx-7cw6-bm4s-j8pq",
+         *         "r1tg-0zk9-5hvn-a3dx",
+         *         "y6mc-4je8-q2wb-t7kf"
+         *       ]
+         *     }
+         */
+        TotpRecoveryCodes: {
+            /** @description Ten single-use recovery codes, shown this once (only their hashes are kept): each stands in for a code once when the authenticator is lost. Case, spaces and dashes do not matter when typing them */
+            recoveryCodes: string[];
+        };
+        /**
+         * @description A current code of the pending secret
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
+        ConfirmTotpBody: {
+            /** @description The code the authenticator app shows now (6 digits; spaces are ignored) */
+            code: string;
+        };
+        /**
+         * @description WebAuthn AuthenticationResponseJSON (`credential.toJSON()` after `get()`)
+         * @example {
+         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "rawId": "kT3Xy0d9mJZ1pYV3dHq8Bg",
+         *       "type": "public-key",
+         *       "response": {
+         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0IiwiY2hhbGxlbmdlIjoiVnQ2WnQzVnYwaDJ5cTVtMXpKakxyUSJ9",
+         *         "authenticatorData": "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
+         *         "signature": "MEUCIQDxK8QmZ6b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9",
+         *         "userHandle": "MQ"
+         *       },
+         *       "authenticatorAttachment": "platform",
+         *       "clientExtensionResults": {}
+         *     }
+         */
+        AuthenticationResponse: {
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            id: string;
+            /**
+             * @description Credential id, base64url
+             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+             */
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            /** @default {} */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            response: {
+                clientDataJSON: string;
+                authenticatorData: string;
+                signature: string;
+                userHandle?: string | null;
+            };
+        };
+        /**
+         * @description WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to PublicKeyCredential.parseRequestOptionsFromJSON, then navigator.credentials.get({publicKey})
+         * @example {
+         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
+         *       "timeout": 300000,
+         *       "rpId": "localhost",
+         *       "allowCredentials": [],
+         *       "userVerification": "required"
+         *     }
+         */
+        PasskeyRequestOptions: {
+            /**
+             * @description Random challenge, base64url; single use
+             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
+             */
+            challenge: string;
+            timeout?: number;
+            rpId?: string;
+            /** @description Empty for a passwordless (discoverable) login */
+            allowCredentials?: {
+                /**
+                 * @description Credential id, base64url
+                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
+                 */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            userVerification?: string;
+            hints?: string[];
+            extensions?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The session proved its user again: sensitive routes accept it for svc.step-up.max-age-seconds
+         * @example {
+         *       "authTime": "2026-11-24T21:00:00.000Z",
+         *       "amr": [
+         *         "pwd",
+         *         "otp"
+         *       ]
+         *     }
+         */
+        SteppedUp: {
+            /**
+             * Format: date-time
+             * @description When this session last proved its user (now), ISO-8601 UTC
+             */
+            authTime: string;
+            /** @description How the session has proved its user (RFC 8176) */
+            amr: ("pwd" | "otp" | "hwk" | "swk" | "mfa")[];
         };
         /**
          * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
@@ -1038,81 +1486,6 @@ export interface components {
          *     ]
          */
         PasskeyList: components["schemas"]["Passkey"][];
-        /**
-         * @description WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to PublicKeyCredential.parseRequestOptionsFromJSON, then navigator.credentials.get({publicKey})
-         * @example {
-         *       "challenge": "Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c",
-         *       "timeout": 300000,
-         *       "rpId": "localhost",
-         *       "allowCredentials": [],
-         *       "userVerification": "required"
-         *     }
-         */
-        PasskeyRequestOptions: {
-            /**
-             * @description Random challenge, base64url; single use
-             * @example Vt6Zt3Vv0h2yq5m1zJjLrQpMzN9vQmB0i1h7yN7mX0c
-             */
-            challenge: string;
-            timeout?: number;
-            rpId?: string;
-            /** @description Empty for a passwordless (discoverable) login */
-            allowCredentials?: {
-                /**
-                 * @description Credential id, base64url
-                 * @example kT3Xy0d9mJZ1pYV3dHq8Bg
-                 */
-                id: string;
-                type: string;
-                transports?: string[];
-            }[];
-            userVerification?: string;
-            hints?: string[];
-            extensions?: {
-                [key: string]: unknown;
-            };
-        };
-        /**
-         * @description WebAuthn AuthenticationResponseJSON (`credential.toJSON()` after `get()`)
-         * @example {
-         *       "id": "kT3Xy0d9mJZ1pYV3dHq8Bg",
-         *       "rawId": "kT3Xy0d9mJZ1pYV3dHq8Bg",
-         *       "type": "public-key",
-         *       "response": {
-         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0IiwiY2hhbGxlbmdlIjoiVnQ2WnQzVnYwaDJ5cTVtMXpKakxyUSJ9",
-         *         "authenticatorData": "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
-         *         "signature": "MEUCIQDxK8QmZ6b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9",
-         *         "userHandle": "MQ"
-         *       },
-         *       "authenticatorAttachment": "platform",
-         *       "clientExtensionResults": {}
-         *     }
-         */
-        AuthenticationResponse: {
-            /**
-             * @description Credential id, base64url
-             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
-             */
-            id: string;
-            /**
-             * @description Credential id, base64url
-             * @example kT3Xy0d9mJZ1pYV3dHq8Bg
-             */
-            rawId: string;
-            /** @enum {string} */
-            type: "public-key";
-            authenticatorAttachment?: string;
-            /** @default {} */
-            clientExtensionResults: {
-                [key: string]: unknown;
-            };
-            response: {
-                clientDataJSON: string;
-                authenticatorData: string;
-                signature: string;
-                userHandle?: string | null;
-            };
-        };
         /**
          * @description An HTML page
          * @example <!doctype html>
@@ -1381,6 +1754,8 @@ export interface operations {
                     username: string;
                     password: string;
                     nickname?: string;
+                    /** Format: email */
+                    email?: string;
                 };
             };
         };
@@ -1416,7 +1791,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `username-taken` (40900): The username is already taken; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `username-taken` (40900): The username is already taken; `email-taken` (40901): The e-mail address is already in use; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1476,11 +1851,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy; `mail-unavailable` (50303): E-mail cannot be sent */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1603,7 +1978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenPair"];
+                    "application/json": components["schemas"]["WebLoginAnswer"];
                 };
             };
             /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `captcha-missing` (40010): A captcha answer is required; `captcha-expired` (40011): The captcha has expired; `captcha-wrong` (40012): The captcha answer is wrong */
@@ -1615,7 +1990,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `account-disabled` (40114): The account is disabled; `bad-credentials` (40110): Wrong username or password */
+            /** @description `bad-credentials` (40110): Wrong username or password; `account-disabled` (40114): The account is disabled */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
@@ -1903,6 +2278,469 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerified"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `verification-code-invalid` (40041): The e-mail verification code is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthVerifyEmailSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRequestAccepted"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mail-unavailable` (50303): E-mail cannot be sent */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthForgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRequestAccepted"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mail-unavailable` (50303): E-mail cannot be sent */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthResetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetDone"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `reset-token-invalid` (40042): The password-reset token is not valid; `password-policy` (40040): The new password breaks the password policy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `server-busy` (50302): The server is busy; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2438,6 +3276,858 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable; `server-busy` (50302): The server is busy; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthMfaTotpSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetup"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthMfaTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmTotpBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpRecoveryCodes"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `mfa-code-invalid` (40116): The second-factor code is wrong */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAuthMfaTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthMfaVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                    /** @description The code the authenticator app shows now (6 digits) */
+                    code?: string;
+                    /** @description One of the ten recovery codes (each works once) */
+                    recoveryCode?: string;
+                    webauthn?: components["schemas"]["AuthenticationResponse"];
+                    captchaUuid?: string;
+                    captchaCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `captcha-missing` (40010): A captcha answer is required; `captcha-expired` (40011): The captcha has expired; `captcha-wrong` (40012): The captcha answer is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `bad-credentials` (40110): Wrong username or password; `account-disabled` (40114): The account is disabled; `mfa-token-invalid` (40115): The second-factor challenge is unknown, used or expired; `mfa-code-invalid` (40116): The second-factor code is wrong; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `email-not-verified` (40304): The e-mail address is not verified yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthMfaWebauthnOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `mfa-token-invalid` (40115): The second-factor challenge is unknown, used or expired; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthStepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The password */
+                    password?: string;
+                    /** @description The code the authenticator app shows now (6 digits) */
+                    code?: string;
+                    /** @description One of the ten recovery codes (each works once) */
+                    recoveryCode?: string;
+                    webauthn?: components["schemas"]["AuthenticationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteppedUp"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `current-password-wrong` (40113): The current password is wrong; `mfa-code-invalid` (40116): The second-factor code is wrong; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `captcha-required` (42800): A solved captcha is required for this account now */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limited` (42900): Too many requests; `account-locked` (42901): Too many failed logins for this account */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description The limit: "<key>";q=<requests>;w=<window seconds> (IETF draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthStepUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login; `passkey-invalid` (40117): The passkey response could not be verified */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3096,7 +4786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `passkey-invalid` (40117): The passkey response could not be verified; `account-disabled` (40114): The account is disabled */
+            /** @description `passkey-invalid` (40117): The passkey response could not be verified; `bad-credentials` (40110): Wrong username or password; `account-disabled` (40114): The account is disabled */
             401: {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
