@@ -7,7 +7,7 @@
 import { constants, publicEncrypt } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../admin';
-import { arrayOf, described, expectSuccess, isBoolean, isString, oneOf, shape } from './payload';
+import { arrayOf, described, expectSuccess, finished, isBoolean, isString, oneOf, shape } from './payload';
 import { TokenStore } from './tokens';
 
 /** Shows the captcha image (`img`, a `data:image/svg+xml;base64,...` URL) to a person and returns their answer. */
@@ -76,7 +76,7 @@ export class AdminApi {
     const captcha = config.captchaEnabled ? await this.captcha() : {};
     const encrypted = encryptPassword(config.publicKey, config.rsaPadding, password);
     const res = await this.client.POST('/auth/login', { body: { username, password: encrypted, ...captcha } });
-    const result = described(expectSuccess(res).data, isLoginResult, 'login result');
+    const result = described(finished(expectSuccess(res).data), isLoginResult, 'login result');
     this.tokens.set(result);
     return result;
   }

@@ -70,3 +70,14 @@ export function expectSuccess<D, E>(res: Outcome<D, E>, status = 200): D {
   if (res.error !== undefined || res.response.status !== status) throw apiError(res.response, res.error ?? res.data);
   return res.data as D;
 }
+
+/**
+ * A login answer that is a finished login: an account with a second factor answers a challenge
+ * instead (`mfaRequired`), which this example client does not take further (POST /auth/mfa/verify).
+ */
+export function finished<T>(data: T): Exclude<T, { mfaRequired: true }> {
+  if (isRecord(data) && data.mfaRequired === true) {
+    throw new Error('this account has a second factor: the login continues at POST /auth/mfa/verify');
+  }
+  return data as Exclude<T, { mfaRequired: true }>;
+}

@@ -6,7 +6,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../web';
-import { described, expectSuccess, isBoolean, isNumber, isRecord, isString, shape } from './payload';
+import { described, expectSuccess, finished, isBoolean, isNumber, isRecord, isString, shape } from './payload';
 import { TokenStore } from './tokens';
 
 // The fields this client relies on, checked at run time (and the fallback types while the document leaves them undescribed).
@@ -36,7 +36,7 @@ export class WebApi {
   /** `POST /auth/login` with the plain password (TLS protects it); keeps the tokens. */
   async login(username: string, password: string) {
     const pair = described(
-      expectSuccess(await this.client.POST('/auth/login', { body: { username, password } })),
+      finished(expectSuccess(await this.client.POST('/auth/login', { body: { username, password } }))),
       isTokenPair,
       'token pair',
     );

@@ -380,6 +380,20 @@ export function describeAccountStoreContract(name: string, make: MakeDirectory, 
       assert.deepEqual(await accounts.passwordHistory(await idOf('dan'), 10), []);
     });
 
+    it('setPassword with expectedHash writes only over that hash (a change never undoes a reset that landed first)', async () => {
+      const id = await idOf('ann');
+      const reset = await accounts.setPassword(id, { passwordHash: hashNo(7), mustChange: true, keepHistory: 3 });
+      assert.ok(reset);
+      const stale = await accounts.setPassword(id, { passwordHash: hashNo(8), mustChange: false, keepHistory: 3, expectedHash: HASH });
+      assert.equal(stale, null);
+      const now = await dir.findById(id);
+      assert.equal(now?.passwordHash, hashNo(7));
+      assert.equal(now?.mustChangePassword, true);
+      assert.deepEqual(await accounts.passwordHistory(id, 10), [HASH]);
+      const fresh = await accounts.setPassword(id, { passwordHash: hashNo(8), mustChange: false, keepHistory: 3, expectedHash: hashNo(7) });
+      assert.equal(fresh?.passwordHash, hashNo(8));
+    });
+
     it('the history is newest first, trimmed to keepHistory, and read up to the limit asked', async () => {
       const id = await idOf('ann');
       for (const n of [2, 3, 4, 5]) await accounts.setPassword(id, { passwordHash: hashNo(n), mustChange: false, keepHistory: 3 });

@@ -71,7 +71,7 @@ for (const kind of STORE_KINDS) {
     it('revokeOtherSessions: false keeps the other sessions and refresh tokens', async () => {
       const [a, b] = [await session('viewer', 'viewer123'), await session('viewer', 'viewer123')];
       const r = await change(a.accessToken, 'viewer123', NEW_PASSWORD, { revokeOtherSessions: false }).expect(200);
-      assert.deepEqual(r.body.data, { passwordChanged: true, sessionsEnded: 0, refreshToken: null });
+      assert.deepEqual(r.body.data, { passwordChanged: true, sessionsEnded: 0, refreshToken: null, accessToken: null });
       await http().get('/auth/me').set(bearer(b.accessToken)).expect(200);
       await refresh(b.refreshToken).expect(200);
     });

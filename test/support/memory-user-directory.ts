@@ -146,7 +146,7 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration, A
 
   async setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
     const row = this.rows.get(userId);
-    if (!row) return null;
+    if (!row || (change.expectedHash !== undefined && row.passwordHash !== change.expectedHash)) return null;
     row.history = [row.passwordHash, ...row.history].slice(0, Math.max(0, change.keepHistory));
     row.passwordHash = change.passwordHash;
     row.mustChangePassword = change.mustChange;

@@ -229,6 +229,8 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
 
   async setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
     const keep = Math.max(0, Math.floor(change.keepHistory));
+    const current = this.byId.get(userId);
+    if (current === undefined || (change.expectedHash !== undefined && current.passwordHash !== change.expectedHash)) return null;
     return this.update(userId, (a) => ({
       passwordHash: change.passwordHash,
       mustChangePassword: change.mustChange,

@@ -101,7 +101,7 @@ export class SqlAccounts implements AccountStore {
       // The row lock serialises concurrent changes of one account (the history stays in order).
       const [rows] = await conn.execute<RowDataPacket[]>(this.sql(`SELECT password FROM ${table} WHERE id = ? FOR UPDATE`), [userId]);
       const current = rows[0];
-      if (current === undefined) {
+      if (current === undefined || (change.expectedHash !== undefined && current.password !== change.expectedHash)) {
         await conn.rollback();
         return null;
       }

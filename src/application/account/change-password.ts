@@ -20,6 +20,9 @@ import type { SessionRecord } from '../../domain/session';
 import { AccountLock } from '../auth/account-lock';
 import type { AuthSettings } from '../auth/auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from '../auth/device-cookies';
+import { CheckRecentAuth } from '../auth/check-recent-auth';
+import { IssueTokens } from '../auth/issue-tokens';
+import { SecondFactors } from '../mfa/second-factors';
 import { PasswordCheck } from '../auth/password-check';
 import type { AccountStore } from '../ports/account-store';
 import type { PasswordHasher } from '../ports/password-hasher';
@@ -48,6 +51,8 @@ export interface ChangePasswordOutput {
   readonly sessionsEnded: number;
   /** The caller's new refresh token when its family was cut with the others' (revokeOtherSessions), else null. */
   readonly refreshToken: string | null;
+  /** A new access token when the caller's was shared with other logins (session.is-share) and ended with them, else null. */
+  readonly accessToken: string | null;
   /** A new device cookie (transport only) when the account's were revoked, else null. */
   readonly deviceCookie: IssuedDeviceCookie | null;
 }
@@ -60,6 +65,7 @@ export class ChangePassword {
   static readonly reasons: readonly Reason[] = [
     ...AccountLock.reasons,
     ...CheckPasswordPolicy.reasons,
+    ...CheckRecentAuth.reasons,
     'current-password-wrong',
     'validation-failed',
     'directory-read-only',
@@ -81,6 +87,9 @@ export class ChangePassword {
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(IssueTokens) private readonly issue: IssueTokens,
+    @inject(SecondFactors) private readonly factors: SecondFactors,
+    @inject(CheckRecentAuth) private readonly recent: CheckRecentAuth,
   ) {}
 
   async execute(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
@@ -89,6 +98,8 @@ export class ChangePassword {
     const [current, next] = input.encrypted
       ? await Promise.all([this.rsa.decrypt(input.currentPassword), this.rsa.decrypt(input.newPassword)])
       : [input.currentPassword, input.newPassword];
+    // An account with a second factor changes its password only on a session that proved its user recently.
+    if ((await this.factors.methodsOf(loginType, userId)).length > 0) this.recent.execute({ record });
     const deviceId = await this.devices.verify(loginType, username, input.deviceCookies);
     const attempt = await this.lock.begin(loginType, username, { deviceId, captchaSolved: false });
     let matches: boolean;
@@ -112,14 +123,22 @@ export class ChangePassword {
     await this.policy.execute({ password: next, username: user.username, pointer: '/newPassword', userId, currentHash: user.passwordHash });
     const passwordHash = await this.hasher.hash(next, this.auth.bcryptCost);
     const keepHistory = Math.max(0, this.settings.passwordHistory - 1);
-    if ((await this.accounts.setPassword(userId, { passwordHash, mustChange: false, keepHistory })) === null) throw wrongCurrent(loginType);
+    // Only over the hash the current password was checked against: a reset or change that landed
+    // since wins, and this one answers as a wrong current password (it is no longer the current one).
+    const written = await this.accounts.setPassword(userId, {
+      passwordHash,
+      mustChange: false,
+      keepHistory,
+      expectedHash: user.passwordHash,
+    });
+    if (written === null) throw wrongCurrent(loginType);
     return input.revokeOtherSessions ? this.endOthers(input) : this.keepOthers(input);
   }
 
   /** Only the caller's restriction goes (its required action is done). */
   private async keepOthers(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
     await this.managers.get(input.loginType).replaceRecord(input.tokenHash, withoutPasswordAction(input.record));
-    return { sessionsEnded: 0, refreshToken: null, deviceCookie: null };
+    return { sessionsEnded: 0, refreshToken: null, accessToken: null, deviceCookie: null };
   }
 
   private async endOthers(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
@@ -136,6 +155,9 @@ export class ChangePassword {
       if (family !== null) await this.registry.revokeFamily(loginType, family, s.tokenHash);
       if (await manager.kickoutByHash(s.tokenHash)) ended++;
     }
+    // A shared token (session.is-share) is every login's of the account: it ends too, and the
+    // caller gets a session of its own (a new access token), born after the cut.
+    if (record.attrs.shareSeed !== undefined) return this.replaceShared(input, ended);
     // The caller keeps its session: a new family (born after the cut) for its access token.
     const oldFamily = record.attrs.rtFamily;
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
@@ -143,7 +165,29 @@ export class ChangePassword {
     const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash);
     const next: SessionRecord = { ...withoutPasswordAction(record), attrs: { ...record.attrs, rtFamily: family } };
     await manager.replaceRecord(tokenHash, next);
-    return { sessionsEnded: ended, refreshToken, deviceCookie: this.devices.issue(loginType, username) };
+    return { sessionsEnded: ended, refreshToken, accessToken: null, deviceCookie: this.devices.issue(loginType, username) };
+  }
+
+  private async replaceShared(input: ChangePasswordInput, ended: number): Promise<ChangePasswordOutput> {
+    const { loginType, tokenHash, record } = input;
+    const oldFamily = record.attrs.rtFamily;
+    if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
+    await this.managers.get(loginType).kickoutByHash(tokenHash);
+    const left = withoutPasswordAction(record);
+    const tokens = await this.issue.execute({
+      loginType,
+      principal: record.principal,
+      client: record.client,
+      requiredActions: left.requiredActions ?? [],
+      amr: record.amr ?? ['pwd'],
+      authTime: record.authTime ?? record.createdAt,
+    });
+    return {
+      sessionsEnded: ended + 1,
+      refreshToken: tokens.refreshToken,
+      accessToken: tokens.accessToken,
+      deviceCookie: this.devices.issue(loginType, record.principal.username),
+    };
   }
 }
 

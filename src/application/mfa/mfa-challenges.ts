@@ -9,6 +9,7 @@ import { inject, injectable } from 'inversify';
 import { DomainError } from '../../domain/errors';
 import { parseJsonObject } from '../../domain/json-record';
 import type { LoginType } from '../../domain/login-type';
+import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
 import type { MfaSettings } from './mfa-settings';
@@ -18,6 +19,8 @@ export interface MfaChallenge {
   readonly username: string;
   /** When the account was read for the password check (ms): a cut-off since then ends the login. */
   readonly passwordAt: number;
+  /** When the challenge expires (ms): checked on the clock too, not only by the store's TTL. */
+  readonly expiresAt: number;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -30,13 +33,15 @@ export const mfaTokenInvalid = (loginType: LoginType): DomainError =>
 export class MfaChallenges {
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.MfaSettings) private readonly settings: MfaSettings,
   ) {}
 
   async issue(loginType: LoginType, user: { readonly id: string; readonly username: string }, readAt: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    const value: MfaChallenge = { userId: user.id, username: user.username, passwordAt: readAt };
-    await this.kv.set(keyOf(loginType, token), JSON.stringify(value), this.settings.challengeTtlSeconds * 1000);
+    const ttlMs = this.settings.challengeTtlSeconds * 1000;
+    const value: MfaChallenge = { userId: user.id, username: user.username, passwordAt: readAt, expiresAt: this.clock.now() + ttlMs };
+    await this.kv.set(keyOf(loginType, token), JSON.stringify(value), ttlMs);
     return token;
   }
 
@@ -44,7 +49,7 @@ export class MfaChallenges {
   async read(loginType: LoginType, token: string): Promise<MfaChallenge> {
     const raw = TOKEN.test(token) ? await this.kv.get(keyOf(loginType, token)) : null;
     const challenge = raw === null ? null : readChallenge(raw);
-    if (challenge === null) throw mfaTokenInvalid(loginType);
+    if (challenge === null || challenge.expiresAt <= this.clock.now()) throw mfaTokenInvalid(loginType);
     return challenge;
   }
 
@@ -56,6 +61,7 @@ export class MfaChallenges {
 
 function readChallenge(raw: string): MfaChallenge | null {
   const o = parseJsonObject(raw);
-  if (o === null || typeof o.userId !== 'string' || typeof o.username !== 'string' || typeof o.passwordAt !== 'number') return null;
-  return { userId: o.userId, username: o.username, passwordAt: o.passwordAt };
+  if (o === null || typeof o.userId !== 'string' || typeof o.username !== 'string') return null;
+  if (typeof o.passwordAt !== 'number' || typeof o.expiresAt !== 'number') return null;
+  return { userId: o.userId, username: o.username, passwordAt: o.passwordAt, expiresAt: o.expiresAt };
 }

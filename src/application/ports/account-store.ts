@@ -19,6 +19,11 @@ export interface PasswordChange {
    * them; older ones beyond the count are deleted). 0 keeps none.
    */
   readonly keepHistory: number;
+  /**
+   * Write only while the stored hash is still this one (the hash the caller checked the current
+   * password against): a reset or change that landed in between wins, and this call changes nothing.
+   */
+  readonly expectedHash?: string;
 }
 
 /** Enabled, or disabled with an optional reason and an optional end (a timed ban lifts itself at `until`). */
@@ -29,7 +34,10 @@ export type SetEmailResult =
   { readonly ok: true; readonly user: DirectoryUser } | { readonly ok: false; readonly reason: 'user-not-found' | 'email-taken' };
 
 export interface AccountStore {
-  /** Replaces the password hash and keeps the old one in the history; null when there is no such user. */
+  /**
+   * Replaces the password hash and keeps the old one in the history; null when there is no such
+   * user, or when `expectedHash` is given and the stored hash is no longer it (nothing written).
+   */
   setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null>;
   /** Earlier password hashes of the account (the current one excluded), newest first, at most `limit`. */
   passwordHistory(userId: string, limit: number): Promise<readonly string[]>;

@@ -10,6 +10,7 @@ import { Passkeys } from '../../../application/mfa/passkeys';
 import { RegisterPasskey } from '../../../application/mfa/register-passkey';
 import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
+import { LiftRequiredAction } from '../../../application/mfa/lift-required-action';
 import { route, type RouteDef } from '../routes';
 import { LoginResult, TokenPair } from '../schemas/account-schemas';
 import {
@@ -38,7 +39,9 @@ const LOGIN_OPTIONS_RATE_LIMIT = { ...LOGIN_RATE_LIMIT, key: 'passkey-login-opti
 export function passkeyRoutes(kit: RouteKit): RouteDef[] {
   const type = kit.loginType;
   const login = kit.guards.requireLogin(type);
-  const [passkeys, register] = [kit.use(Passkeys), kit.use(RegisterPasskey)];
+  // Registering is enrolling a factor: what a session restricted to `mfa-enrolment` may do.
+  const enrol = kit.guards.requireLogin(type, { allowRestricted: true });
+  const [passkeys, register, lift] = [kit.use(Passkeys), kit.use(RegisterPasskey), kit.use(LiftRequiredAction)];
   return [
     route({
       method: 'post',
@@ -47,7 +50,7 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
         'Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); ' +
         'the challenge is single use and lives svc.mfa.challenge-ttl-seconds',
       tags: ['passkeys'],
-      guards: [login],
+      guards: [enrol],
       response: PasskeyCreationOptions,
       raises: Passkeys.reasons,
       handler: async (ctx) => {
@@ -62,13 +65,22 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
         "Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; " +
         'an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid',
       tags: ['passkeys'],
-      guards: [login],
+      guards: [enrol],
       body: registerBody,
       successStatus: 201,
       response: Passkey,
-      raises: RegisterPasskey.reasons,
-      handler: async (ctx, { body }) =>
-        register.execute({ loginType: type, userId: currentUser(ctx).userId, response: body.response, name: body.name }),
+      raises: [...RegisterPasskey.reasons, ...LiftRequiredAction.reasons],
+      handler: async (ctx, { body }) => {
+        const passkey = await register.execute({
+          loginType: type,
+          userId: currentUser(ctx).userId,
+          response: body.response,
+          name: body.name,
+        });
+        const auth = ctx.state.auth;
+        if (auth) await lift.execute({ loginType: type, tokenHash: auth.tokenHash, record: auth.record, action: 'mfa-enrolment' });
+        return passkey;
+      },
     }),
     route({
       method: 'get',

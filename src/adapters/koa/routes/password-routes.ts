@@ -51,7 +51,12 @@ function changePasswordRoute(kit: RouteKit, type: LoginType, path: string, encry
         deviceCookies: cookieValues(ctx.get('Cookie') || undefined, deviceCookieName(type)),
       });
       if (out.deviceCookie !== null) ctx.append('Set-Cookie', deviceCookieHeader(type, out.deviceCookie));
-      return { passwordChanged: true as const, sessionsEnded: out.sessionsEnded, refreshToken: out.refreshToken };
+      return {
+        passwordChanged: true as const,
+        sessionsEnded: out.sessionsEnded,
+        refreshToken: out.refreshToken,
+        accessToken: out.accessToken,
+      };
     },
   });
 }

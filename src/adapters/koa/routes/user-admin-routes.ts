@@ -47,6 +47,8 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export function userAdminRoutes(kit: RouteKit): RouteDef[] {
   const login = kit.guards.requireLogin('admin');
   const may = (permission: string) => [login, kit.guards.requirePermission('admin', permission)];
+  /** Sensitive: also a recent re-authentication (step-up, svc.step-up.max-age-seconds). */
+  const mayNow = (permission: string) => [...may(permission), kit.guards.requireRecentAuth('admin')];
   const [changeRoles, getUser, reset] = [kit.use(ChangeUserRoles), kit.use(GetUser), kit.use(ResetUserPassword)];
   return [
     route({
@@ -67,7 +69,7 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
       path: '/system/user/:id/roles',
       summary: "Replace a user's roles; every live session of the user gets the new permissions at once",
       tags: ['system-user'],
-      guards: may('system:user:edit'),
+      guards: mayNow('system:user:edit'),
       body: RolesBody,
       response: UserAccess,
       raises: ChangeUserRoles.reasons,
@@ -83,7 +85,7 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
         "Reset a user's password ({newPassword} RSA-encrypted, or {generate: true}: returned once); every login of the " +
         'user ends and the next one is restricted to changing the password',
       tags: ['system-user'],
-      guards: may('system:user:resetPwd'),
+      guards: mayNow('system:user:resetPwd'),
       body: ResetBody,
       response: PasswordReset,
       raises: ResetUserPassword.reasons,
@@ -94,14 +96,14 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
         return { ...r, mustChangePassword: true as const };
       },
     }),
-    ...stateRoutes(kit, may),
+    ...stateRoutes(kit, may, mayNow),
   ];
 }
 
 type Guards = (permission: string) => ReturnType<RouteKit['guards']['requirePermission']>[];
 
 /** Enable, disable, unlock. */
-function stateRoutes(kit: RouteKit, may: Guards): RouteDef[] {
+function stateRoutes(kit: RouteKit, may: Guards, mayNow: Guards): RouteDef[] {
   const [disable, enable, unlock] = [kit.use(DisableUser), kit.use(EnableUser), kit.use(UnlockUser)];
   return [
     route({
@@ -111,7 +113,7 @@ function stateRoutes(kit: RouteKit, may: Guards): RouteDef[] {
         'Disable a user, optionally {reason, until} (a timed ban that lifts itself); every live session of the user ends at ' +
         'once (401 token-kicked-out), and so do its refresh tokens and device cookies',
       tags: ['system-user'],
-      guards: may('system:user:edit'),
+      guards: mayNow('system:user:edit'),
       body: DisableBody,
       response: DisabledUser,
       raises: DisableUser.reasons,

@@ -21,10 +21,18 @@ export const PasswordChanged = z
           "This session's new refresh token when the others were ended (every earlier refresh token of the account, this " +
           "session's included, is refused from now on); null when revokeOtherSessions was false and the old one stays valid",
       }),
+    accessToken: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'A new access token for this client when its token was shared with other logins of the account (session.is-share) ' +
+          'and ended with them; null otherwise (the access token in use stays valid)',
+      }),
   })
   .openapi('PasswordChanged', {
     description: 'The password was changed; this session stays (and is no longer restricted)',
-    example: { passwordChanged: true, sessionsEnded: 2, refreshToken: '3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b' },
+    example: { passwordChanged: true, sessionsEnded: 2, refreshToken: '3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b', accessToken: null },
   });
 
 export const UserDetails = z
