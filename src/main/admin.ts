@@ -4,6 +4,7 @@ import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
+import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
 import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
@@ -42,6 +43,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const tables: RouteTable[] = [
     adminAuthRoutes,
     adminMeRoutes,
+    adminPasswordRoutes,
     mfaTotpRoutes,
     systemRoutes,
     idempotentTokenRoutes,
