@@ -215,10 +215,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
-         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
+         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none); needs a recent login
+         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none); needs a recent login.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         delete: operations["deleteAuthMfaTotp"];
         options?: never;
@@ -2203,15 +2203,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -2327,15 +2318,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -2439,7 +2421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
