@@ -290,7 +290,7 @@ export interface paths {
          * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
          * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         delete: operations["deleteAuthMfaTotp"];
         options?: never;
@@ -575,7 +575,7 @@ export interface paths {
          * Replace a user's roles; every live session of the user gets the new permissions at once
          * @description Replace a user's roles; every live session of the user gets the new permissions at once.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postSystemUserIdRoles"];
         delete?: never;
@@ -597,7 +597,7 @@ export interface paths {
          * Reset a user's password ({newPassword} RSA-encrypted, or {generate: true}: returned once); every login of the user ends and the next one is restricted to changing the password
          * @description Reset a user's password ({newPassword} RSA-encrypted, or {generate: true}: returned once); every login of the user ends and the next one is restricted to changing the password.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:resetPwd`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:resetPwd`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postSystemUserIdPassword"];
         delete?: never;
@@ -619,7 +619,7 @@ export interface paths {
          * Disable a user, optionally {reason, until} (a timed ban that lifts itself); every live session of the user ends at once (401 token-kicked-out), and so do its refresh tokens and device cookies
          * @description Disable a user, optionally {reason, until} (a timed ban that lifts itself); every live session of the user ends at once (401 token-kicked-out), and so do its refresh tokens and device cookies.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postSystemUserIdDisable"];
         delete?: never;
@@ -1308,7 +1308,8 @@ export interface components {
          * @example {
          *       "passwordChanged": true,
          *       "sessionsEnded": 2,
-         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b"
+         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b",
+         *       "accessToken": null
          *     }
          */
         PasswordChanged: {
@@ -1318,6 +1319,8 @@ export interface components {
             sessionsEnded: number;
             /** @description This session's new refresh token when the others were ended (every earlier refresh token of the account, this session's included, is refused from now on); null when revokeOtherSessions was false and the old one stays valid */
             refreshToken: string | null;
+            /** @description A new access token for this client when its token was shared with other logins of the account (session.is-share) and ended with them; null otherwise (the access token in use stays valid) */
+            accessToken: string | null;
         };
         /**
          * @description A pending TOTP secret, shown this once: scan the QR code (or type the secret), then confirm with a code within 10 minutes. Not active until confirmed
@@ -2553,15 +2556,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description `not-found` (40400): No such resource */
             404: {
                 headers: {
@@ -2798,15 +2792,6 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3060,6 +3045,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `step-up-required` (40305): Recent re-authentication is required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3195,15 +3189,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3319,15 +3304,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3431,7 +3407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5046,7 +5022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5185,7 +5161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5324,7 +5300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -372,7 +372,7 @@ export interface paths {
          * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
          * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
          *
-         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         delete: operations["deleteAuthMfaTotp"];
         options?: never;
@@ -1155,7 +1155,8 @@ export interface components {
          * @example {
          *       "passwordChanged": true,
          *       "sessionsEnded": 2,
-         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b"
+         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b",
+         *       "accessToken": null
          *     }
          */
         PasswordChanged: {
@@ -1165,6 +1166,8 @@ export interface components {
             sessionsEnded: number;
             /** @description This session's new refresh token when the others were ended (every earlier refresh token of the account, this session's included, is refused from now on); null when revokeOtherSessions was false and the old one stays valid */
             refreshToken: string | null;
+            /** @description A new access token for this client when its token was shared with other logins of the account (session.is-share) and ended with them; null otherwise (the access token in use stays valid) */
+            accessToken: string | null;
         };
         /**
          * @description A pending TOTP secret, shown this once: scan the QR code (or type the secret), then confirm with a code within 10 minutes. Not active until confirmed
@@ -3197,6 +3200,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `step-up-required` (40305): Recent re-authentication is required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3326,15 +3338,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3444,15 +3447,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
                 headers: {
@@ -3556,7 +3550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4178,15 +4172,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description `not-found` (40400): No such resource */
             404: {
                 headers: {
@@ -4411,15 +4396,6 @@ export interface operations {
                 headers: {
                     /** @description Bearer realm="<login type>"[, error="invalid_token"] */
                     "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
-            403: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {

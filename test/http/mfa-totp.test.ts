@@ -10,7 +10,7 @@ import request from 'supertest';
 import { OtpauthTotp } from '../../src/adapters/otp/otpauth-totp';
 import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
 import { TotpFactors } from '../../src/application/mfa/totp-factors';
-import { SessionManagers } from '../../src/application/session/session-manager';
+import { SessionManagers, type SessionAuth } from '../../src/application/session/session-manager';
 import { TOKENS } from '../../src/application/tokens';
 import { principalOf } from '../../src/application/users/principal';
 import type { Reason } from '../../src/domain/errors';
@@ -47,12 +47,15 @@ for (const kind of STORE_KINDS) {
     after(async () => infra?.dispose());
 
     const http = (type: LoginType) => request(apps[type].app.callback());
-    async function sessionOf(type: LoginType): Promise<string> {
+    /** A session of the app's account, as a login makes it (`auth`: required actions, authTime). */
+    async function sessionOf(type: LoginType, auth: SessionAuth = {}): Promise<string> {
       const c = apps[type].container;
       const user = await c.get(type === 'admin' ? TOKENS.AdminDirectory : TOKENS.MemberDirectory).findByUsername(ACCOUNTS[type]);
       assert.ok(user);
-      return (await c.get(SessionManagers).get(type).login(principalOf(user))).token;
+      return (await c.get(SessionManagers).get(type).login(principalOf(user), {}, {}, undefined, auth)).token;
     }
+    /** A route of the app that a restricted session may not use. */
+    const fullOnly = (type: LoginType) => (type === 'admin' ? '/monitor/online' : '/user/profile');
     /** The payload of a 2xx answer in the app's format. */
     const data = (type: LoginType, res: request.Response) => (type === 'admin' ? res.body.data : res.body);
     /** Checks a refusal in the app's format. */
@@ -115,6 +118,37 @@ for (const kind of STORE_KINDS) {
           assert.equal(await factors.isEnrolled(type, '1'), false);
           await http(type).delete('/auth/mfa/totp').set(bearer(token)).expect(204);
           await http(type).post('/auth/mfa/totp/setup').set(bearer(token)).expect(200);
+        });
+
+        it('removing the factor needs a recent authentication: a session older than svc.step-up.max-age-seconds gets 403', async () => {
+          const factors = apps[type].container.get(TotpFactors);
+          const { secret } = data(type, await http(type).post('/auth/mfa/totp/setup').set(bearer(token)).expect(200));
+          await http(type)
+            .post('/auth/mfa/totp/confirm')
+            .set(bearer(token))
+            .send({ code: codeAt(secret, clock.now()) })
+            .expect(200);
+          const old = await sessionOf(type, { authTime: clock.now() - 301_000 });
+          refused(type, await http(type).delete('/auth/mfa/totp').set(bearer(old)), 'step-up-required');
+          assert.equal(await factors.isEnrolled(type, '1'), true, 'still enrolled');
+          clock.advance(301_000);
+          refused(type, await http(type).delete('/auth/mfa/totp').set(bearer(token)), 'step-up-required');
+          await http(type)
+            .delete('/auth/mfa/totp')
+            .set(bearer(await sessionOf(type)))
+            .expect(204);
+          assert.equal(await factors.isEnrolled(type, '1'), false);
+        });
+
+        it('a session restricted to enrolling a factor reaches setup and confirm, and is a full session after confirming', async () => {
+          const restricted = await sessionOf(type, { requiredActions: ['mfa-enrolment'] });
+          refused(type, await http(type).get(fullOnly(type)).set(bearer(restricted)), 'mfa-enrolment-required');
+          refused(type, await http(type).delete('/auth/mfa/totp').set(bearer(restricted)), 'mfa-enrolment-required');
+          const { secret } = data(type, await http(type).post('/auth/mfa/totp/setup').set(bearer(restricted)).expect(200));
+          const code = codeAt(secret, clock.now());
+          await http(type).post('/auth/mfa/totp/confirm').set(bearer(restricted)).send({ code }).expect(200);
+          await http(type).get(fullOnly(type)).set(bearer(restricted)).expect(200);
+          await http(type).get(fullOnly(type)).set(bearer(token)).expect(200); // an unrestricted session was never limited
         });
 
         it('a setup not confirmed within 10 minutes lapses', async () => {

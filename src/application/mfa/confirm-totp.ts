@@ -1,8 +1,22 @@
-/** `POST /auth/mfa/totp/confirm`: the first code activates the pending secret; the ten recovery codes, shown once. */
+/**
+ * `POST /auth/mfa/totp/confirm`: the first code activates the pending secret; the ten recovery codes, shown once. A
+ * session restricted until a second factor is enrolled (required action `mfa-enrolment`) becomes a full one: the
+ * caller's own session record loses the action (the user's other restricted sessions keep it until they log in again).
+ */
 import { inject, injectable } from 'inversify';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
+import type { SessionRecord } from '../../domain/session';
+import { SessionManagers } from '../session/session-manager';
 import { TotpFactors } from './totp-factors';
+
+export interface ConfirmTotpInput {
+  readonly loginType: LoginType;
+  /** The caller's session: whose factor it is, and the record that may lose its `mfa-enrolment` action. */
+  readonly tokenHash: string;
+  readonly record: SessionRecord;
+  readonly code: string;
+}
 
 @injectable()
 export class ConfirmTotp {
@@ -12,11 +26,22 @@ export class ConfirmTotp {
     'mfa-code-invalid',
     'mfa-unavailable',
     'directory-unavailable',
+    'store-unavailable',
   ];
 
-  constructor(@inject(TotpFactors) private readonly factors: TotpFactors) {}
+  constructor(
+    @inject(TotpFactors) private readonly factors: TotpFactors,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+  ) {}
 
-  async execute(input: { readonly loginType: LoginType; readonly userId: string; readonly code: string }): Promise<readonly string[]> {
-    return this.factors.confirm(input.loginType, input.userId, input.code);
+  async execute(input: ConfirmTotpInput): Promise<readonly string[]> {
+    const codes = await this.factors.confirm(input.loginType, input.record.principal.userId, input.code);
+    const actions = input.record.requiredActions ?? [];
+    if (actions.includes('mfa-enrolment')) {
+      const { requiredActions: _done, ...rest } = input.record;
+      const left = actions.filter((a) => a !== 'mfa-enrolment');
+      await this.managers.get(input.loginType).replaceRecord(input.tokenHash, left.length > 0 ? { ...rest, requiredActions: left } : rest);
+    }
+    return codes;
   }
 }
