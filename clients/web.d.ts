@@ -369,8 +369,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none)
-         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none).
+         * Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none); needs a recent login
+         * @description Remove the TOTP factor, its recovery codes and any pending setup (204 also when there was none); needs a recent login.
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
