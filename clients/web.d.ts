@@ -3750,11 +3750,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,11 +4016,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `mfa-unavailable` (50304): Second factors cannot be enrolled on this instance; `directory-unavailable` (50301): The user directory is unavailable; `server-busy` (50302): The server is busy */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

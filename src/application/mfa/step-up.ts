@@ -35,6 +35,7 @@ export class StepUp {
     'current-password-wrong',
     'mfa-code-invalid',
     'passkey-invalid',
+    'mfa-unavailable',
     'token-invalid',
     'directory-unavailable',
     'server-busy',

@@ -40,6 +40,7 @@ export class VerifyMfa {
     'mfa-token-invalid',
     'mfa-code-invalid',
     'passkey-invalid',
+    'mfa-unavailable',
     'directory-unavailable',
   ];
 
