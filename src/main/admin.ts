@@ -4,6 +4,7 @@ import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
+import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
@@ -38,7 +39,14 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     accounts: infra.directories.adminAccounts,
     rsa,
   });
-  const tables: RouteTable[] = [adminAuthRoutes, adminMeRoutes, systemRoutes, idempotentTokenRoutes, ...userAdminTables(container)];
+  const tables: RouteTable[] = [
+    adminAuthRoutes,
+    adminMeRoutes,
+    adminPasswordRoutes,
+    systemRoutes,
+    idempotentTokenRoutes,
+    ...userAdminTables(container),
+  ];
   if (config.examplesEnabled) tables.push(adminExampleRoutes);
   if (config.tryItEnabled) tables.push(tryItRoutes);
   const routes = mount(routeKitOf(container, config, infra, LOGIN_TYPE), tables);

@@ -88,6 +88,7 @@ export function accountTestbed(settings: Partial<AccountSettings> = {}): Account
     maxLoginFailures: 5,
     lockSeconds: 600,
     captchaMaxFailures: 0,
+    stepUpMaxAgeSeconds: 300,
     hardLockSeconds: 3600,
     refreshTokenTtlSeconds: 2592000,
     refreshTokenAbsoluteTtlSeconds: 90 * 86400,

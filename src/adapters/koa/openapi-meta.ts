@@ -107,6 +107,11 @@ function describeGuard(doc: GuardDoc): string | undefined {
       return `Requires permission ${quoted(doc.permissions ?? [], doc.mode)}.`;
     case 'role':
       return `Requires role ${quoted(doc.roles ?? [], doc.mode)}.`;
+    case 'step-up':
+      return (
+        `Step-up: the session must have authenticated within the last ${String(doc.maxAgeSeconds)} seconds ` +
+        '(login or `POST /auth/step-up`), else 403 `step-up-required`.'
+      );
     case 'rate-limit':
       return (
         `Rate limit \`${String(doc.key)}\`: ${String(doc.limit)} requests per ${seconds(doc.windowSeconds)} ` +

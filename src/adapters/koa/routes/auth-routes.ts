@@ -182,9 +182,9 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
     route({
       method: 'post',
       path: '/auth/logout',
-      summary: 'Log out the current token and delete its refresh token',
+      summary: 'Log out the current token and delete its refresh token (a restricted session may too)',
       tags: ['auth'],
-      guards: [kit.guards.requireLogin(type)],
+      guards: [kit.guards.requireLogin(type, { allowRestricted: true })],
       response: LogoutResult,
       raises: Logout.reasons,
       handler: async (ctx) => {

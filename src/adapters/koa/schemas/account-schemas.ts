@@ -86,6 +86,16 @@ export const LoginResult = z
     avatar: z.string().openapi({ description: 'Avatar URL; empty when none' }),
     roles: ROLES,
     permissions: PERMISSIONS,
+    passwordChangeRequired: z.boolean().openapi({
+      description:
+        'true after an administrator reset the password: the session is restricted (every route but the password change, ' +
+        '`GET /auth/me` and logout answers 403 password-change-required) until the password is changed',
+    }),
+    requiredActions: z.array(z.enum(['update-password', 'mfa-enrolment'])).openapi({
+      description:
+        'what the session must do before it is a full one (empty: nothing): `update-password` (after a reset), ' +
+        '`mfa-enrolment` (a role requires a second factor); until then other routes answer 403 with the reason',
+    }),
   })
   .openapi('LoginResult', {
     description: 'A successful admin login: the token pair and the user with their roles and permissions',
@@ -98,6 +108,8 @@ export const LoginResult = z
       avatar: '',
       roles: ['admin'],
       permissions: ['*:*:*'],
+      passwordChangeRequired: false,
+      requiredActions: [],
     },
   });
 
@@ -238,10 +250,17 @@ export const UserAccess = z
   });
 
 export const DisabledUser = z
-  .object({ userId: z.string(), username: z.string(), enabled: z.literal(false), sessionsEnded: z.number().int().min(0) })
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    enabled: z.literal(false),
+    disabledReason: z.string().nullable(),
+    disabledUntil: z.string().datetime({ offset: true }).nullable().openapi({ description: 'End of the ban (ISO-8601, UTC); null: none' }),
+    sessionsEnded: z.number().int().min(0),
+  })
   .openapi('DisabledUser', {
-    description: 'The account is disabled and its live sessions ended',
-    example: { userId: '7', username: 'ops.lee', enabled: false, sessionsEnded: 1 },
+    description: 'The account is disabled (until `disabledUntil`, if set) and its live sessions ended',
+    example: { userId: '7', username: 'ops.lee', enabled: false, disabledReason: 'on leave', disabledUntil: null, sessionsEnded: 1 },
   });
 
 export const IdempotencyToken = z
