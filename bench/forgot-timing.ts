@@ -113,8 +113,9 @@ export async function measureForgotTiming(samples = 300, redisUrl?: string): Pro
 export function describeForgotTiming(t: ForgotTiming): string {
   const ok = t.ratio >= 0.9 && t.ratio <= 1.1;
   return (
-    `forgot-password timing (${t.store} store, ${t.samplesPerKind} alternating samples each): known address median ${t.knownMedianMs} ms, ` +
-    `unknown address median ${t.unknownMedianMs} ms, ratio ${t.ratio} (target 0.9-1.1: ${ok ? 'met' : 'MISSED'})`
+    `forgot-password timing (${t.store} store, ${t.samplesPerKind} alternating samples each): ` +
+    `known address median ${t.knownMedianMs} ms, unknown address median ${t.unknownMedianMs} ms, ` +
+    `ratio ${t.ratio} (target 0.9-1.1: ${ok ? 'met' : 'MISSED'})`
   );
 }
 
