@@ -1057,7 +1057,16 @@ export interface components {
             /** @description How the second step may be answered: the factors the account has */
             methods: ("totp" | "recovery" | "webauthn")[];
         };
-        /** @description A login: the session (LoginResult), or, for an account with a second factor, the challenge of its second step */
+        /**
+         * @description A login: the session (LoginResult), or, for an account with a second factor, the challenge of its second step
+         * @example {
+         *       "mfaRequired": true,
+         *       "mfaToken": "q3ZK0vRkq0sF0l0m9mYl5qf8o0dJrXh1cT7QWbq2V4E",
+         *       "methods": [
+         *         "totp"
+         *       ]
+         *     }
+         */
         LoginAnswer: components["schemas"]["LoginResult"] | components["schemas"]["MfaChallenge"];
         /**
          * @description An access token and its refresh token

@@ -1035,7 +1035,16 @@ export interface components {
             /** @description How the second step may be answered: the factors the account has */
             methods: ("totp" | "recovery" | "webauthn")[];
         };
-        /** @description A member login: the token pair, or, for an account with a second factor, the challenge of its second step */
+        /**
+         * @description A member login: the token pair, or, for an account with a second factor, the challenge of its second step
+         * @example {
+         *       "mfaRequired": true,
+         *       "mfaToken": "q3ZK0vRkq0sF0l0m9mYl5qf8o0dJrXh1cT7QWbq2V4E",
+         *       "methods": [
+         *         "totp"
+         *       ]
+         *     }
+         */
         WebLoginAnswer: components["schemas"]["TokenPair"] | components["schemas"]["MfaChallenge"];
         /**
          * @description The token is logged out and its refresh token revoked

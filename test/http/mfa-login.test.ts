@@ -111,6 +111,20 @@ for (const kind of STORE_KINDS) {
       await reset().expect(200);
     });
 
+    it('passkey options for a second step and for step-up: only for an account with a passkey and a live mfaToken', async function () {
+      await build(this);
+      const first = await session('viewer', 'viewer123');
+      await enrol(first.accessToken);
+      clock.advance(30_000);
+      const pending = (await login('viewer', 'viewer123', ip())).body.data;
+      const options = (body: object) => http().post('/auth/mfa/webauthn/options').set('X-Forwarded-For', ip()).send(body);
+      assert.equal((await options({ mfaToken: pending.mfaToken }).expect(401)).body.code, 40117, 'a TOTP-only account has no passkey');
+      assert.equal((await options({ mfaToken: 'no-such-token' }).expect(401)).body.code, 40115);
+      const up = await http().post('/auth/step-up/options').set(bearer(first.accessToken)).expect(401);
+      assert.equal(up.body.code, 40117);
+      await http().post('/auth/step-up/options').expect(401);
+    });
+
     it('svc.mfa.required-roles: a holder without a factor gets a session restricted to enrolment, full once enrolled', async function () {
       await build(this, { 'svc.mfa.required-roles': 'admin' });
       const root = await session('admin', 'admin123');

@@ -4,7 +4,7 @@
  * that fails verification too), never an exception, so the caller counts it against the budget.
  */
 import { inject, injectable } from 'inversify';
-import { isDomainError } from '../../domain/errors';
+import { isDomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { AuthMethod } from '../../domain/session';
 import type { AuthenticationResponseJson } from '../ports/webauthn-verifier';
@@ -22,6 +22,9 @@ export type ProofResult =
 
 @injectable()
 export class ProveFactor {
+  /** Wrong proofs are values; what may still fail is the store, or a secret no configured key opens. */
+  static readonly reasons: readonly Reason[] = ['mfa-unavailable', 'store-unavailable'];
+
   constructor(
     @inject(TotpFactors) private readonly totp: TotpFactors,
     @inject(Passkeys) private readonly passkeys: Passkeys,

@@ -26,12 +26,20 @@ export const MfaChallenge = z
     example: { mfaRequired: true, mfaToken: 'q3ZK0vRkq0sF0l0m9mYl5qf8o0dJrXh1cT7QWbq2V4E', methods: ['totp', 'recovery'] },
   });
 
+const CHALLENGE_EXAMPLE = {
+  mfaRequired: true as const,
+  mfaToken: 'q3ZK0vRkq0sF0l0m9mYl5qf8o0dJrXh1cT7QWbq2V4E',
+  methods: ['totp' as const],
+};
+
 export const LoginAnswer = z.union([LoginResult, MfaChallenge]).openapi('LoginAnswer', {
   description: 'A login: the session (LoginResult), or, for an account with a second factor, the challenge of its second step',
+  example: CHALLENGE_EXAMPLE,
 });
 
 export const WebLoginAnswer = z.union([TokenPair, MfaChallenge]).openapi('WebLoginAnswer', {
   description: 'A member login: the token pair, or, for an account with a second factor, the challenge of its second step',
+  example: CHALLENGE_EXAMPLE,
 });
 
 /** Exactly one proof: a TOTP code, a recovery code or a passkey assertion. */
