@@ -37,9 +37,10 @@ export interface AuthGuards {
   /**
    * Resolves the caller's session of `loginType`; anything else is 401 with the precise reason. A
    * restricted session (required actions pending, e.g. a password an administrator reset) is 403
-   * with the action's reason, unless `allowRestricted`: the routes that fulfil the action, `/auth/me`, logout.
+   * with the action's reason, unless `allowRestricted`: `true` for every pending action (`/auth/me`,
+   * logout), or the actions the route fulfils (it passes a session with one of them pending).
    */
-  requireLogin(loginType: LoginType, opts?: { readonly allowRestricted?: boolean }): Guard;
+  requireLogin(loginType: LoginType, opts?: { readonly allowRestricted?: boolean | readonly RequiredAction[] }): Guard;
   /** `system:user:add`-style permission check against the session's snapshot (no store call). */
   requirePermission(loginType: LoginType, permissions: string | readonly string[], mode?: MatchMode): Guard;
   requireRole(loginType: LoginType, roles: string | readonly string[], mode?: MatchMode): Guard;
@@ -59,7 +60,7 @@ export interface AuthGuardDeps {
 
 export function authGuards(deps: AuthGuardDeps): AuthGuards {
   return {
-    requireLogin: (loginType, opts) => requireLogin(deps.authenticate, loginType, opts?.allowRestricted === true),
+    requireLogin: (loginType, opts) => requireLogin(deps.authenticate, loginType, opts?.allowRestricted ?? false),
     requirePermission(loginType, permissions, mode = 'AND') {
       const required = typeof permissions === 'string' ? [permissions] : [...permissions];
       return guard(
@@ -91,9 +92,13 @@ export function authGuards(deps: AuthGuardDeps): AuthGuards {
 /** What a restricted session may not do: every pending action's reason (no store round trip: the record is already read). */
 const RESTRICTED_REASONS: readonly Reason[] = [...new Set(Object.values(REQUIRED_ACTION_REASONS))];
 
-function requireLogin(authenticate: Authenticate, loginType: LoginType, allowRestricted: boolean): Guard {
+/** `true`: every pending action passes; a list: only those (the ones the route fulfils). */
+type Allowed = boolean | readonly RequiredAction[];
+
+function requireLogin(authenticate: Authenticate, loginType: LoginType, allowRestricted: Allowed): Guard {
   const source = authenticate.source(loginType); // fails at start-up if the type is not registered
-  const reasons = allowRestricted ? Authenticate.reasons : [...Authenticate.reasons, ...RESTRICTED_REASONS];
+  const refused = (Object.keys(REQUIRED_ACTION_REASONS) as RequiredAction[]).filter((a) => !passes(allowRestricted, a));
+  const reasons = [...Authenticate.reasons, ...new Set(refused.map((a) => REQUIRED_ACTION_REASONS[a]))];
   const doc: GuardDoc = { kind: 'login', loginType, header: source.name, prefix: source.prefix, reasons, allowRestricted };
   return guard(doc, async function requireLogin(ctx, next) {
     const header = ctx.get(source.name) || undefined;
@@ -126,18 +131,25 @@ async function authenticateInto(
   loginType: LoginType,
   header: string | undefined,
   cookie: string | undefined,
-  allowRestricted: boolean,
+  allowRestricted: Allowed,
 ): Promise<void> {
   const { tokenHash, record } = await authenticate.execute({ loginType, header, cookie });
   const pending = record.requiredActions;
-  if (pending !== undefined && pending.length > 0 && !allowRestricted) {
-    const action = pending[0] as RequiredAction;
-    throw new DomainError(REQUIRED_ACTION_REASONS[action], `This session is restricted until you complete: ${pending.join(', ')}.`);
+  // A route passes a restricted session when it fulfils one of its pending actions (two pending
+  // actions never lock each other out); any other route answers the first pending action's reason.
+  const fulfils = pending === undefined || pending.length === 0 || pending.some((a) => passes(allowRestricted, a));
+  const blocking = fulfils ? undefined : pending[0];
+  if (blocking !== undefined) {
+    throw new DomainError(REQUIRED_ACTION_REASONS[blocking], `This session is restricted until you complete: ${pending?.join(', ')}.`);
   }
   // Object.assign, not an object spread: a spread into a literal with more properties takes a
   // slow path on Node 20, and this runs on every authenticated request.
   const user: LoginUser = Object.assign({}, record.principal, { loginType, tokenId: record.tokenId });
   ctx.state.auth = { loginType, tokenHash, record, user };
+}
+
+function passes(allowed: Allowed, action: RequiredAction): boolean {
+  return allowed === true || (allowed !== false && allowed.includes(action));
 }
 
 function authOf(ctx: AppContext, loginType: LoginType): AuthState {

@@ -29,7 +29,7 @@ export interface FinishLoginInput {
   readonly amr: readonly AuthMethod[];
   /**
    * When the account was read for this login (ms): a password change, reset or disable whose
-   * cut-off falls at or after it (it landed while the proof was being checked) ends this login.
+   * cut-off falls after it (it landed while the proof was being checked) ends this login.
    */
   readonly readAt: number;
   /** The account's second factors when the caller has read them already (the required actions need them). */
@@ -102,11 +102,13 @@ export class FinishLogin {
    * The account may have changed while this login checked its proof (a BCrypt compare takes long
    * enough): a change, reset or disable that landed since `readAt` wrote a refresh cut-off, which
    * the session and family just written here escaped. Re-read it now that they are written (as a
-   * refresh re-checks after rotating): if it is at or after `readAt`, end them both and refuse.
+   * refresh re-checks after rotating): if it is later than `readAt`, end them both and refuse. (A
+   * cut-off in the very millisecond of the read is taken as before it, as a family born in the
+   * millisecond of a cut-off survives it.)
    */
   private async assertNotCutOff(input: FinishLoginInput, accessToken: string): Promise<void> {
     const cut = await this.registry.cutOffOf(input.loginType, input.user.id);
-    if (cut === null || cut < input.readAt) return;
+    if (cut === null || cut <= input.readAt) return;
     const manager = this.managers.get(input.loginType);
     const resolved = await manager.resolveToken(accessToken);
     if (resolved.ok) {

@@ -14,7 +14,7 @@ import { ConfirmTotpBody, TotpRecoveryCodes, TotpSetup } from '../schemas/mfa-sc
 
 export function mfaTotpRoutes(kit: RouteKit): RouteDef[] {
   const type = kit.loginType;
-  const enrolling = kit.guards.requireLogin(type, { allowRestricted: true });
+  const enrolling = kit.guards.requireLogin(type, { allowRestricted: ['mfa-enrolment'] });
   const removing = [kit.guards.requireLogin(type), kit.guards.requireRecentAuth(type)];
   const [setUp, confirm, remove] = [kit.use(SetUpTotp), kit.use(ConfirmTotp), kit.use(RemoveTotp)];
   return [

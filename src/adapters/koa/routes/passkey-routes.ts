@@ -40,7 +40,7 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
   const type = kit.loginType;
   const login = kit.guards.requireLogin(type);
   // Registering is enrolling a factor: what a session restricted to `mfa-enrolment` may do.
-  const enrol = kit.guards.requireLogin(type, { allowRestricted: true });
+  const enrol = kit.guards.requireLogin(type, { allowRestricted: ['mfa-enrolment'] });
   const [passkeys, register, lift] = [kit.use(Passkeys), kit.use(RegisterPasskey), kit.use(LiftRequiredAction)];
   return [
     route({

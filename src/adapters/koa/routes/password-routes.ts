@@ -32,7 +32,7 @@ function changePasswordRoute(kit: RouteKit, type: LoginType, path: string, encry
     tags: [type === 'admin' ? 'auth' : 'user'],
     guards: [
       kit.rateLimit({ key: 'password-change', windowSeconds: 60, limit: 5, limitType: 'IP' }),
-      kit.guards.requireLogin(type, { allowRestricted: true }),
+      kit.guards.requireLogin(type, { allowRestricted: ['update-password'] }),
     ],
     body: passwordBody(encrypted ? 4096 : 1024),
     response: PasswordChanged,
