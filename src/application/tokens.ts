@@ -9,6 +9,7 @@ import type { interfaces } from 'inversify';
 import type { AuthSettings } from './auth/auth-settings';
 import type { IdempotencySettings } from './idempotency/idempotency-settings';
 import type { AccountStore } from './ports/account-store';
+import type { AuditTrail } from './ports/audit-trail';
 import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { CaptchaStore } from './ports/captcha-store';
 import type { CommonPasswords } from './ports/common-passwords';
@@ -37,6 +38,8 @@ export const TOKENS = {
   Clock: id<Clock>('Clock'),
   Logger: id<Logger>('Logger'),
   Metrics: id<Metrics>('Metrics'),
+  /** Security events (svc.audit.*): record returns at once, the sinks are written in batches later. */
+  AuditTrail: id<AuditTrail>('AuditTrail'),
   // the store
   SessionStore: id<SessionStore>('SessionStore'),
   KeyValueStore: id<KeyValueStore>('KeyValueStore'),

@@ -14,6 +14,7 @@ import { Authenticate } from '../application/auth/authenticate';
 import { CheckPermission } from '../application/auth/check-permission';
 import { CheckRole } from '../application/auth/check-role';
 import { storeHealthIndicator } from '../application/health/check-health';
+import { QueuedAuditTrail } from '../application/audit/queued-audit-trail';
 import { AbandonIdempotentRequest } from '../application/idempotency/abandon-idempotent-request';
 import { AcquireIdempotencyLock } from '../application/idempotency/acquire-idempotency-lock';
 import { BeginIdempotentRequest } from '../application/idempotency/begin-idempotent-request';
@@ -35,6 +36,7 @@ import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
 import { PromMetrics } from '../adapters/metrics/prom-metrics';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
+import { auditTrailOf } from './audit';
 import { decorateForApp } from './store-backends';
 
 /** The accounts an app logs in against, and how its passwords arrive. */
@@ -124,6 +126,9 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   infra.reportSessionCache?.(metrics);
   c.bind(TOKENS.Clock).toConstantValue(infra.clock);
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
+  const trail = auditTrailOf(config, infra, metrics);
+  c.bind(TOKENS.AuditTrail).toConstantValue(trail);
+  c.bind(QueuedAuditTrail).toConstantValue(trail);
   const stores = decorateForApp(infra, infra.storeBackend, metrics);
   c.bind(TOKENS.SessionStore).toConstantValue(stores.sessions);
   c.bind(TOKENS.KeyValueStore).toConstantValue(stores.kv);
