@@ -9,6 +9,7 @@ import type { interfaces } from 'inversify';
 import type { AuthSettings } from './auth/auth-settings';
 import type { IdempotencySettings } from './idempotency/idempotency-settings';
 import type { AccountStore } from './ports/account-store';
+import type { AuditStore } from './ports/audit-store';
 import type { AuditTrail } from './ports/audit-trail';
 import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { CaptchaStore } from './ports/captcha-store';
@@ -46,6 +47,8 @@ export const TOKENS = {
   ListStore: id<ListStore>('ListStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   CaptchaStore: id<CaptchaStore>('CaptchaStore'),
+  /** Security events kept for search (the login and operation logs). */
+  AuditStore: id<AuditStore>('AuditStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
   /** Multi-bound: one binding per health component (store, user directory, ...). */
   HealthIndicator: id<HealthIndicator>('HealthIndicator'),

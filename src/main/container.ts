@@ -126,15 +126,16 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   infra.reportSessionCache?.(metrics);
   c.bind(TOKENS.Clock).toConstantValue(infra.clock);
   c.bind(TOKENS.Logger).toConstantValue(infra.log);
-  const trail = auditTrailOf(config, infra, metrics);
-  c.bind(TOKENS.AuditTrail).toConstantValue(trail);
-  c.bind(QueuedAuditTrail).toConstantValue(trail);
   const stores = decorateForApp(infra, infra.storeBackend, metrics);
   c.bind(TOKENS.SessionStore).toConstantValue(stores.sessions);
   c.bind(TOKENS.KeyValueStore).toConstantValue(stores.kv);
   c.bind(TOKENS.ListStore).toConstantValue(stores.lists);
   c.bind(TOKENS.RateLimitStore).toConstantValue(stores.rateLimits);
   c.bind(TOKENS.CaptchaStore).toConstantValue(stores.captchas);
+  c.bind(TOKENS.AuditStore).toConstantValue(stores.audit);
+  const trail = auditTrailOf(config, infra, metrics, stores.audit);
+  c.bind(TOKENS.AuditTrail).toConstantValue(trail);
+  c.bind(QueuedAuditTrail).toConstantValue(trail);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
   // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));

@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../application/ports/clock';
 import type { StoreHealth } from '../../application/ports/store-health';
+import { InMemoryAuditStore } from './audit-store';
 import { InMemoryCaptchaStore } from './captcha-store';
 import type { Sweepable } from './expiring-map';
 import { InMemoryKeyValueStore } from './key-value-store';
@@ -27,6 +28,8 @@ export class InMemoryBackend implements StoreHealth {
   readonly lists: InMemoryListStore;
   readonly rateLimits: InMemoryRateLimitStore;
   readonly captchas: InMemoryCaptchaStore;
+  /** Security events: a bounded ring per login type and log (not swept, not counted by size(): its bound is its own). */
+  readonly audit = new InMemoryAuditStore();
   private readonly stores: readonly Sweepable[];
   private timer: NodeJS.Timeout | undefined;
 

@@ -33,6 +33,8 @@
  *                                                            own subject
  *   <p>l:<key>                 <p>l:{<key>}                  the list
  *   <p>rl:<key>                <p>rl:{<key>}                 the rate-limit log
+ *   <p>ev:<type>:<log>         <p>ev:{<type>:<log>}          the audit stream of a login type's
+ *                                                            login or operation log
  *
  * A captcha answer is the key-value key captcha:<scope>:<uuid> (JSON {"answer", "expiresAt"},
  * also read: {"a", "exp"}). RedisStoreHealth owns no keys.
@@ -130,5 +132,10 @@ export class RedisKeys {
 
   rateLog(key: string): string {
     return this.key('rl', key);
+  }
+
+  /** The audit stream of a login type's log (`login` or `operation`). */
+  auditLog(type: string, log: string): string {
+    return this.key('ev', `${type}:${log}`);
   }
 }

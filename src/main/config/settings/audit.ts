@@ -4,7 +4,7 @@ import { setting } from '../setting';
 import { int } from '../values';
 
 /** The sinks an event can be written to. */
-export const AUDIT_SINKS = ['log'] as const;
+export const AUDIT_SINKS = ['log', 'store'] as const;
 
 const sinkList = z.preprocess(
   (v) =>
@@ -20,9 +20,11 @@ const sinkList = z.preprocess(
 export const AUDIT_KEYS = {
   'svc.audit.sinks': setting({
     schema: sinkList,
-    default: ['log'],
-    defaultText: '`log`',
-    doc: 'where security events are written: `log` (a pino line per event); empty: none',
+    default: ['store', 'log'],
+    defaultText: '`store,log`',
+    doc:
+      "where security events are written: `store` (searchable: the login and operation logs, users' own logins; " +
+      'memory: a bounded ring, Redis: a Stream per login type and log) and `log` (a pino line per event); empty: none',
   }),
   'svc.audit.retention-days': setting({
     schema: int(1, 3650),

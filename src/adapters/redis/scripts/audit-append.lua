@@ -1,0 +1,19 @@
+-- Appends a batch of security events to one stream, each under an id whose ms is its event's time
+-- (never below the stream's newest id, so a late event stays in order), then trims what is older
+-- than the cut-off (exact MINID: a search never sees an event past the retention).
+-- KEYS stream
+-- ARGV minId (ms), then time, json for each event
+-- Returns the number of events appended.
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local last = 0
+if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
+local n = 0
+for i = 2, #ARGV, 2 do
+  local t = tonumber(ARGV[i])
+  if t < last then t = last end
+  redis.call('XADD', KEYS[1], string.format('%.0f', t) .. '-*', 'e', ARGV[i + 1])
+  last = t
+  n = n + 1
+end
+redis.call('XTRIM', KEYS[1], 'MINID', ARGV[1])
+return n
