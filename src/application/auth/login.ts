@@ -43,6 +43,8 @@ export interface LoginInput {
 }
 
 export interface LoginOutput extends TokenPair {
+  /** Who logged in (for the edge's security event; not part of the response body). */
+  readonly userId: string;
   readonly username: string;
   readonly nickname: string;
   readonly avatar: string;
@@ -120,6 +122,7 @@ export class Login {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expires: tokens.expires,
+      userId: user.id,
       username: user.username,
       nickname: user.nickname,
       avatar: user.avatar,

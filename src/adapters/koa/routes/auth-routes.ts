@@ -59,17 +59,24 @@ export function cookieValues(header: string | undefined, name: string): string[]
   return out;
 }
 
-/** Logs in with the client's device cookies and hands it a new one; the response body never carries it. */
+/**
+ * Logs in with the client's device cookies and hands it a new one; the response body never carries
+ * it. The user id goes to the login's security event only (ctx.state.subject).
+ */
 async function loginWithDeviceCookie(
   ctx: AppContext,
   login: Login,
   input: Omit<LoginInput, 'deviceCookies'>,
-): Promise<Omit<LoginOutput, 'deviceCookie'>> {
+): Promise<Omit<LoginOutput, 'deviceCookie' | 'userId'>> {
   const deviceCookies = cookieValues(ctx.get('Cookie') || undefined, deviceCookieName(input.loginType));
-  const { deviceCookie, ...out } = await login.execute({ ...input, deviceCookies });
+  const { deviceCookie, userId, ...out } = await login.execute({ ...input, deviceCookies });
+  ctx.state.subject = { userId };
   ctx.append('Set-Cookie', deviceCookieHeader(input.loginType, deviceCookie));
   return out;
 }
+
+/** A login's security event: about the username it was for, also when it failed. */
+const LOGIN_AUDIT = { type: 'login', subject: (b: { username: string }) => ({ username: b.username }) } as const;
 
 /** The spec's login limit: key "login", 5 per 60 s per client IP. */
 export const LOGIN_RATE_LIMIT = { key: 'login', windowSeconds: 60, limit: 5, limitType: 'IP' } as const;
@@ -148,6 +155,7 @@ export function adminAuthRoutes(kit: RouteKit): RouteDef[] {
       body: adminLoginBody,
       response: LoginResult,
       raises: Login.reasons,
+      audit: LOGIN_AUDIT,
       handler: async (ctx, { body: b }) =>
         loginWithDeviceCookie(ctx, login, {
           loginType: type,
@@ -175,6 +183,7 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
       body: refreshBody,
       response: TokenPair,
       raises: RefreshToken.reasons,
+      audit: { type: 'refresh-rotated', failures: { 'refresh-token-reused': 'refresh-reused' } },
       handler: async (ctx, { body }) => refresh.execute({ loginType: type, refreshToken: body.refreshToken, client: clientOf(ctx) }),
     }),
     route({
@@ -185,6 +194,7 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
       guards: [kit.guards.requireLogin(type)],
       response: LogoutResult,
       raises: Logout.reasons,
+      audit: { type: 'logout' },
       handler: async (ctx) => {
         const auth = ctx.state.auth;
         if (!auth) throw new Error('logout without requireLogin');
@@ -210,6 +220,7 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       successStatus: 201,
       response: RegisteredMember,
       raises: CreateUser.reasons,
+      audit: { type: 'registered', subject: (b) => ({ username: b.username }) },
       handler: async (_ctx, { body: b }) => {
         const created = await register.execute({
           username: b.username,
@@ -245,6 +256,7 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       body: webLoginBody,
       response: TokenPair,
       raises: Login.reasons,
+      audit: LOGIN_AUDIT,
       handler: async (ctx, { body: b }) => {
         const out = await loginWithDeviceCookie(ctx, login, {
           loginType: type,

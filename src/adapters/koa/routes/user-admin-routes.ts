@@ -27,6 +27,7 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
       body: RolesBody,
       response: UserAccess,
       raises: ChangeUserRoles.reasons,
+      audit: { type: 'roles-changed', action: 'user.roles', target: (p) => p.id, summary: (b) => `roles=${b.roles.join(',')}` },
       handler: async (ctx, { body, params }) => {
         const r = await changeRoles.execute({ actor: currentUser(ctx), userId: params.id, roles: body.roles });
         return { ...r.user, sessionsUpdated: r.sessions.action === 'updated' ? r.sessions.sessions : 0 };
@@ -40,6 +41,7 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
       guards: edit,
       response: DisabledUser,
       raises: DisableUser.reasons,
+      audit: { type: 'user-disabled', action: 'user.disable', target: (p) => p.id },
       handler: async (ctx, { params }) => {
         const r = await disable.execute({ actor: currentUser(ctx), userId: params.id });
         return { userId: r.userId, username: r.username, enabled: r.enabled, sessionsEnded: r.sessions.sessions };
