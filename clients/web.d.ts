@@ -204,6 +204,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/logins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session
+         * @description Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getUserLogins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/problems/{reason}": {
         parameters: {
             query?: never;
@@ -553,7 +575,7 @@ export interface components {
              * @description The reason (stable)
              * @enum {string}
              */
-            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
+            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
             errors?: components["schemas"]["FieldErrors"];
         };
         /**
@@ -682,6 +704,40 @@ export interface components {
         LogoutAllResult: {
             /** @description How many sessions were live */
             endedSessions: number;
+        };
+        /**
+         * @description One of the caller's recent logins (successes and failed attempts on their username)
+         * @example {
+         *       "time": "2025/01/31 14:05:09",
+         *       "outcome": "success",
+         *       "reason": null,
+         *       "ip": "203.0.113.7",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop",
+         *       "current": true
+         *     }
+         */
+        OwnLogin: {
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            time: string;
+            /** @enum {string} */
+            outcome: "success" | "failure";
+            /** @description Why it failed (failures only) */
+            reason: string | null;
+            /** @description Client IP */
+            ip: string | null;
+            /** @description Operating system */
+            os: string | null;
+            /** @description Browser and major version */
+            browser: string | null;
+            /** @description desktop, mobile, tablet, tv, bot or unknown */
+            deviceType: string | null;
+            /** @description This login made the session of the request */
+            current: boolean;
         };
         /**
          * @description An HTML page
@@ -1763,6 +1819,84 @@ export interface operations {
             };
             /** @description `unsupported-media-type` (41500): The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserLogins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnLogin"][];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

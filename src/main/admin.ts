@@ -2,6 +2,7 @@
 import { generateEphemeralRsaKey, NodeRsaDecryptor, parseRsaPrivateKey } from '../adapters/crypto/rsa';
 import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
+import { adminAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import { systemRoutes } from '../adapters/koa/routes/system-routes';
@@ -34,7 +35,14 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const rsa = new NodeRsaDecryptor(rsaKeyFor(config, infra), config.rsaPadding, infra.cryptoPool);
   const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.admins, rsa });
-  const tables: RouteTable[] = [adminAuthRoutes, adminMeRoutes, systemRoutes, idempotentTokenRoutes, ...userAdminTables(container)];
+  const tables: RouteTable[] = [
+    adminAuthRoutes,
+    adminMeRoutes,
+    systemRoutes,
+    adminAuditRoutes,
+    idempotentTokenRoutes,
+    ...userAdminTables(container),
+  ];
   if (config.examplesEnabled) tables.push(adminExampleRoutes);
   if (config.tryItEnabled) tables.push(tryItRoutes);
   const routes = mount(routeKitOf(container, config, infra, LOGIN_TYPE), tables);

@@ -2,6 +2,7 @@
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { ProblemResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
+import { webAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { webAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
@@ -18,7 +19,7 @@ const LOGIN_TYPE = 'web';
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   // Members have a directory of their own (svc.directory); passwords arrive as plain JSON over TLS (no RSA layer).
   const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.members, rsa: new NoRsaDecryptor() });
-  const tables: RouteTable[] = [webAuthRoutes, webProfileRoutes, problemRoutes, idempotentTokenRoutes];
+  const tables: RouteTable[] = [webAuthRoutes, webProfileRoutes, webAuditRoutes, problemRoutes, idempotentTokenRoutes];
   if (config.examplesEnabled) tables.push(webExampleRoutes);
   const routes = mount(routeKitOf(container, config, infra, LOGIN_TYPE), tables);
   return assembleApp({ app: LOGIN_TYPE, config, infra, container, routes, responder: new ProblemResponder(config.problemBaseUri) });
