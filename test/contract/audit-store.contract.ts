@@ -118,5 +118,18 @@ export function describeAuditStoreContract(name: string, makeFixture: MakeFixtur
       assert.equal(names.length, 50);
       assert.equal(new Set(names).size, 50);
     });
+
+    it('keeps a batch appended again (a retry after a lost answer) once', async () => {
+      const { store, clock } = fx();
+      const t = clock.now();
+      const batch = [ev(t, { username: 'a' }), ev(t + 1, { username: 'b' }), ev(t + 2, { type: 'kickout', action: 'session.kickout' })];
+      await store.append(batch, RETAIN);
+      await store.append(batch, RETAIN);
+      assert.deepEqual(
+        (await store.query(q())).list.map((x) => x.username),
+        ['b', 'a'],
+      );
+      assert.equal((await store.query(q({ log: 'operation' }))).list.length, 1);
+    });
   });
 }

@@ -32,6 +32,7 @@ export class InMemoryAuditStore implements AuditStore {
       const log = this.logOf(e.loginType, e.log);
       let i = log.length;
       while (i > 0 && (log[i - 1] as SecurityEvent).id > e.id) i--; // nearly always at the end
+      if (i > 0 && (log[i - 1] as SecurityEvent).id === e.id) continue; // a batch appended again
       log.splice(i, 0, e);
       touched.add(log);
     }

@@ -2,7 +2,8 @@
  * AuditStore on Redis: one Stream per login type and log (key-layout.ts: `<p>ev:<type>:<log>`,
  * tagged on a cluster), each entry one field `e` holding the event's JSON under an id whose ms is
  * the event's time. A batch for one stream is one script (audit-append.lua), which also trims what
- * is older than the retention (MINID). A search reads newest first with XREVRANGE, at most
+ * is older than the retention (MINID), and appends a batch sent again only once (at-least-once
+ * delivery by the trail, exactly once in the stream). A search reads newest first with XREVRANGE, at most
  * AUDIT_SCAN_LIMIT entries per page; the cursor is the stream id where the page stopped.
  */
 import type { AuditLogName, SecurityEvent } from '../../application/audit/security-event';
@@ -15,7 +16,7 @@ import type { RedisClient } from './redis-client';
 import { ScriptedRedisStore } from './scripted-store';
 
 const SCRIPTS = {
-  agAuditAppend: { file: 'audit-append.lua', keys: 1 },
+  agAuditAppend: { file: 'audit-append.lua', keys: 2 },
 } satisfies Record<string, LuaScript>;
 
 /** Entries per XREVRANGE. */
@@ -37,13 +38,18 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
   async append(events: readonly SecurityEvent[], retentionMs: number): Promise<void> {
     const byStream = new Map<string, SecurityEvent[]>();
     for (const e of events) {
-      const key = this.streamOf(e.loginType, e.log);
+      const key = `${e.loginType}:${e.log}`;
       byStream.set(key, [...(byStream.get(key) ?? []), e]);
     }
     const newest = events.reduce((t, e) => Math.max(t, e.time), 0);
     const minId = Math.max(0, newest - retentionMs);
     await Promise.all(
-      [...byStream].map(([key, list]) => this.run('agAuditAppend', key, minId, ...list.flatMap((e) => [e.time, JSON.stringify(e)]))),
+      [...byStream.values()].map((list) => {
+        const { loginType, log, id } = list[0] as SecurityEvent;
+        // The batch's marker: its first id and its size (the same events sent again make the same marker).
+        const marker = this.keys.auditBatch(loginType, log, `${id}:${list.length}`);
+        return this.run('agAuditAppend', this.streamOf(loginType, log), marker, minId, ...list.flatMap((e) => [e.time, JSON.stringify(e)]));
+      }),
     );
   }
 

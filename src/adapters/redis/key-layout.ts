@@ -34,7 +34,8 @@
  *   <p>l:<key>                 <p>l:{<key>}                  the list
  *   <p>rl:<key>                <p>rl:{<key>}                 the rate-limit log
  *   <p>ev:<type>:<log>         <p>ev:{<type>:<log>}          the audit stream of a login type's
- *                                                            login or operation log
+ *   <p>evb:<type>:<log>:<id>   <p>evb:{<type>:<log>}:<id>    login or operation log, and the
+ *                                                            marker of a batch appended to it
  *
  * A captcha answer is the key-value key captcha:<scope>:<uuid> (JSON {"answer", "expiresAt"},
  * also read: {"a", "exp"}). RedisStoreHealth owns no keys.
@@ -137,5 +138,10 @@ export class RedisKeys {
   /** The audit stream of a login type's log (`login` or `operation`). */
   auditLog(type: string, log: string): string {
     return this.key('ev', `${type}:${log}`);
+  }
+
+  /** The marker of a batch appended to that stream (its slot), so a batch sent again is not appended twice. */
+  auditBatch(type: string, log: string, batchId: string): string {
+    return `${this.key('evb', `${type}:${log}`)}:${batchId}`;
   }
 }

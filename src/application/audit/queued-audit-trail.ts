@@ -69,6 +69,9 @@ const CLOSE_WAIT_MS = 5_000;
 
 class SinkQueue {
   private items: Pending[] = [];
+  /** The batch being written: retried as it is until it is written (so a store can tell it is the same batch). */
+  private batch: SecurityEvent[] | null = null;
+  private batchLength = 0;
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
@@ -121,15 +124,20 @@ class SinkQueue {
   private async drain(): Promise<void> {
     const { metrics, settings, log, userAgents } = this.deps;
     while (this.items.length > 0) {
-      const batch = this.items.slice(0, settings.batchSize);
-      const events = batch.map((p) => p.event(userAgents, log)).filter((e): e is SecurityEvent => e !== null);
+      if (this.batch === null) {
+        const taken = this.items.slice(0, settings.batchSize);
+        this.batch = taken.map((p) => p.event(userAgents, log)).filter((e): e is SecurityEvent => e !== null);
+        this.batchLength = taken.length;
+      }
+      const events = this.batch;
       try {
         if (events.length > 0) await this.sink.write(events);
       } catch (e) {
         this.failed(e, events.length);
         return;
       }
-      this.items = this.items.slice(batch.length);
+      this.items = this.items.slice(this.batchLength);
+      this.batch = null;
       if (this.failures > 0) log.info({ sink: this.sink.name, failures: this.failures }, 'audit: sink writes again');
       this.failures = 0;
       metrics.auditEvents(this.sink.name, 'written', events.length);

@@ -40,7 +40,10 @@ export interface AuditPage {
 }
 
 export interface AuditStore {
-  /** Appends a batch (oldest first) and removes what is older than `retentionMs`. */
+  /**
+   * Appends a batch (oldest first) and removes what is older than `retentionMs`. The same batch
+   * appended again (a retry after a write whose answer was lost) is kept once.
+   */
   append(events: readonly SecurityEvent[], retentionMs: number): Promise<void>;
   query(q: AuditQuery): Promise<AuditPage>;
 }
