@@ -133,7 +133,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.RateLimitStore).toConstantValue(stores.rateLimits);
   c.bind(TOKENS.CaptchaStore).toConstantValue(stores.captchas);
   c.bind(TOKENS.AuditStore).toConstantValue(stores.audit);
-  const trail = auditTrailOf(config, infra, metrics, stores.audit);
+  const trail = auditTrailOf(config, infra, metrics, stores, app === 'admin' || app === 'web');
   c.bind(TOKENS.AuditTrail).toConstantValue(trail);
   c.bind(QueuedAuditTrail).toConstantValue(trail);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);

@@ -4,6 +4,7 @@
  * wraps (Wraps), and applyWraps runs each port through the layers in their order.
  */
 import type { AuditStore } from '../application/ports/audit-store';
+import type { WebhookOutbox } from '../application/ports/webhook-outbox';
 import type { CaptchaStore } from '../application/ports/captcha-store';
 import type { KeyValueStore } from '../application/ports/key-value-store';
 import type { ListStore } from '../application/ports/list-store';
@@ -25,6 +26,8 @@ export interface StorePorts {
   readonly captchas: CaptchaStore;
   /** Security events (the audit trail's `store` sink) and the searches of the login and operation logs. */
   readonly audit: AuditStore;
+  /** Pending webhook deliveries of the audit trail's `webhook` sink. */
+  readonly webhooks: WebhookOutbox;
 }
 export type PortName = keyof StorePorts;
 
@@ -65,6 +68,7 @@ const LIST_METHODS = allMethods<ListStore>()(['append', 'list']);
 const RL_METHODS = allMethods<RateLimitStore>()(['hit', 'reset']);
 const CAPTCHA_METHODS = allMethods<CaptchaStore>()(['save', 'take']);
 const AUDIT_METHODS = allMethods<AuditStore>()(['append', 'query']);
+const WEBHOOK_METHODS = allMethods<WebhookOutbox>()(['enqueue', 'head', 'ack', 'defer', 'lease', 'release']);
 
 /** Some methods of some ports. */
 export type PortMethods = { readonly [P in PortName]?: readonly (keyof StorePorts[P])[] };
@@ -75,6 +79,7 @@ const PORT_METHODS: Required<PortMethods> = {
   rateLimits: RL_METHODS,
   captchas: CAPTCHA_METHODS,
   audit: AUDIT_METHODS,
+  webhooks: WEBHOOK_METHODS,
 };
 
 /** The store label of each port in the store-call metrics. */
@@ -85,6 +90,7 @@ export const METRIC_LABELS: { readonly [P in PortName]: string } = {
   rateLimits: 'rate-limit',
   captchas: 'captcha',
   audit: 'audit',
+  webhooks: 'webhook-outbox',
 };
 
 /** How one layer wraps each port it applies to (a port it leaves out is passed on as it is). */
@@ -95,7 +101,7 @@ type PortDecorator = <T extends object>(port: T, methods: readonly (keyof T)[], 
 
 /** `fn` over the ports `methods` names (default: every method of every port). */
 export function methodWraps(fn: PortDecorator, methods: PortMethods = PORT_METHODS): Wraps {
-  const { sessions, kv, lists, rateLimits, captchas, audit } = methods;
+  const { sessions, kv, lists, rateLimits, captchas, audit, webhooks } = methods;
   return {
     ...(sessions ? { sessions: (p: SessionStore) => fn(p, sessions, 'sessions') } : {}),
     ...(kv ? { kv: (p: KeyValueStore) => fn(p, kv, 'kv') } : {}),
@@ -103,6 +109,7 @@ export function methodWraps(fn: PortDecorator, methods: PortMethods = PORT_METHO
     ...(rateLimits ? { rateLimits: (p: RateLimitStore) => fn(p, rateLimits, 'rateLimits') } : {}),
     ...(captchas ? { captchas: (p: CaptchaStore) => fn(p, captchas, 'captchas') } : {}),
     ...(audit ? { audit: (p: AuditStore) => fn(p, audit, 'audit') } : {}),
+    ...(webhooks ? { webhooks: (p: WebhookOutbox) => fn(p, webhooks, 'webhooks') } : {}),
   };
 }
 
@@ -125,6 +132,7 @@ export function applyWraps(ports: StorePorts, layers: readonly { readonly wraps:
     rateLimits: through('rateLimits', ports.rateLimits, layers),
     captchas: through('captchas', ports.captchas, layers),
     audit: through('audit', ports.audit, layers),
+    webhooks: through('webhooks', ports.webhooks, layers),
   };
 }
 

@@ -5,6 +5,7 @@
  * time) drives the `now` arguments. The health contract gets a client of its own (close() quits it).
  */
 import { RedisAuditStore } from '../../src/adapters/redis/audit-store';
+import { RedisWebhookOutbox } from '../../src/adapters/redis/webhook-outbox';
 import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
 import type { KeyLayoutKind } from '../../src/adapters/redis/key-layout';
 import type { RedisClient } from '../../src/adapters/redis/redis-client';
@@ -16,6 +17,7 @@ import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, testKeyPrefix } from '../support/services';
 import { describeAuditStoreContract } from './audit-store.contract';
+import { describeWebhookOutboxContract } from './webhook-outbox.contract';
 import { describeCaptchaStoreContract } from './captcha-store.contract';
 import { type MakeFixture, sleep } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
@@ -82,6 +84,10 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
   describeAuditStoreContract(
     `RedisAuditStore${d.label}`,
     fixture((c, p) => new RedisAuditStore(c, p, d.layout)),
+  );
+  describeWebhookOutboxContract(
+    `RedisWebhookOutbox${d.label}`,
+    fixture((c, p) => new RedisWebhookOutbox(c, p, d.layout)),
   );
   describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
     const { client: own, store } = await d.health();

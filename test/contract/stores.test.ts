@@ -10,6 +10,7 @@ import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { REDIS_URL, requireRedis } from '../support/services';
 import { describeAuditStoreContract } from './audit-store.contract';
+import { describeWebhookOutboxContract } from './webhook-outbox.contract';
 import { describeCaptchaStoreContract } from './captcha-store.contract';
 import { type MakeFixture } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
@@ -57,6 +58,10 @@ describe('store adapters: memory', () => {
   describeAuditStoreContract(
     'InMemoryAuditStore',
     memoryFixture((b) => b.audit),
+  );
+  describeWebhookOutboxContract(
+    'InMemoryWebhookOutbox',
+    memoryFixture((b) => b.webhooks),
   );
   describeStoreHealthContract(
     'InMemoryBackend',

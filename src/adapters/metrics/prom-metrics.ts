@@ -38,6 +38,12 @@ export class PromMetrics implements Metrics {
     labelNames: ['sink', 'outcome'] as const,
     registers: [this.registry],
   });
+  private readonly webhooks = new Counter({
+    name: 'authguard_audit_webhook_deliveries_total',
+    help: 'Webhook messages: delivered, failed (an attempt; retried with backoff), abandoned (after the last attempt), dropped (queue full)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly auditDepth = new Gauge({
     name: 'authguard_audit_queue_depth',
     help: 'Security events waiting for an audit sink',
@@ -155,6 +161,9 @@ export class PromMetrics implements Metrics {
   }
   auditEvents(sink: string, outcome: 'written' | 'failed' | 'dropped', count: number): void {
     this.audit.inc({ sink, outcome }, count);
+  }
+  webhookDeliveries(outcome: 'delivered' | 'failed' | 'abandoned' | 'dropped', count: number): void {
+    this.webhooks.inc({ outcome }, count);
   }
   auditQueueDepth(sink: string, depth: number): void {
     this.auditDepth.set({ sink }, depth);

@@ -36,6 +36,8 @@
  *   <p>ev:<type>:<log>         <p>ev:{<type>:<log>}          the audit stream of a login type's
  *   <p>evb:<type>:<log>:<id>   <p>evb:{<type>:<log>}:<id>    login or operation log, and the
  *                                                            marker of a batch appended to it
+ *   <p>wh:<ep>:<part>          <p>wh:{<ep>}:<part>           a webhook endpoint's outbox: queue (q),
+ *                                                            head state (s), lease, batch markers
  *
  * A captcha answer is the key-value key captcha:<scope>:<uuid> (JSON {"answer", "expiresAt"},
  * also read: {"a", "exp"}). RedisStoreHealth owns no keys.
@@ -138,6 +140,11 @@ export class RedisKeys {
   /** The audit stream of a login type's log (`login` or `operation`). */
   auditLog(type: string, log: string): string {
     return this.key('ev', `${type}:${log}`);
+  }
+
+  /** A key of a webhook endpoint's outbox (`q`, `s`, `lease`, `batch:<id>`): one slot per endpoint. */
+  webhook(endpoint: string, part: string): string {
+    return `${this.key('wh', endpoint)}:${part}`;
   }
 
   /** The marker of a batch appended to that stream (its slot), so a batch sent again is not appended twice. */

@@ -16,6 +16,8 @@ export interface Metrics {
   mailSent(kind: string, outcome: 'sent' | 'failed' | 'timeout'): void;
   /** Security events a sink of the audit trail wrote, failed to write (and will retry), or dropped (its queue was full). */
   auditEvents(sink: string, outcome: 'written' | 'failed' | 'dropped', count: number): void;
+  /** Webhook messages delivered, failed attempts, messages given up after the last attempt, or dropped (an endpoint's queue was full). */
+  webhookDeliveries(outcome: 'delivered' | 'failed' | 'abandoned' | 'dropped', count: number): void;
   /** Events waiting for a sink of the audit trail. */
   auditQueueDepth(sink: string, depth: number): void;
   /** One call to a store port and how long it took. */

@@ -1,10 +1,12 @@
 /** The audit trail (docs/audit.md): where security events go, how long the store keeps them, how many may wait. */
 import { z } from 'zod';
+import { SECURITY_EVENT_TYPES } from '../../../application/audit/security-event';
+import { webhookKey } from '../../../application/audit/webhooks';
 import { setting } from '../setting';
 import { int } from '../values';
 
 /** The sinks an event can be written to. */
-export const AUDIT_SINKS = ['log', 'store'] as const;
+export const AUDIT_SINKS = ['log', 'store', 'webhook'] as const;
 
 const sinkList = z.preprocess(
   (v) =>
@@ -17,6 +19,29 @@ const sinkList = z.preprocess(
   z.array(z.enum(AUDIT_SINKS, { message: `expected a list of ${AUDIT_SINKS.join(', ')}` })),
 );
 
+/** `{"<url>": {"secret": "whsec_...", "types": [...]}}`, from YAML or a JSON string. */
+const webhookMap = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v ?? {};
+    if (v.trim() === '') return {};
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  },
+  z.record(
+    z.string().regex(/^https?:\/\/[^\s]+$/, 'an endpoint is an http(s) URL'),
+    z
+      .object({
+        secret: z.string().refine((s) => webhookKey(s) !== null, 'expected whsec_ and the base64 of at least 24 bytes'),
+        types: z.array(z.enum(SECURITY_EVENT_TYPES)).min(1).optional(),
+      })
+      .strict(),
+    { message: 'expected a JSON object {"<url>": {"secret": "whsec_...", "types": [...]}}' },
+  ),
+);
+
 export const AUDIT_KEYS = {
   'svc.audit.sinks': setting({
     schema: sinkList,
@@ -24,12 +49,26 @@ export const AUDIT_KEYS = {
     defaultText: '`store,log`',
     doc:
       "where security events are written: `store` (searchable: the login and operation logs, users' own logins; " +
-      'memory: a bounded ring, Redis: a Stream per login type and log) and `log` (a pino line per event); empty: none',
+      'memory: a bounded ring, Redis: a Stream per login type and log), `log` (a pino line per event) and `webhook` ' +
+      '(`svc.audit.webhooks`); empty: none',
   }),
   'svc.audit.retention-days': setting({
     schema: int(1, 3650),
     default: 90,
     doc: 'the store keeps events this long (Redis: `XADD ... MINID`); older ones are removed as new ones arrive',
+  }),
+  'svc.audit.webhooks': setting({
+    schema: webhookMap,
+    default: {},
+    secret: true,
+    doc:
+      'with `webhook` in `svc.audit.sinks`: the endpoints that receive security events as Standard Webhooks, ' +
+      '`{"<url>": {"secret": "whsec_<base64>", "types": ["login", ...]}}` (no `types`: every event)',
+  }),
+  'svc.audit.webhook-max-attempts': setting({
+    schema: int(1, 30),
+    default: 12,
+    doc: 'attempts per webhook message (backoff from 1 s doubling to 5 min; 12 spans about 20 min), then it is given up and logged',
   }),
   'svc.audit.queue-size': setting({
     schema: int(100, 1_000_000),
