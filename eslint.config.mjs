@@ -23,12 +23,12 @@ export default tseslint.config(
   },
   layer(
     ['src/domain/**/*.ts'],
-    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', 'node:*', 'zod'],
+    ['**/application/**', '**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'inversify', 'mysql2', 'mysql2/*', 'nodemailer', 'nodemailer/*', 'node:*', 'zod'],
     'src/domain is pure: it imports nothing outside src/domain (no Node APIs, no frameworks).',
   ),
   layer(
     ['src/application/**/*.ts'],
-    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'pino'],
+    ['**/adapters/**', '**/main/**', 'koa', 'koa-*', '@koa/*', 'ioredis', 'mysql2', 'mysql2/*', 'nodemailer', 'nodemailer/*', 'pino'],
     'src/application imports only src/domain and its own ports (no adapters, no Koa, no ioredis).',
   ),
   layer(['src/adapters/**/*.ts'], ['**/main/**'], 'src/adapters must not import the composition roots (src/main).'),

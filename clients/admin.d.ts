@@ -1876,7 +1876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `password-policy` (40040): The new password breaks the password policy */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1923,7 +1923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `duplicate-submission` (40910): The same request is already being processed; `username-taken` (40900): The username is already taken */
+            /** @description `duplicate-submission` (40910): The same request is already being processed; `username-taken` (40900): The username is already taken; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2760,6 +2760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `payload-too-large` (41300): The request body is too large */
             413: {
                 headers: {
@@ -2875,6 +2884,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -376,6 +376,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/mailbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dev only (not mounted in prod, nor with svc.mail.smtp-url): the e-mails the embedded mailbox kept, newest first
+         * @description Dev only (not mounted in prod, nor with svc.mail.smtp-url): the e-mails the embedded mailbox kept, newest first.
+         *
+         *     Public: no session needed.
+         */
+        get: operations["getDevMailbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actuator/health": {
         parameters: {
             query?: never;
@@ -853,6 +875,38 @@ export interface components {
             };
         };
         /**
+         * @description A message the embedded dev mailbox kept instead of sending it (no svc.mail.smtp-url; dev and test only)
+         * @example {
+         *       "id": "1b4e28ba-2fa1-4d2b-8e3f-6c7d8e9f0a1b",
+         *       "from": "authguard <no-reply@localhost>",
+         *       "to": "alice@example.com",
+         *       "subject": "Verify your e-mail",
+         *       "text": "Your verification code is 482913. It expires in 15 minutes.",
+         *       "sentAt": "2025-01-31T14:05:09.000Z"
+         *     }
+         */
+        DevMailboxMessage: {
+            /**
+             * Format: uuid
+             * @description The message in the mailbox (not a secret)
+             */
+            id: string;
+            /** @description The sender (svc.mail.from) */
+            from: string;
+            /** @description The recipient */
+            to: string;
+            subject: string;
+            /** @description The plain-text body, whole (the code or the link it carries included) */
+            text: string;
+            /** @description The HTML alternative, when the message has one */
+            html?: string;
+            /**
+             * Format: date-time
+             * @description When it was handed to the mailbox (ISO 8601, UTC)
+             */
+            sentAt: string;
+        };
+        /**
          * @description UP when every component checked is UP; the HTTP status is 503 when DOWN
          * @example {
          *       "status": "UP",
@@ -992,7 +1046,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisteredMember"];
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid; `password-policy` (40040): The new password breaks the password policy */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1010,7 +1064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `username-taken` (40900): The username is already taken */
+            /** @description `username-taken` (40900): The username is already taken; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2748,6 +2802,62 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDevMailbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevMailboxMessage"][];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

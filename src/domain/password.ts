@@ -28,7 +28,6 @@ export function utf8Length(s: string): number {
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
 
-/** The password rules that need no list and no hash: the length rules (ASVS 6.2.1, 6.2.9) and the username (6.2.11). */
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 64;
 
@@ -39,21 +38,11 @@ export const PASSWORD_MAX_CHARS = 64;
  * on both sides. One detail a rule, in the policy's order; empty when none is broken. No composition rules.
  */
 export function passwordPolicyProblems(password: string, username: string): string[] {
-  const problems = lengthProblems(password);
-  if (password === username || foldUsername(password) === foldUsername(username)) problems.push('must not be the username');
-  return problems;
-}
-
-function lengthProblems(password: string): string[] {
   const problems: string[] = [];
   const chars = [...password].length;
   if (chars < PASSWORD_MIN_CHARS) problems.push(`must be at least ${PASSWORD_MIN_CHARS} characters`);
   if (chars > PASSWORD_MAX_CHARS) problems.push(`must be at most ${PASSWORD_MAX_CHARS} characters`);
   if (utf8Length(password) > BCRYPT_MAX_BYTES) problems.push('must be at most 72 bytes in UTF-8 (BCrypt reads no further)');
+  if (password === username || foldUsername(password) === foldUsername(username)) problems.push('must not be the username');
   return problems;
-}
-
-/** The first length rule `password` breaks (8-64 characters, at most 72 UTF-8 bytes), or null. */
-export function passwordProblem(password: string): string | null {
-  return lengthProblems(password)[0] ?? null;
 }

@@ -34,7 +34,11 @@ function rsaKeyFor(config: AppConfig, infra: Infrastructure) {
 
 export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   const rsa = new NodeRsaDecryptor(rsaKeyFor(config, infra), config.rsaPadding, infra.cryptoPool);
-  const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.admins, rsa });
+  const container = createContainer(config, infra, LOGIN_TYPE, {
+    directory: infra.directories.admins,
+    accounts: infra.directories.adminAccounts,
+    rsa,
+  });
   const tables: RouteTable[] = [
     adminAuthRoutes,
     adminMeRoutes,

@@ -18,6 +18,7 @@ import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
+import { ACCOUNT_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
@@ -37,12 +38,12 @@ function loadCliConfig(): AppConfig {
   }
 }
 
-/** Domain refusals as CLI outcomes: invalid input is a usage error (2), the rest a failure (1). */
+/** Domain refusals as CLI outcomes: invalid input (a weak password included) is a usage error (2), the rest a failure (1). */
 function translate(e: unknown): never {
   if (e instanceof DomainError) {
     const details = (e.extras.errors ?? []).map((f) => `${f.pointer.replace(/^\//, '')} ${f.detail}`).join('; ');
     const text = details === '' ? e.message : `${e.message.replace(/\.$/, '')}: ${details}`;
-    throw e.reason === 'validation-failed' ? new UsageError(text) : new CliFailure(text);
+    throw e.reason === 'validation-failed' || e.reason === 'password-policy' ? new UsageError(text) : new CliFailure(text);
   }
   throw e;
 }
@@ -78,7 +79,12 @@ class CliContext {
       );
     }
     this.infra ??= createInfrastructure(c, { log: this.log, sessionReaders: 'tools' });
-    return (this.built ??= createContainer(c, this.infra, 'cli', { directory: this.infra.directories.admins, rsa: new NoRsaDecryptor() }));
+    const { admins, adminAccounts } = this.infra.directories;
+    return (this.built ??= createContainer(c, this.infra, 'cli', {
+      directory: admins,
+      accounts: adminAccounts,
+      rsa: new NoRsaDecryptor(),
+    }));
   }
 
   /**
@@ -96,12 +102,26 @@ class CliContext {
     } else {
       if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
       const file = new YamlFileUserDirectory(c.usersFile);
-      directories = { admins: file, members: file, administration: null, close: async () => undefined };
+      // `users add` is the one change the CLI writes to the file: account changes are refused (edit the file).
+      const accounts = readOnlyDirectory(file.snapshotAccounts(), ACCOUNT_WRITES);
+      directories = {
+        admins: file,
+        members: file,
+        administration: null,
+        adminAccounts: accounts,
+        memberAccounts: accounts,
+        close: async () => undefined,
+      };
       where = c.usersFile;
     }
     const infra = createInfrastructure({ ...c, store: IN_PROCESS_STORE }, { log: this.log, directories });
     try {
-      const create = createContainer(c, infra, 'cli', { directory: directories.admins, rsa: new NoRsaDecryptor() }).get(CreateUser);
+      const container = createContainer(c, infra, 'cli', {
+        directory: directories.admins,
+        accounts: directories.adminAccounts,
+        rsa: new NoRsaDecryptor(),
+      });
+      const create = container.get(CreateUser);
       const user = await create.execute({
         username: input.username,
         password: input.password,

@@ -23,6 +23,7 @@ import { ConsumeIdempotencyToken } from '../application/idempotency/consume-idem
 import { ReleaseIdempotencyLock } from '../application/idempotency/release-idempotency-lock';
 import { RestoreIdempotencyToken } from '../application/idempotency/restore-idempotency-token';
 import type { IdempotencySettings } from '../application/idempotency/idempotency-settings';
+import type { AccountStore } from '../application/ports/account-store';
 import type { Logger } from '../application/ports/logger';
 import type { RsaDecryptor } from '../application/ports/rsa-decryptor';
 import type { UserDirectory } from '../application/ports/user-directory';
@@ -39,9 +40,11 @@ import type { Infrastructure } from './infrastructure';
 import { auditTrailOf } from './audit';
 import { decorateForApp } from './store-backends';
 
-/** The accounts an app logs in against, and how its passwords arrive. */
+/** The accounts an app logs in against, their changes, and how its passwords arrive. */
 export interface AppAccounts {
   readonly directory: UserDirectory;
+  /** Password, state and e-mail changes of the same accounts (TOKENS.AccountStore). */
+  readonly accounts: AccountStore;
   readonly rsa: RsaDecryptor;
 }
 
@@ -141,8 +144,10 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));
   c.bind(TOKENS.PasswordHasher).toConstantValue(infra.hasher);
   c.bind(TOKENS.CommonPasswords).toConstantValue(new PackagedCommonPasswords());
+  c.bind(TOKENS.Mailer).toConstantValue(infra.mailer);
   c.bind(TOKENS.CaptchaGenerator).toConstantValue(new SvgCaptchaGenerator({ min: config.captcha.mathMin, max: config.captcha.mathMax }));
   c.bind(TOKENS.UserDirectory).toConstantValue(accounts.directory);
+  c.bind(TOKENS.AccountStore).toConstantValue(accounts.accounts);
   c.bind(TOKENS.RsaDecryptor).toConstantValue(accounts.rsa);
   c.bind(TOKENS.AdminDirectory).toConstantValue(infra.directories.admins);
   c.bind(TOKENS.MemberDirectory).toConstantValue(infra.directories.members);

@@ -4,9 +4,13 @@
  *
  *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
  *  - `file` (default): the embedded YAML files (svc.users-file, svc.members-file); changes made
- *    through the service (created users, roles, enabled flag) live in memory only.
+ *    through the service (created users, roles, passwords, account state, e-mail) live in memory
+ *    only. In prod, where such a change would silently vanish at the next restart (and differ
+ *    between instances), every write refuses with 409 `directory-read-only` instead; the reads
+ *    (logins) work as ever.
  */
 import type { Container } from 'inversify';
+import type { AccountStore } from '../application/ports/account-store';
 import type { Logger } from '../application/ports/logger';
 import type { UserAdministration } from '../application/ports/user-administration';
 import type { UserDirectory } from '../application/ports/user-directory';
@@ -18,6 +22,7 @@ import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../adapters/sql/sql-user-directory';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
+import { ACCOUNT_WRITES, ADMINISTRATION_WRITES, DIRECTORY_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
 import type { AppConfig } from './config';
 
 export interface Directories {
@@ -25,31 +30,50 @@ export interface Directories {
   readonly members: UserDirectory;
   /** Null when the backend cannot change accounts (a read-only directory). */
   readonly administration: UserAdministration | null;
+  /** Password, state and e-mail changes of admin users (a refusing stand-in where they cannot be kept). */
+  readonly adminAccounts: AccountStore;
+  /** The same for members. */
+  readonly memberAccounts: AccountStore;
   close(): Promise<void>;
 }
 
 export type DirectoryFactory = (config: AppConfig, log: Logger) => Directories;
 
+const FILE_DIRECTORY_WRITES = [...DIRECTORY_WRITES, ...ADMINISTRATION_WRITES, ...ACCOUNT_WRITES] as const;
+
+/**
+ * A file directory as the profile allows: dev and test change it in memory; prod refuses every
+ * write (directory-read-only, 409), since the change would be lost at the next restart.
+ */
+export function fileDirectoryFor(config: AppConfig, dir: InMemoryUserDirectory): InMemoryUserDirectory {
+  return config.profile === 'prod' ? readOnlyDirectory(dir, FILE_DIRECTORY_WRITES) : dir;
+}
+
 /** svc.directory=file: the YAML admin directory (empty, with a warning, when no file is configured). */
 export const createFileDirectories: DirectoryFactory = (config, log) => {
   if (config.usersFile === '') log.warn({}, 'svc.users-file is not set: the admin directory is empty');
-  const admins = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
+  const adminFile = config.usersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.usersFile);
   if (config.membersFile === '' && config.profile !== 'prod')
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
-  const members = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
-  return { admins, members, administration: admins, close: async () => undefined };
+  const memberFile = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
+  const [admins, members] = [fileDirectoryFor(config, adminFile), fileDirectoryFor(config, memberFile)];
+  return { admins, members, administration: admins, adminAccounts: admins, memberAccounts: members, close: async () => undefined };
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
-const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles', 'setEnabled'] as const;
+const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles'] as const;
+const ACCOUNT_METHODS = ['setPassword', 'passwordHistory', 'setStatus', 'findByEmail', 'setEmail', 'markEmailVerified'] as const;
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
   const admins = new SqlUserDirectory(pool);
+  const members = new SqlMemberDirectory(pool);
   return {
     admins: directoryFailClosed<UserDirectory>(admins, DIRECTORY_METHODS, log),
-    members: directoryFailClosed<UserDirectory>(new SqlMemberDirectory(pool), DIRECTORY_METHODS, log),
+    members: directoryFailClosed<UserDirectory>(members, DIRECTORY_METHODS, log),
     administration: directoryFailClosed<UserAdministration>(admins, ADMINISTRATION_METHODS, log),
+    adminAccounts: directoryFailClosed<AccountStore>(admins, ACCOUNT_METHODS, log),
+    memberAccounts: directoryFailClosed<AccountStore>(members, ACCOUNT_METHODS, log),
     close: () => pool.end(),
   };
 };

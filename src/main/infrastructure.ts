@@ -4,13 +4,16 @@
  */
 import type { Clock } from '../application/ports/clock';
 import type { Logger } from '../application/ports/logger';
+import type { Mailer } from '../application/ports/mailer';
 import type { Metrics } from '../application/ports/metrics';
 import type { StoreHealth } from '../application/ports/store-health';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
+import type { MemoryMailbox } from '../adapters/mail/memory-mailbox';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { configWarnings, type AppConfig } from './config';
 import { createDirectories, type Directories } from './directories';
+import { createMailer } from './mailer';
 import { assembleStores, type StoreBackend, type StorePorts } from './store-backends';
 
 /** The store ports are the configured backend's through its process-wide layers (store-backends.ts). */
@@ -28,6 +31,10 @@ export interface Infrastructure extends StorePorts {
   readonly hasher: PasswordHasher;
   /** Admin users and members (svc.directory); null while no directory backend is configured. */
   readonly directories: Directories;
+  /** Outgoing e-mail (svc.mail.smtp-url; see mailer.ts), shared by the apps of the process. */
+  readonly mailer: Mailer;
+  /** The embedded mailbox when it is the mailer (dev and test without svc.mail.smtp-url), else null. */
+  readonly mailbox: MemoryMailbox | null;
   /** Reports the process's local session cache to an app's metrics (a no-op without the cache). */
   readonly reportSessionCache?: (metrics: Metrics) => void;
   /**
@@ -67,6 +74,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
   const cryptoPool = new CryptoWorkerPool(config.cryptoWorkerThreads);
   const hasher = new PooledBcryptHasher(cryptoPool);
   const directories = opts.directories ?? createDirectories(config, opts.log);
+  const mail = createMailer(config, { log: opts.log, clock });
   const stores = assembleStores(config, {
     log: opts.log,
     clock,
@@ -84,6 +92,8 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     cryptoPool,
     hasher,
     directories,
+    mailer: mail.mailer,
+    mailbox: mail.mailbox,
     reportSessionCache: stores.sessionCache?.reportSessionCache,
     sessionReaderWithoutCheckPhaseEdge: stores.sessionCache?.sessionReaderWithoutCheckPhaseEdge,
     onClose: (fn) => void closers.push(fn),
@@ -92,6 +102,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
       await cryptoPool.close();
       await stores.close();
       await directories.close();
+      await mail.close();
     },
   };
 }

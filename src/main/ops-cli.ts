@@ -98,7 +98,11 @@ export async function runOps(args: readonly string[], io: OpsIo): Promise<number
     }
     const infra = createInfrastructure(config, { log: silentLogger, sessionReaders: 'tools' });
     try {
-      const container = createContainer(config, infra, 'ops', { directory: infra.directories.admins, rsa: new NoRsaDecryptor() });
+      const container = createContainer(config, infra, 'ops', {
+        directory: infra.directories.admins,
+        accounts: infra.directories.adminAccounts,
+        rsa: new NoRsaDecryptor(),
+      });
       if (!container.isBound(TOKENS.AdminDirectory)) {
         io.err(`no user directory is configured for svc.directory=${config.directory}`);
         return 2;

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const level = process.env.LOG_LEVEL ?? (config.session.isLog ? 'debug' : config.profile === 'test' ? 'warn' : 'info');
   const log = createPinoLogger({ level, destination });
   const infra = createInfrastructure(config, { log, accessLog: accessLoggerOf(log) });
-  // The common-password list is read now (~0.3 s, once per process), not in the first registration's request;
+  // The common-password list is read now (a few hundred ms, once per process), not in the first registration's request;
   // a missing list fails the start.
   const listStart = Date.now();
   const entries = loadCommonPasswords().size;

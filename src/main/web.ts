@@ -8,6 +8,7 @@ import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
+import { devMailboxRoutes } from '../adapters/koa/routes/dev-mailbox-routes';
 import type { AppConfig } from './config';
 import { createContainer } from './container';
 import type { Infrastructure } from './infrastructure';
@@ -18,9 +19,15 @@ const LOGIN_TYPE = 'web';
 
 export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp {
   // Members have a directory of their own (svc.directory); passwords arrive as plain JSON over TLS (no RSA layer).
-  const container = createContainer(config, infra, LOGIN_TYPE, { directory: infra.directories.members, rsa: new NoRsaDecryptor() });
+  const container = createContainer(config, infra, LOGIN_TYPE, {
+    directory: infra.directories.members,
+    accounts: infra.directories.memberAccounts,
+    rsa: new NoRsaDecryptor(),
+  });
   const tables: RouteTable[] = [webAuthRoutes, webProfileRoutes, webAuditRoutes, problemRoutes, idempotentTokenRoutes];
   if (config.examplesEnabled) tables.push(webExampleRoutes);
+  // The embedded mailbox's messages carry codes and reset links: readable in dev and test only.
+  if (config.profile !== 'prod' && infra.mailbox !== null) tables.push(devMailboxRoutes(infra.mailbox));
   const routes = mount(routeKitOf(container, config, infra, LOGIN_TYPE), tables);
   return assembleApp({ app: LOGIN_TYPE, config, infra, container, routes, responder: new ProblemResponder(config.problemBaseUri) });
 }

@@ -6,19 +6,23 @@ import { InMemoryUserDirectory, type DirectoryFile } from '../../src/adapters/di
 import { YamlFileUserDirectory } from '../../src/adapters/directory/yaml-file-user-directory';
 import { memoryDirectoryWith } from '../support/memory-user-directory';
 import {
+  describeAccountStoreContract,
   describeUserAdministrationContract,
   describeUserDirectoryContract,
+  MEMBER_FIXTURE,
   type DirectoryFixture,
   type MakeDirectory,
 } from './user-directory.contract';
 
 const make: MakeDirectory = async (f) => {
   const dir = await memoryDirectoryWith(f.roles, f.users);
-  return { directory: dir, administration: dir };
+  return { directory: dir, administration: dir, accounts: dir };
 };
 
 describeUserDirectoryContract('in-memory (test reference)', make);
 describeUserAdministrationContract('in-memory (test reference)', make);
+describeAccountStoreContract('in-memory (test reference)', make);
+describeAccountStoreContract('in-memory (test reference), members', make, MEMBER_FIXTURE);
 
 function fileOf(f: DirectoryFixture): DirectoryFile {
   return {
@@ -39,11 +43,13 @@ function fileOf(f: DirectoryFixture): DirectoryFile {
 /** The embedded YAML adapter (svc.directory=file), fed the same fixture as a parsed file. */
 const makeFile: MakeDirectory = async (f) => {
   const dir = new InMemoryUserDirectory(fileOf(f));
-  return { directory: dir, administration: dir };
+  return { directory: dir, administration: dir, accounts: dir };
 };
 
 describeUserDirectoryContract('file (YAML adapter)', makeFile);
 describeUserAdministrationContract('file (YAML adapter)', makeFile);
+describeAccountStoreContract('file (YAML adapter)', makeFile);
+describeAccountStoreContract('file (YAML adapter), members', makeFile, MEMBER_FIXTURE);
 
 /** The writable YAML file the CLI uses (`users add`): every call reads the file, create() rewrites it. */
 const makeYamlFile: MakeDirectory = async (f) => {

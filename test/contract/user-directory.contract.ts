@@ -1,11 +1,12 @@
 /**
- * One contract for the UserDirectory port (and the UserAdministration port where an adapter has
- * it), run against every adapter: each test gets a fresh directory holding the fixture below.
+ * One contract for the UserDirectory port (and the UserAdministration and AccountStore ports where an
+ * adapter has them), run against every adapter: each test gets a fresh directory holding the fixture below.
  * Arrays of roles and permissions are compared as sets (order is not part of the contract).
  */
 import assert from 'node:assert/strict';
+import type { AccountStore } from '../../src/application/ports/account-store';
 import type { UserAdministration } from '../../src/application/ports/user-administration';
-import type { DirectoryUser, UserDirectory } from '../../src/application/ports/user-directory';
+import { accountActive, type DirectoryUser, type UserDirectory } from '../../src/application/ports/user-directory';
 
 export interface FixtureRole {
   readonly key: string;
@@ -32,6 +33,8 @@ export interface DirectoryFixture {
 export interface DirectoryUnderTest {
   readonly directory: UserDirectory;
   readonly administration?: UserAdministration;
+  /** The same accounts' AccountStore (the directory object itself, in every adapter so far). */
+  readonly accounts?: AccountStore;
   close?(): Promise<void>;
 }
 
@@ -281,21 +284,256 @@ export function describeUserAdministrationContract(name: string, make: MakeDirec
       for (const id of ['999999', 'x', '']) {
         const a = await admin.setRoles(id, ['viewer']);
         assert.equal(!a.ok && a.reason, 'user-not-found', id);
-        const b = await admin.setEnabled(id, false);
-        assert.equal(!b.ok && b.reason, 'user-not-found', id);
       }
     });
 
-    it('setEnabled disables and re-enables an account', async () => {
+    it('disabling and re-enabling an account (AccountStore.setStatus) keeps its roles and permissions', async () => {
+      assert.ok(under.accounts, `${name} has no AccountStore`);
       const id = await idOf('ann');
-      const off = await admin.setEnabled(id, false);
-      assert.ok(off.ok);
-      assert.equal(off.user.enabled, false);
+      const off = await under.accounts.setStatus(id, { enabled: false, reason: null, until: null });
+      assert.equal(off?.enabled, false);
       assert.equal((await dir.findById(id))?.enabled, false);
-      const on = await admin.setEnabled(id, true);
-      assert.ok(on.ok);
-      assert.equal(on.user.enabled, true);
-      assertAccess(on.user, ['viewer', 'auditor'], ['system:user:list', 'monitor:online:list', 'monitor:log:list']);
+      const on = await under.accounts.setStatus(id, { enabled: true });
+      assert.equal(on?.enabled, true);
+      assertAccess(on, ['viewer', 'auditor'], ['system:user:list', 'monitor:online:list', 'monitor:log:list']);
+    });
+  });
+}
+
+/** Members: the same accounts without roles (the web app's directories hold none). */
+export const MEMBER_FIXTURE: DirectoryFixture = {
+  roles: [],
+  users: FIXTURE.users.map((u) => ({ ...u, roles: [] })),
+};
+
+/** Another carried-only hash, `n` telling them apart. */
+export const hashNo = (n: number): string => `${HASH.slice(0, -2)}${String(n).padStart(2, '0')}`;
+
+const UNKNOWN_IDS = ['999999', 'x', ''];
+
+/**
+ * The AccountStore contract (passwords and their history, account state, e-mail), for admin and
+ * member directories alike: `make` gets `fixture` (FIXTURE for admins, MEMBER_FIXTURE for members).
+ */
+export function describeAccountStoreContract(name: string, make: MakeDirectory, fixture: DirectoryFixture = FIXTURE): void {
+  describe(`AccountStore contract: ${name}`, () => {
+    let under: DirectoryUnderTest;
+    let dir: UserDirectory;
+    let accounts: AccountStore;
+    const idOf = async (username: string) => {
+      const u = await dir.findByUsername(username);
+      assert.ok(u, username);
+      return u.id;
+    };
+    beforeEach(async () => {
+      under = await make(fixture);
+      dir = under.directory;
+      assert.ok(under.accounts, `${name} has no AccountStore`);
+      accounts = under.accounts;
+    });
+    afterEach(async () => under?.close?.());
+
+    it('an account starts without state: no reason, no end, no mark, no e-mail; every view shows the same', async () => {
+      const ann = await dir.findByUsername('ann');
+      assert.ok(ann);
+      assert.deepEqual(
+        [ann.disabledReason, ann.disabledUntil, ann.mustChangePassword, ann.email, ann.emailVerified],
+        [null, null, false, null, false],
+      );
+      assert.deepEqual(await dir.findById(ann.id), ann);
+      assert.deepEqual(
+        (await dir.list(0, 100)).users.find((u) => u.id === ann.id),
+        ann,
+      );
+      const r = await dir.create({ username: 'fresh', nickname: 'F', passwordHash: HASH, roles: [] });
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.deepEqual(
+        [r.user.disabledReason, r.user.disabledUntil, r.user.mustChangePassword, r.user.email, r.user.emailVerified],
+        [null, null, false, null, false],
+      );
+      assert.deepEqual(await accounts.passwordHistory(r.user.id, 10), []);
+    });
+
+    it('an unknown or malformed user id: null, [], user-not-found, false; nothing is written', async () => {
+      const before = await dir.list(0, 100);
+      for (const id of UNKNOWN_IDS) {
+        assert.equal(await accounts.setPassword(id, { passwordHash: hashNo(1), mustChange: true, keepHistory: 3 }), null, id);
+        assert.deepEqual(await accounts.passwordHistory(id, 5), [], id);
+        assert.equal(await accounts.setStatus(id, { enabled: false, reason: 'x', until: null }), null, id);
+        assert.equal(await accounts.setStatus(id, { enabled: true }), null, id);
+        assert.deepEqual(await accounts.setEmail(id, 'ghost@example.test', false), { ok: false, reason: 'user-not-found' }, id);
+        assert.equal(await accounts.markEmailVerified(id, 'ghost@example.test'), false, id);
+      }
+      assert.equal(await accounts.findByEmail('ghost@example.test'), null);
+      assert.deepEqual(await dir.list(0, 100), before);
+    });
+
+    it('setPassword replaces the hash: the next lookup (a login) sees the new one; other accounts keep theirs', async () => {
+      const id = await idOf('ann');
+      const u = await accounts.setPassword(id, { passwordHash: hashNo(2), mustChange: false, keepHistory: 3 });
+      assert.ok(u);
+      assert.equal(u.passwordHash, hashNo(2));
+      assert.deepEqual(await dir.findByUsername('ann'), u);
+      assert.deepEqual(await dir.findById(id), u);
+      assert.equal((await dir.findByUsername('dan'))?.passwordHash, HASH);
+      assert.deepEqual(await accounts.passwordHistory(id, 10), [HASH]);
+      assert.deepEqual(await accounts.passwordHistory(await idOf('dan'), 10), []);
+    });
+
+    it('the history is newest first, trimmed to keepHistory, and read up to the limit asked', async () => {
+      const id = await idOf('ann');
+      for (const n of [2, 3, 4, 5]) await accounts.setPassword(id, { passwordHash: hashNo(n), mustChange: false, keepHistory: 3 });
+      assert.equal((await dir.findById(id))?.passwordHash, hashNo(5));
+      assert.deepEqual(await accounts.passwordHistory(id, 10), [hashNo(4), hashNo(3), hashNo(2)], 'the original hash was trimmed');
+      assert.deepEqual(await accounts.passwordHistory(id, 2), [hashNo(4), hashNo(3)]);
+      assert.deepEqual(await accounts.passwordHistory(id, 0), []);
+      await accounts.setPassword(id, { passwordHash: hashNo(6), mustChange: false, keepHistory: 1 });
+      assert.deepEqual(await accounts.passwordHistory(id, 10), [hashNo(5)], 'a smaller keepHistory trims what was kept before');
+    });
+
+    it('keepHistory 0 keeps no earlier hash (and drops what was kept)', async () => {
+      const id = await idOf('ann');
+      await accounts.setPassword(id, { passwordHash: hashNo(2), mustChange: false, keepHistory: 5 });
+      const u = await accounts.setPassword(id, { passwordHash: hashNo(3), mustChange: false, keepHistory: 0 });
+      assert.equal(u?.passwordHash, hashNo(3));
+      assert.deepEqual(await accounts.passwordHistory(id, 10), []);
+    });
+
+    it('setPassword sets the "must change" mark (an administrator\'s reset) and clears it (the user\'s own change)', async () => {
+      const id = await idOf('ann');
+      const reset = await accounts.setPassword(id, { passwordHash: hashNo(2), mustChange: true, keepHistory: 0 });
+      assert.equal(reset?.mustChangePassword, true);
+      assert.equal((await dir.findByUsername('ann'))?.mustChangePassword, true);
+      assert.equal((await dir.findByUsername('dan'))?.mustChangePassword, false);
+      const own = await accounts.setPassword(id, { passwordHash: hashNo(3), mustChange: false, keepHistory: 0 });
+      assert.equal(own?.mustChangePassword, false);
+      assert.equal((await dir.findById(id))?.mustChangePassword, false);
+    });
+
+    it('setStatus disables with a reason and an end (a timed ban lifts itself at the end); enabling clears both', async () => {
+      const id = await idOf('ann');
+      const until = Date.UTC(2031, 4, 6, 7, 8, 9, 123);
+      const off = await accounts.setStatus(id, { enabled: false, reason: 'abusive posts', until });
+      assert.ok(off);
+      assert.deepEqual([off.enabled, off.disabledReason, off.disabledUntil], [false, 'abusive posts', until]);
+      assert.deepEqual(await dir.findByUsername('ann'), off);
+      assert.equal(accountActive(off, until - 1), false, 'banned before the end');
+      assert.equal(accountActive(off, until), true, 'lifted at the end');
+      assert.equal(accountActive(off, until + 86_400_000), true);
+      const on = await accounts.setStatus(id, { enabled: true });
+      assert.ok(on);
+      assert.deepEqual([on.enabled, on.disabledReason, on.disabledUntil], [true, null, null]);
+      assert.deepEqual(await dir.findById(id), on);
+      assert.equal(accountActive(on, until - 1), true);
+    });
+
+    it('setStatus disables without a reason or an end: disabled until enabled again', async () => {
+      const id = await idOf('nobody');
+      const off = await accounts.setStatus(id, { enabled: false, reason: null, until: null });
+      assert.ok(off);
+      assert.deepEqual([off.enabled, off.disabledReason, off.disabledUntil], [false, null, null]);
+      assert.equal(accountActive(off, Date.UTC(9000, 0, 1)), false);
+      assert.equal((await dir.findByUsername('nobody'))?.enabled, false);
+      const again = await accounts.setStatus(id, { enabled: false, reason: 'second thoughts', until: null });
+      assert.equal(again?.disabledReason, 'second thoughts');
+      assert.equal((await accounts.setStatus(await idOf('off'), { enabled: true }))?.enabled, true, 'a disabled account is enabled');
+      if (fixture.roles.length > 0) {
+        assert.deepEqual(sorted((await dir.findByUsername('ann'))?.roles ?? []), ['auditor', 'viewer'], 'roles are untouched');
+      }
+    });
+
+    it('setEmail sets the address (unverified unless asked); findByEmail finds it whatever its case, trimmed', async () => {
+      const id = await idOf('ann');
+      const r = await accounts.setEmail(id, 'Ann.Smith@Example.TEST', false);
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.deepEqual([r.user.email, r.user.emailVerified], ['Ann.Smith@Example.TEST', false]);
+      assert.deepEqual(await dir.findByUsername('ann'), r.user);
+      for (const asked of ['ann.smith@example.test', 'ANN.SMITH@EXAMPLE.TEST', '  Ann.Smith@Example.TEST ']) {
+        assert.deepEqual(await accounts.findByEmail(asked), r.user, asked);
+      }
+      assert.equal(await accounts.findByEmail('ann.smith@example.tes'), null);
+      assert.equal(await accounts.findByEmail('other@example.test'), null);
+      assert.equal(await accounts.findByEmail(''), null);
+      const verified = await accounts.setEmail(await idOf('dan'), 'dan@example.test', true);
+      assert.ok(verified.ok);
+      assert.equal(verified.user.emailVerified, true);
+    });
+
+    it('setEmail: an address another account holds (any case) is email-taken and changes nothing; the own may change case', async () => {
+      const [ann, dan] = [await idOf('ann'), await idOf('dan')];
+      assert.ok((await accounts.setEmail(ann, 'shared@example.test', true)).ok);
+      const danBefore = await dir.findById(dan);
+      for (const email of ['shared@example.test', 'SHARED@Example.Test', ' shared@example.test']) {
+        assert.deepEqual(await accounts.setEmail(dan, email, false), { ok: false, reason: 'email-taken' }, email);
+      }
+      assert.deepEqual(await dir.findById(dan), danBefore);
+      assert.equal((await accounts.findByEmail('shared@example.test'))?.id, ann);
+      const respelt = await accounts.setEmail(ann, 'Shared@Example.test', false);
+      assert.ok(respelt.ok, 'its own address again, in another case');
+      assert.deepEqual([respelt.user.email, respelt.user.emailVerified], ['Shared@Example.test', false]);
+      assert.ok((await accounts.setEmail(ann, 'ann@example.test', false)).ok);
+      const freed = await accounts.setEmail(dan, 'shared@example.test', false);
+      assert.ok(freed.ok, 'a replaced address is free again');
+      assert.equal((await accounts.findByEmail('SHARED@example.test'))?.id, dan);
+      assert.equal((await accounts.findByEmail('ann@example.test'))?.id, ann);
+    });
+
+    it('create with an e-mail address: unverified, found by it; a taken one (any case) is email-taken and writes nothing', async () => {
+      const r = await dir.create({ username: 'withmail', nickname: 'W', passwordHash: HASH, roles: [], email: 'With.Mail@Example.test' });
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.deepEqual([r.user.email, r.user.emailVerified], ['With.Mail@Example.test', false]);
+      assert.deepEqual(await accounts.findByEmail('with.mail@example.test'), r.user);
+      const before = await dir.list(0, 100);
+      const twin = await dir.create({
+        username: 'twinmail',
+        nickname: 'T',
+        passwordHash: HASH,
+        roles: [],
+        email: 'WITH.MAIL@example.TEST',
+      });
+      assert.equal(!twin.ok && twin.reason, 'email-taken');
+      assert.equal(await dir.findByUsername('twinmail'), null);
+      assert.deepEqual(await dir.list(0, 100), before);
+      const nameTaken = await dir.create({ username: 'ann', nickname: 'A', passwordHash: HASH, roles: [], email: 'fresh@example.test' });
+      assert.equal(!nameTaken.ok && nameTaken.reason, 'username-taken');
+      assert.equal(await accounts.findByEmail('fresh@example.test'), null);
+      const second = await dir.create({ username: 'nomail', nickname: 'N', passwordHash: HASH, roles: [] });
+      assert.ok(second.ok, 'accounts without an address do not clash with each other');
+    });
+
+    it('10 concurrent setEmail and create with one address (in different cases): exactly one wins', async () => {
+      const ids = await Promise.all(fixture.users.slice(0, 5).map((u) => idOf(u.username)));
+      const address = (i: number) => (i % 2 === 0 ? 'race@example.test' : 'RACE@Example.Test');
+      const results = await Promise.all([
+        ...ids.map((id, i) => accounts.setEmail(id, address(i), false)),
+        ...[0, 1, 2, 3, 4].map((i) =>
+          dir.create({ username: `racer${i}`, nickname: 'R', passwordHash: HASH, roles: [], email: address(i + 1) }),
+        ),
+      ]);
+      const winners = results.filter((r) => r.ok);
+      assert.equal(winners.length, 1, JSON.stringify(results.map((r) => (r.ok ? r.user.username : r.reason))));
+      for (const r of results) if (!r.ok) assert.equal(r.reason, 'email-taken');
+      const winner = winners[0];
+      assert.ok(winner?.ok);
+      assert.equal((await accounts.findByEmail('race@example.test'))?.id, winner.user.id);
+      const created = (await dir.list(0, 100)).users.filter((u) => u.username.startsWith('racer'));
+      assert.ok(created.length <= 1, 'a losing create writes nothing');
+    });
+
+    it("markEmailVerified marks the address only while it is still the account's (compared case-insensitively)", async () => {
+      const id = await idOf('ann');
+      assert.equal(await accounts.markEmailVerified(id, 'ann@example.test'), false, 'no address yet');
+      await accounts.setEmail(id, 'Ann@Example.test', false);
+      assert.equal(await accounts.markEmailVerified(await idOf('dan'), 'ann@example.test'), false, "another account's address");
+      assert.equal(await accounts.markEmailVerified(id, 'other@example.test'), false);
+      assert.equal((await dir.findById(id))?.emailVerified, false);
+      assert.equal(await accounts.markEmailVerified(id, ' ANN@example.TEST'), true);
+      assert.equal((await dir.findByUsername('ann'))?.emailVerified, true);
+      assert.equal(await accounts.markEmailVerified(id, 'ann@example.test'), true, 'already verified: still true');
+      await accounts.setEmail(id, 'changed@example.test', false);
+      assert.equal(await accounts.markEmailVerified(id, 'ann@example.test'), false, 'the code was sent to the old address');
+      const u = await dir.findById(id);
+      assert.deepEqual([u?.email, u?.emailVerified], ['changed@example.test', false]);
     });
   });
 }

@@ -411,7 +411,10 @@ describe('CLI (child process)', function () {
       assert.match(role.stderr, /unknown role/);
       const short = await cli(['users', 'add', '--username', 'someone', '--roles', 'viewer'], { input: 'short', env });
       assert.equal(short.code, 2);
-      assert.match(short.stderr, /at least 8 characters/);
+      assert.match(short.stderr, /password must be at least 8 characters/);
+      const common = await cli(['users', 'add', '--username', 'someone', '--roles', 'viewer'], { input: 'iloveyou', env });
+      assert.equal(common.code, 2);
+      assert.match(common.stderr, /password must not be a common or breached password/);
       assert.equal(readDirectoryFile(file).users.length, 3);
     });
 

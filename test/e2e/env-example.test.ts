@@ -66,6 +66,9 @@ const VALUES: Readonly<Record<string, (r: Run) => string>> = {
   SVC_DATASOURCE_URL: (r) => r.datasource.url,
   SVC_DATASOURCE_USERNAME: (r) => r.datasource.username,
   SVC_DATASOURCE_PASSWORD: (r) => r.datasource.password,
+  // No message is sent at start: the address only has to be a well-formed one (the pool connects on the first message).
+  SVC_MAIL_SMTP_URL: () => `smtp://mailer:${secret(12)}@127.0.0.1:2525`,
+  SVC_MAIL_FROM: () => 'authguard <no-reply@example.com>',
 };
 
 /** A started service: its output so far, and a way to stop it. */

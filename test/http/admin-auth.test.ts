@@ -234,12 +234,22 @@ for (const kind of STORE_KINDS) {
           .send(body())
           .expect(401);
         assert.match(bad.headers['www-authenticate'] ?? '', /error="invalid_token"/);
-        const shortPw = await request(c.app.callback())
-          .post('/system/user')
-          .set(bearer(adminToken))
-          .send({ ...body(), username: 'dave', password: c.encrypt('short') })
-          .expect(400);
-        assert.equal(shortPw.body.errors[0].pointer, '/password');
+        // The password policy: 400 password-policy (code 40040) listing every rule broken, and no account.
+        const policy = async (password: string, details: string[]): Promise<void> => {
+          const res = await request(c.app.callback())
+            .post('/system/user')
+            .set(bearer(adminToken))
+            .send({ ...body(), username: 'dave', password: c.encrypt(password) })
+            .expect(400);
+          assert.deepEqual(
+            { code: res.body.code, data: res.body.data, errors: res.body.errors },
+            { code: 40040, data: null, errors: details.map((detail) => ({ pointer: '/password', detail })) },
+          );
+          assert.equal(await c.infra.directories.admins.findByUsername('dave'), null);
+        };
+        await policy('short', ['must be at least 8 characters']);
+        await policy('Qwertyuiop', ['must not be a common or breached password']);
+        await policy('DAVE', ['must be at least 8 characters', 'must not be the username']);
         const role = await request(c.app.callback())
           .post('/system/user')
           .set(bearer(adminToken))

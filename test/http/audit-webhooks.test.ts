@@ -88,7 +88,7 @@ for (const kind of STORE_KINDS) {
     });
     after(() => receiver.stop());
 
-    it('delivers the events the endpoint asked for, in order, each verified by standardwebhooks; a 500 delays them, never a login', async () => {
+    it('delivers the events asked for, in order, each verified by standardwebhooks; a 500 delays them, never a login', async () => {
       const config = configFor(kind, url, receiver.secret);
       const infra = testInfra(config, { label: 'webhooks' });
       try {

@@ -82,7 +82,7 @@ describe('production start', function () {
     }
 
     for (const app of ['admin', 'web'] as const) {
-      it(`${app}: API docs, unexposed actuator endpoints and example handlers answer 404`, async () => {
+      it(`${app}: API docs, unexposed actuator endpoints, example handlers and the dev mailbox answer 404`, async () => {
         const cb = apps[app].app.callback();
         const hidden: Array<['get' | 'post', string]> = [
           ['get', '/v3/api-docs'],
@@ -96,7 +96,11 @@ describe('production start', function () {
           ['get', '/examples/echo'],
           ...(app === 'admin'
             ? [['post', '/examples/notices'] as ['post', string]]
-            : [['post', '/orders'] as ['post', string], ['post', '/payments'] as ['post', string]]),
+            : [
+                ['post', '/orders'] as ['post', string],
+                ['post', '/payments'] as ['post', string],
+                ['get', '/dev/mailbox'] as ['get', string],
+              ]),
         ];
         for (const [method, path] of hidden)
           assertNotFound(app, (await request(cb)[method](path).send({})) as never, `${method.toUpperCase()} ${path}`);
@@ -110,6 +114,7 @@ describe('production start', function () {
           '/v3/api-docs',
           '/swagger-ui',
           '/actuator/prometheus',
+          '/dev/mailbox',
         ]) {
           assert.ok(!mounted.some((m) => m === p || m.startsWith(`${p}/`)), `${p} is not mounted in prod`);
         }
@@ -128,6 +133,21 @@ describe('production start', function () {
         assert.ok(!info.text.includes(process.version), 'no Node version anywhere');
       });
     }
+
+    it('web: registration answers 409 directory-read-only (a file directory cannot keep a change in prod), writing nothing', async () => {
+      const cb = apps.web.app.callback();
+      const res = await request(cb).post('/auth/register').send({ username: 'newcomer', password: 'some-pass-123' }).expect(409);
+      assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
+      const body = JSON.parse(res.text) as { code: string; status: number; detail: string };
+      assert.deepEqual([body.code, body.status], ['directory-read-only', 409]);
+      assert.match(body.detail, /svc\.directory=sql/);
+      assert.equal(await apps.web.container.get(TOKENS.UserDirectory).findByUsername('newcomer'), null);
+      await assert.rejects(
+        apps.admin.container.get(TOKENS.AccountStore).setStatus('1', { enabled: true }),
+        (e: { reason?: string }) => e.reason === 'directory-read-only',
+        "the admin app's account changes refuse too",
+      );
+    });
 
     it('admin: no demo accounts and the captcha is on', async () => {
       const cb = apps.admin.app.callback();

@@ -1,4 +1,4 @@
-/** Writes a contract fixture into the SQL directory tables (one enabled sys_menu per role permission). */
+/** Writes a contract fixture into the SQL admin directory tables (one enabled sys_menu per role permission). */
 import type { Pool, ResultSetHeader } from 'mysql2/promise';
 import { foldUsername } from '../../src/domain/username';
 import type { DirectoryFixture } from '../contract/user-directory.contract';
@@ -30,4 +30,17 @@ export async function seedSqlFixture(pool: Pool, f: DirectoryFixture): Promise<M
       await pool.execute('INSERT INTO sys_user_role (user_id, role_id) VALUES (?, ?)', [userId, roleIds.get(k) as string]);
   }
   return userIds;
+}
+
+/** Writes a contract fixture's users into the member table (members hold no roles: the fixture's are ignored). */
+export async function seedSqlMembers(pool: Pool, f: DirectoryFixture): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const u of f.users) {
+    const [res] = await pool.execute<ResultSetHeader>(
+      'INSERT INTO member (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)',
+      [u.username, foldUsername(u.username), u.nickname, u.avatar ?? '', u.passwordHash, u.enabled ? '0' : '1'],
+    );
+    ids.set(u.username, String(res.insertId));
+  }
+  return ids;
 }

@@ -37,13 +37,13 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
   });
   after(async () => db?.drop());
 
-  it('db migrate applies 001 and 002 once; running it again applies nothing', async () => {
+  it('db migrate applies 001, 002 and 003 once; running it again applies nothing', async () => {
     const a = capture();
     assert.equal(await runOps(['db', 'migrate'], { env, ...a.io }), 0, a.lines.err.join('\n'));
-    assert.match(a.lines.out[0] ?? '', /applied: 001, 002; already applied: none/);
+    assert.match(a.lines.out[0] ?? '', /applied: 001, 002, 003; already applied: none/);
     const b = capture();
     assert.equal(await runOps(['db', 'migrate'], { env, ...b.io }), 0);
-    assert.match(b.lines.out[0] ?? '', /applied: none; already applied: 001, 002/);
+    assert.match(b.lines.out[0] ?? '', /applied: none; already applied: 001, 002, 003/);
   });
 
   it('db seed adds the dev accounts with BCrypt cost 10, idempotently', async function () {
@@ -65,8 +65,15 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
     assert.ok(await bcrypt.compare('viewer123', viewer?.passwordHash ?? ''));
     const alice = await new SqlMemberDirectory(db.pool).findByUsername('alice');
     assert.ok(alice && (await bcrypt.compare('alice-pass-123', alice.passwordHash)));
+    assert.deepEqual([alice.email, alice.emailVerified], ['alice@example.com', true], 'the dev member has a verified address');
     const [menus] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM sys_menu');
     assert.equal(Number(menus[0]?.n), 5, 'menus are not duplicated by a second seed');
+    // An alice seeded before migration 003 (no address) gets hers; her password stays.
+    await db.pool.execute("UPDATE member SET email = NULL, email_folded = NULL, email_verified = 0 WHERE username = 'alice'");
+    const c = capture();
+    assert.equal(await runOps(['db', 'seed'], { env, ...c.io }), 0);
+    const again = await new SqlMemberDirectory(db.pool).findByUsername('alice');
+    assert.deepEqual([again?.email, again?.emailVerified, again?.passwordHash], ['alice@example.com', true, alice.passwordHash]);
   });
 
   it('db seed is refused in prod; a missing datasource or bad usage is exit 2', async () => {

@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
-import type { Pool, ResultSetHeader } from 'mysql2/promise';
+import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { SqlMemberDirectory } from '../../src/adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
 import {
   FIXTURE,
   HASH,
+  MEMBER_FIXTURE,
+  describeAccountStoreContract,
+  hashNo,
   describeUserAdministrationContract,
   describeUserDirectoryContract,
   type MakeDirectory,
 } from '../contract/user-directory.contract';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
-import { seedSqlFixture } from './fixture';
+import { seedSqlFixture, seedSqlMembers } from './fixture';
 
 describe('SQL user directory (MariaDB)', function () {
   let db: ScratchDatabase;
@@ -24,10 +27,19 @@ describe('SQL user directory (MariaDB)', function () {
     await db.clear();
     await seedSqlFixture(db.pool, f);
     const dir = new SqlUserDirectory(db.pool);
-    return { directory: dir, administration: dir };
+    return { directory: dir, administration: dir, accounts: dir };
   };
   describeUserDirectoryContract('MariaDB (SqlUserDirectory)', make);
   describeUserAdministrationContract('MariaDB (SqlUserDirectory)', make);
+  describeAccountStoreContract('MariaDB (SqlUserDirectory, sys_user)', make);
+
+  const makeMembers: MakeDirectory = async (f) => {
+    await db.clear();
+    await seedSqlMembers(db.pool, f);
+    const dir = new SqlMemberDirectory(db.pool);
+    return { directory: dir, accounts: dir };
+  };
+  describeAccountStoreContract('MariaDB (SqlMemberDirectory, member)', makeMembers, MEMBER_FIXTURE);
 
   describe('sys_menu rules and the one-statement login', () => {
     let ids: Map<string, string>;
@@ -116,7 +128,21 @@ describe('SQL user directory (MariaDB)', function () {
       assert.ok(r.ok);
       assert.deepEqual(
         { ...r.user, id: 'x' },
-        { id: 'x', username: 'alice', nickname: 'Alice', avatar: '', passwordHash: HASH, enabled: true, roles: [], permissions: [] },
+        {
+          id: 'x',
+          username: 'alice',
+          nickname: 'Alice',
+          avatar: '',
+          passwordHash: HASH,
+          enabled: true,
+          roles: [],
+          permissions: [],
+          disabledReason: null,
+          disabledUntil: null,
+          mustChangePassword: false,
+          email: null,
+          emailVerified: false,
+        },
       );
       assert.deepEqual(await dir.findByUsername('alice'), r.user);
       assert.deepEqual(await dir.findById(r.user.id), r.user);
@@ -146,6 +172,40 @@ describe('SQL user directory (MariaDB)', function () {
         (await dir.list(0, 10)).users.map((u) => u.username),
         ['Alice'],
       );
+    });
+
+    it('password histories of an admin and a member with the same id stay apart (account_type)', async () => {
+      const admins = new SqlUserDirectory(db.pool);
+      const members = new SqlMemberDirectory(db.pool);
+      const a = await admins.create({ username: 'same', nickname: 'A', passwordHash: HASH, roles: [] });
+      const m = await members.create({ username: 'same', nickname: 'M', passwordHash: HASH, roles: [], email: 'same@example.test' });
+      assert.ok(a.ok && m.ok);
+      await db.pool.execute('UPDATE member SET id = ? WHERE id = ?', [a.user.id, m.user.id]);
+      await admins.setPassword(a.user.id, { passwordHash: hashNo(1), mustChange: false, keepHistory: 5 });
+      await members.setPassword(a.user.id, { passwordHash: hashNo(2), mustChange: true, keepHistory: 5 });
+      await members.setPassword(a.user.id, { passwordHash: hashNo(3), mustChange: true, keepHistory: 5 });
+      assert.deepEqual(await admins.passwordHistory(a.user.id, 10), [HASH]);
+      assert.deepEqual(await members.passwordHistory(a.user.id, 10), [hashNo(2), HASH]);
+      await admins.setPassword(a.user.id, { passwordHash: hashNo(4), mustChange: false, keepHistory: 0 });
+      assert.deepEqual(await members.passwordHistory(a.user.id, 10), [hashNo(2), HASH], "trimming an admin's history leaves the member's");
+      assert.equal((await admins.findById(a.user.id))?.mustChangePassword, false);
+      assert.equal((await members.findById(a.user.id))?.mustChangePassword, true);
+      assert.equal(await admins.findByEmail('same@example.test'), null, 'e-mail addresses are per table');
+      const [changed] = await db.pool.query<RowDataPacket[]>('SELECT password_changed_at AS t FROM member WHERE id = ?', [a.user.id]);
+      assert.match(String(changed[0]?.t), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/, 'the change time is recorded');
+    });
+
+    it('a ban end is stored in UTC with milliseconds, whatever the session time zone', async () => {
+      const dir = new SqlMemberDirectory(db.pool);
+      const r = await dir.create({ username: 'zoned', nickname: 'Z', passwordHash: HASH, roles: [] });
+      assert.ok(r.ok);
+      const until = Date.UTC(2030, 2, 31, 1, 30, 0, 7);
+      await dir.setStatus(r.user.id, { enabled: false, reason: null, until });
+      const [rows] = await db.pool.query<RowDataPacket[]>('SELECT disabled_until AS u FROM member WHERE id = ?', [r.user.id]);
+      assert.equal(rows[0]?.u, '2030-03-31 01:30:00.007');
+      assert.equal((await dir.findById(r.user.id))?.disabledUntil, until);
+      const far = await dir.setStatus(r.user.id, { enabled: false, reason: null, until: 8.64e15 });
+      assert.equal(far?.disabledUntil, Date.UTC(9999, 11, 31, 23, 59, 59, 999), 'past DATETIME: its last millisecond');
     });
 
     it('a disabled member is returned marked disabled', async () => {

@@ -3,6 +3,7 @@ import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { isDomainError } from '../../src/domain/errors';
 import { createInfrastructure } from '../../src/main/infrastructure';
 import { buildAdminApp } from '../../src/main/admin';
+import { buildWebApp } from '../../src/main/web';
 import { createDirectories } from '../../src/main/directories';
 import { testConfig } from '../support/apps';
 import { freePort } from '../support/redis-server';
@@ -12,16 +13,20 @@ import { seedSqlFixture } from './fixture';
 import { TOKENS } from '../../src/application/tokens';
 
 describe('svc.directory wiring', () => {
-  it('file (default) serves the YAML admin directory, the same instance to login and administration', async () => {
+  it('file (default) serves the YAML admin directory, the same instance to login, administration and account changes', async () => {
     const config = testConfig();
     const dirs = createDirectories(config, silentLogger);
     assert.equal((await dirs.admins.findByUsername('admin'))?.username, 'admin');
     assert.equal(dirs.administration, dirs.admins);
+    assert.equal(dirs.adminAccounts, dirs.admins);
+    assert.equal(dirs.memberAccounts, dirs.members);
     const infra = createInfrastructure(config, { log: silentLogger });
     try {
       const { container } = buildAdminApp(config, infra);
       assert.equal(container.get(TOKENS.AdminDirectory), infra.directories.admins);
       assert.ok(container.isBound(TOKENS.UserAdministration));
+      assert.equal(container.get(TOKENS.AccountStore), infra.directories.adminAccounts, 'the admin app changes admin accounts');
+      assert.equal(buildWebApp(config, infra).container.get(TOKENS.AccountStore), infra.directories.memberAccounts, 'the web app, members');
     } finally {
       await infra.close();
     }
@@ -38,9 +43,22 @@ describe('svc.directory wiring', () => {
     try {
       await assert.rejects(dirs.admins.findByUsername('admin'), (e) => isDomainError(e) && e.reason === 'directory-unavailable');
       await assert.rejects(
-        dirs.administration?.setEnabled('1', false) ?? Promise.reject(new Error('no administration')),
+        dirs.administration?.setRoles('1', []) ?? Promise.reject(new Error('no administration')),
         (e) => isDomainError(e) && e.reason === 'directory-unavailable',
       );
+      for (const accounts of [dirs.adminAccounts, dirs.memberAccounts]) {
+        const calls: Array<[string, () => Promise<unknown>]> = [
+          ['setPassword', () => accounts.setPassword('1', { passwordHash: 'x', mustChange: false, keepHistory: 1 })],
+          ['passwordHistory', () => accounts.passwordHistory('1', 5)],
+          ['setStatus', () => accounts.setStatus('1', { enabled: true })],
+          ['findByEmail', () => accounts.findByEmail('a@example.test')],
+          ['setEmail', () => accounts.setEmail('1', 'a@example.test', false)],
+          ['markEmailVerified', () => accounts.markEmailVerified('1', 'a@example.test')],
+        ];
+        for (const [name, call] of calls) {
+          await assert.rejects(call(), (e) => isDomainError(e) && e.reason === 'directory-unavailable', name);
+        }
+      }
     } finally {
       await dirs.close();
     }
@@ -70,6 +88,11 @@ describe('svc.directory wiring', () => {
         assert.deepEqual(ann?.roles, ['auditor', 'viewer']);
         assert.ok(container.isBound(TOKENS.UserAdministration));
         assert.equal(await container.get(TOKENS.MemberDirectory).findByUsername('ann'), null);
+        const annId = (await container.get(TOKENS.AdminDirectory).findByUsername('ann'))?.id ?? '';
+        const banned = await container.get(TOKENS.AccountStore).setStatus(annId, { enabled: false, reason: 'r', until: null });
+        assert.equal(banned?.username, 'ann', "the admin app's AccountStore is sys_user's");
+        const web = buildWebApp(config, infra).container.get(TOKENS.AccountStore);
+        assert.equal(await web.setStatus(annId, { enabled: true }), null, "the web app's is member's (no member ann)");
       } finally {
         await infra.close();
       }

@@ -49,7 +49,7 @@ export async function requireMariaDb(ctx: Mocha.Context): Promise<void> {
   ctx.skip();
 }
 
-const TABLES_CHILD_FIRST = ['sys_user_role', 'sys_role_menu', 'sys_user', 'sys_role', 'sys_menu', 'member'];
+const TABLES_CHILD_FIRST = ['account_password_history', 'sys_user_role', 'sys_role_menu', 'sys_user', 'sys_role', 'sys_menu', 'member'];
 
 /** A database created for one suite and dropped afterwards, with the schema migrated. */
 export class ScratchDatabase {

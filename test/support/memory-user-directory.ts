@@ -1,9 +1,16 @@
 /**
- * A small in-memory UserDirectory + UserAdministration for tests: the reference the contract is
- * written against, and a stand-in wherever a test needs a directory without a database.
+ * A small in-memory UserDirectory + UserAdministration + AccountStore for tests: the reference the
+ * contract is written against, and a stand-in wherever a test needs a directory without a database.
  */
 import { effectivePermissions } from '../../src/domain/role-permissions';
 import { foldUsername } from '../../src/domain/username';
+import {
+  foldEmail,
+  type AccountStatus,
+  type AccountStore,
+  type PasswordChange,
+  type SetEmailResult,
+} from '../../src/application/ports/account-store';
 import type { AdministrationResult, RoleGrant, UserAdministration } from '../../src/application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../src/application/ports/user-directory';
 
@@ -18,12 +25,19 @@ interface Row {
   readonly username: string;
   readonly nickname: string;
   readonly avatar: string;
-  readonly passwordHash: string;
+  passwordHash: string;
   enabled: boolean;
   roles: string[];
+  disabledReason: string | null;
+  disabledUntil: number | null;
+  mustChangePassword: boolean;
+  email: string | null;
+  emailVerified: boolean;
+  /** Earlier hashes, newest first. */
+  history: string[];
 }
 
-export class MemoryUserDirectory implements UserDirectory, UserAdministration {
+export class MemoryUserDirectory implements UserDirectory, UserAdministration, AccountStore {
   private readonly roles: Map<string, MemoryRole>;
   private readonly rows = new Map<string, Row>();
   private nextId = 1;
@@ -44,11 +58,22 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
       enabled: r.enabled,
       roles: enabledRoles,
       permissions: effectivePermissions(enabledRoles, perms),
+      disabledReason: r.disabledReason,
+      disabledUntil: r.disabledUntil,
+      mustChangePassword: r.mustChangePassword,
+      email: r.email,
+      emailVerified: r.emailVerified,
     };
   }
 
   private unknownRoles(keys: readonly string[]): string[] {
     return [...new Set(keys)].filter((k) => !this.roles.has(k));
+  }
+
+  /** The row holding the address (compared folded), if any. */
+  private rowByEmail(email: string): Row | undefined {
+    const folded = foldEmail(email);
+    return [...this.rows.values()].find((r) => r.email !== null && foldEmail(r.email) === folded);
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
@@ -67,6 +92,8 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
     if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `No such role: ${unknown.join(', ')}` };
     if (await this.findByUsername(user.username))
       return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+    if (user.email !== undefined && this.rowByEmail(user.email))
+      return { ok: false, reason: 'email-taken', detail: 'The e-mail address is already taken.' };
     const row: Row = {
       id: String(this.nextId++),
       username: user.username,
@@ -75,6 +102,12 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
       passwordHash: user.passwordHash,
       enabled: true,
       roles: [...new Set(user.roles)],
+      disabledReason: null,
+      disabledUntil: null,
+      mustChangePassword: false,
+      email: user.email === undefined ? null : user.email.trim(),
+      emailVerified: false,
+      history: [],
     };
     this.rows.set(row.id, row);
     return { ok: true, user: this.view(row) };
@@ -111,11 +144,48 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration {
     return { ok: true, user: this.view(row) };
   }
 
-  async setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult> {
+  async setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
     const row = this.rows.get(userId);
-    if (!row) return { ok: false, reason: 'user-not-found', detail: `No user with id "${userId}".` };
-    row.enabled = enabled;
+    if (!row) return null;
+    row.history = [row.passwordHash, ...row.history].slice(0, Math.max(0, change.keepHistory));
+    row.passwordHash = change.passwordHash;
+    row.mustChangePassword = change.mustChange;
+    return this.view(row);
+  }
+
+  async passwordHistory(userId: string, limit: number): Promise<readonly string[]> {
+    return limit > 0 ? (this.rows.get(userId)?.history.slice(0, limit) ?? []) : [];
+  }
+
+  async setStatus(userId: string, status: AccountStatus): Promise<DirectoryUser | null> {
+    const row = this.rows.get(userId);
+    if (!row) return null;
+    row.enabled = status.enabled;
+    row.disabledReason = status.enabled ? null : status.reason;
+    row.disabledUntil = status.enabled ? null : status.until;
+    return this.view(row);
+  }
+
+  async findByEmail(email: string): Promise<DirectoryUser | null> {
+    const row = this.rowByEmail(email);
+    return row ? this.view(row) : null;
+  }
+
+  async setEmail(userId: string, email: string, verified: boolean): Promise<SetEmailResult> {
+    const row = this.rows.get(userId);
+    if (!row) return { ok: false, reason: 'user-not-found' };
+    const holder = this.rowByEmail(email);
+    if (holder !== undefined && holder !== row) return { ok: false, reason: 'email-taken' };
+    row.email = email.trim();
+    row.emailVerified = verified;
     return { ok: true, user: this.view(row) };
+  }
+
+  async markEmailVerified(userId: string, email: string): Promise<boolean> {
+    const row = this.rows.get(userId);
+    if (!row || row.email === null || foldEmail(row.email) !== foldEmail(email)) return false;
+    row.emailVerified = true;
+    return true;
   }
 }
 
@@ -129,13 +199,14 @@ export async function memoryDirectoryWith(
     passwordHash: string;
     enabled: boolean;
     roles: readonly string[];
+    email?: string;
   }[],
 ): Promise<MemoryUserDirectory> {
   const dir = new MemoryUserDirectory(roles);
   for (const u of users) {
     const r = await dir.create(u);
     if (!r.ok) throw new Error(`fixture: ${r.detail}`);
-    if (!u.enabled) await dir.setEnabled(r.user.id, false);
+    if (!u.enabled) await dir.setStatus(r.user.id, { enabled: false, reason: null, until: null });
   }
   return dir;
 }

@@ -23,7 +23,12 @@ describe('the container binds use cases on demand', () => {
   });
   after(async () => infra?.dispose());
 
-  const containerOf = (i = infra) => createContainer(config, i, 'cli', { directory: i.directories.admins, rsa: new NoRsaDecryptor() });
+  const containerOf = (i = infra) =>
+    createContainer(config, i, 'cli', {
+      directory: i.directories.admins,
+      accounts: i.directories.adminAccounts,
+      rsa: new NoRsaDecryptor(),
+    });
 
   it('an unlisted use case resolves, once per container (singleton scope), its collaborators too', () => {
     const c = containerOf();
@@ -43,11 +48,20 @@ describe('the container binds use cases on demand', () => {
     assert.equal(c.get(SessionManagers), managers);
   });
 
-  it('without TOKENS.UserAdministration, ChangeUserRoles and DisableUser fail naming the port', () => {
+  it('without TOKENS.UserAdministration, ChangeUserRoles fails naming the port', () => {
     const readOnly: TestInfra = { ...infra, directories: { ...infra.directories, administration: null } };
     const c = containerOf(readOnly);
     assert.equal(c.isBound(TOKENS.UserAdministration), false);
-    for (const useCase of [ChangeUserRoles, DisableUser]) assert.throws(() => c.get(useCase), /UserAdministration/);
+    assert.throws(() => c.get(ChangeUserRoles), /UserAdministration/);
     assert.ok(containerOf().get(ChangeUserRoles) instanceof ChangeUserRoles);
+  });
+
+  it('TOKENS.AccountStore is the accounts given; without it, DisableUser fails naming the port', () => {
+    const c = containerOf();
+    assert.equal(c.get(TOKENS.AccountStore), infra.directories.adminAccounts);
+    assert.ok(c.get(DisableUser) instanceof DisableUser);
+    const bare = containerOf();
+    bare.unbind(TOKENS.AccountStore);
+    assert.throws(() => bare.get(DisableUser), /AccountStore/);
   });
 });

@@ -108,7 +108,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     assert.notEqual(await devices.verify('admin', 'ann', [cookie]), null);
     clock.advance(1);
     await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
-    await dir.setEnabled(annId, true);
+    await dir.setStatus(annId, { enabled: true });
     assert.equal(await devices.verify('admin', 'ann', [cookie]), null);
   });
 
@@ -117,7 +117,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     const lapsed = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
     clock.advance((DEFAULT_SESSION_POLICY.timeout + 2 * 3600) * 1000); // the access session is gone from every index
     await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
-    await dir.setEnabled(annId, true);
+    await dir.setStatus(annId, { enabled: true });
     await assert.rejects(
       new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({
         loginType: 'admin',
@@ -145,7 +145,7 @@ describe('user administration use cases (live sessions follow the directory)', (
       userFound: true,
     });
     assert.deepEqual(await permsOf(t), ['monitor:log:list', 'monitor:online:list']);
-    await dir.setEnabled(annId, false);
+    await dir.setStatus(annId, { enabled: false, reason: null, until: null });
     assert.deepEqual(await new ResyncUserSessions(dir, managers).execute({ userId: annId }), {
       action: 'ended',
       sessions: 1,

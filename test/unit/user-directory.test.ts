@@ -31,6 +31,8 @@ describe('embedded user directory (YAML)', () => {
     assert.equal(alice.id, '1');
     assert.deepEqual([alice.roles, alice.permissions], [[], []]);
     assert.ok(await bcrypt.compare('alice-pass-123', alice.passwordHash));
+    assert.deepEqual([alice.email, alice.emailVerified], ['alice@example.com', true]);
+    assert.equal((await d.findByEmail('Alice@Example.com'))?.id, '1');
     assert.equal(await d.findByUsername('admin'), null);
     assert.equal((await d.list(0, 100)).total, 1);
   });
@@ -97,5 +99,48 @@ describe('embedded user directory (YAML)', () => {
     const bad = await d.create({ username: 'c', passwordHash: HASH, nickname: 'C', roles: ['nope'] });
     assert.equal(bad.ok, false);
     assert.equal((await d.list(0, 10)).total, 2, 'nothing half-written');
+  });
+
+  it('e-mail addresses in the file: optional, trimmed, unverified unless emailVerified, unique whatever their case', async () => {
+    const d = InMemoryUserDirectory.fromFile(
+      file(
+        `users:\n  - {id: 1, username: a, password: '${HASH}', email: ' A@Example.test ', emailVerified: true}\n` +
+          `  - {id: 2, username: b, password: '${HASH}', email: b@example.test}\n  - {id: 3, username: c, password: '${HASH}'}\n`,
+      ),
+    );
+    const a = await d.findByUsername('a');
+    assert.deepEqual([a?.email, a?.emailVerified], ['A@Example.test', true]);
+    const b = await d.findByEmail('B@EXAMPLE.TEST');
+    assert.deepEqual([b?.username, b?.emailVerified], ['b', false]);
+    const c = await d.findByUsername('c');
+    assert.deepEqual([c?.email, c?.emailVerified], [null, false]);
+    assert.throws(
+      () =>
+        InMemoryUserDirectory.fromFile(
+          file(
+            `users:\n  - {id: 1, username: a, password: '${HASH}', email: x@y.test}\n` +
+              `  - {id: 2, username: b, password: '${HASH}', email: X@Y.test}\n`,
+          ),
+        ),
+      /users\.yml: users of id 1 and 2 have the same e-mail address/,
+    );
+    assert.throws(
+      () => InMemoryUserDirectory.fromFile(file(`users:\n  - {id: 1, username: a, password: '${HASH}', emailVerified: true}\n`)),
+      /emailVerified needs an email/,
+    );
+  });
+
+  it("the CLI's file directory writes a new account's e-mail address into the file", async () => {
+    const f = file(`users:\n  - {id: 1, username: viewer, password: '${HASH}'}\n`);
+    const r = await new YamlFileUserDirectory(f).create({
+      username: 'mailer',
+      passwordHash: HASH,
+      nickname: 'M',
+      roles: [],
+      email: 'M@x.test',
+    });
+    assert.ok(r.ok);
+    assert.match(readFileSync(f, 'utf8'), /email: M@x\.test/);
+    assert.equal((await InMemoryUserDirectory.fromFile(f).findByEmail('m@x.test'))?.username, 'mailer');
   });
 });

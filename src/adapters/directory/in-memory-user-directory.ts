@@ -1,77 +1,26 @@
 /**
  * The embedded UserDirectory: accounts read from a YAML file at start-up (config/users.yml in
- * dev and test). Users created through the API are kept in memory only and are gone after a
+ * dev and test; the file's shape: ./directory-file.ts). Changes made through the service (created
+ * users, roles, passwords, bans, e-mail addresses) are kept in memory only and are gone after a
  * restart; the file is never written (it may be read-only, and a process rewriting its own
- * configuration is a surprise). The SQL directory (svc.directory=sql) is the durable option.
- *
- * File shape:
- *   roles:  { <role>: [<permission>, ...] | { enabled: bool, permissions: [...] } }
- *   users:  [{ id, username, nickname?, avatar?, password: <BCrypt hash>, enabled?, roles: [..], permissions?: [..] }]
+ * configuration is a surprise). So in prod it is wrapped read-only (src/main/directories.ts); the
+ * SQL directory (svc.directory=sql) is the durable option.
  *
  * Usernames are unique by their folded form (NFKC, then lower case): lookups fold, a file listing
  * two names that differ only in case is refused (which account would `ADMIN` log in as?), and the
- * stored spelling is what every answer shows.
+ * stored spelling is what every answer shows. E-mail addresses are unique by theirs (trimmed,
+ * then lower case: `foldEmail`), in the file and through every change.
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
+import { foldEmail } from '../../application/ports/account-store';
 import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
-import { isBcryptHash } from '../../domain/password';
 import { foldUsername } from '../../domain/username';
+import { compareIds, readDirectoryFile, type DirectoryFile } from './directory-file';
 
-const roleSchema = z.union([
-  z.array(z.string()),
-  z.object({ enabled: z.boolean().default(true), permissions: z.array(z.string()).default([]) }).strict(),
-]);
-
-const fileSchema = z
-  .object({
-    roles: z.record(z.string(), roleSchema).default({}),
-    users: z
-      .array(
-        z
-          .object({
-            id: z.union([z.string(), z.number()]).transform(String),
-            username: z.string().min(1),
-            nickname: z.string().optional(),
-            avatar: z.string().optional(),
-            password: z.string().refine(isBcryptHash, 'must be a BCrypt hash ($2a$/$2b$/$2y$), never plaintext'),
-            enabled: z.boolean().default(true),
-            roles: z.array(z.string()).default([]),
-            permissions: z.array(z.string()).default([]),
-          })
-          .strict(),
-      )
-      .default([]),
-  })
-  .strict();
-
-export type DirectoryFile = z.infer<typeof fileSchema>;
-
-export function readDirectoryFile(file: string): DirectoryFile {
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8')) ?? {};
-  } catch (e) {
-    throw new Error(`${file}: cannot be read (${(e as Error).message.split('\n')[0]})`);
-  }
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
-}
-
-function compareIds(a: string, b: string): number {
-  const na = /^\d+$/.test(a);
-  const nb = /^\d+$/.test(b);
-  if (na && nb) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-  if (na !== nb) return na ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { readDirectoryFile, type DirectoryFile } from './directory-file';
 
 interface RoleDef {
   readonly enabled: boolean;
@@ -82,17 +31,39 @@ interface RoleDef {
 interface Account extends Omit<DirectoryUser, 'permissions'> {
   /** Permissions granted to the user directly (`roles`: assigned role keys; a disabled role stays assigned but grants nothing). */
   readonly extra: readonly string[];
+  readonly disabledReason: string | null;
+  readonly disabledUntil: number | null;
+  readonly mustChangePassword: boolean;
+  readonly email: string | null;
+  readonly emailVerified: boolean;
+  /** Earlier password hashes, newest first. */
+  readonly history: readonly string[];
 }
+
+/** The account state of an account the file or create() brings in: enabled as given, nothing else set. */
+const NO_STATE = {
+  disabledReason: null,
+  disabledUntil: null,
+  mustChangePassword: false,
+  email: null,
+  emailVerified: false,
+  history: [],
+} as const;
+
+const unknownRole = (unknown: readonly string[]) =>
+  ({ ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` }) as const;
 
 /**
  * Same rules as the SQL directory (src/domain/role-permissions.ts): a user's roles are their
  * enabled roles; permissions are the distinct permissions of those roles (plus direct grants);
  * the role `admin` holds `*:*:*`. Synchronous inside, so every change is atomic on the event loop.
  */
-export class InMemoryUserDirectory implements UserDirectory, UserAdministration {
+export class InMemoryUserDirectory implements UserDirectory, UserAdministration, AccountStore {
   /** Keyed by the folded name (src/domain/username.ts): one account per name, whatever its case. */
   private readonly byName = new Map<string, Account>();
   private readonly byId = new Map<string, Account>();
+  /** Account ids keyed by the folded e-mail address (`foldEmail`): one account per address. */
+  private readonly byEmail = new Map<string, string>();
   private readonly roles: ReadonlyMap<string, RoleDef>;
 
   constructor(data: DirectoryFile = { roles: {}, users: [] }) {
@@ -110,6 +81,11 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
         );
       }
       if (same !== undefined || this.byId.has(u.id)) throw new Error(`user "${u.username}" (id ${u.id}) is listed twice`);
+      const email = u.email === undefined ? null : u.email.trim();
+      const holder = email === null ? undefined : this.byEmail.get(foldEmail(email));
+      if (holder !== undefined) {
+        throw new Error(`users of id ${holder} and ${u.id} have the same e-mail address (addresses are unique whatever their case)`);
+      }
       this.put({
         id: u.id,
         username: u.username,
@@ -119,6 +95,9 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
         enabled: u.enabled,
         roles: u.roles,
         extra: u.permissions,
+        ...NO_STATE,
+        email,
+        emailVerified: email !== null && u.emailVerified === true,
       });
     }
   }
@@ -135,7 +114,6 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
 
   private view(a: Account): DirectoryUser {
     const roles = [...new Set(a.roles)].filter((r) => this.roles.get(r)?.enabled === true);
-    const permissions = this.grantOf(roles, a.extra);
     return {
       id: a.id,
       username: a.username,
@@ -144,7 +122,12 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
       passwordHash: a.passwordHash,
       enabled: a.enabled,
       roles,
-      permissions,
+      permissions: this.grantOf(roles, a.extra),
+      disabledReason: a.disabledReason,
+      disabledUntil: a.disabledUntil,
+      mustChangePassword: a.mustChangePassword,
+      email: a.email,
+      emailVerified: a.emailVerified,
     };
   }
 
@@ -157,9 +140,28 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
     return [...new Set([...roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...extra])].filter((p) => p.trim() !== '');
   }
 
+  /** Stores the account under its id, name and address (dropping the index entry of an address it no longer has). */
   private put(a: Account): void {
+    const before = this.byId.get(a.id);
+    if (before !== undefined && before.email !== null && before.email !== a.email) this.byEmail.delete(foldEmail(before.email));
     this.byName.set(foldUsername(a.username), a);
     this.byId.set(a.id, a);
+    if (a.email !== null) this.byEmail.set(foldEmail(a.email), a.id);
+  }
+
+  /** Applies `change` to the account `userId` and returns its new view; null when there is no such account. */
+  private update(userId: string, change: (a: Account) => Partial<Account>): DirectoryUser | null {
+    const a = this.byId.get(userId);
+    if (a === undefined) return null;
+    const updated: Account = { ...a, ...change(a) };
+    this.put(updated);
+    return this.view(updated);
+  }
+
+  /** Another account than `userId` holding the address. */
+  private emailHeldByOther(email: string, userId: string | null): boolean {
+    const holder = this.byEmail.get(foldEmail(email));
+    return holder !== undefined && holder !== userId;
   }
 
   private unknownRoles(roles: readonly string[]): string[] {
@@ -178,8 +180,10 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
 
   async create(user: NewUser): Promise<CreateUserResult> {
     const unknown = this.unknownRoles(user.roles);
-    if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
+    if (unknown.length > 0) return unknownRole(unknown);
     if (this.byName.has(foldUsername(user.username))) return { ok: false, reason: 'username-taken', detail: 'taken' };
+    const email = user.email === undefined ? null : user.email.trim();
+    if (email !== null && this.emailHeldByOther(email, null)) return { ok: false, reason: 'email-taken', detail: 'taken' };
     const nextId = Math.max(0, ...[...this.byId.keys()].map((k) => (/^\d+$/.test(k) ? Number(k) : 0))) + 1;
     const created: Account = {
       id: String(nextId),
@@ -190,6 +194,8 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
       enabled: true,
       roles: [...new Set(user.roles)],
       extra: [],
+      ...NO_STATE,
+      email,
     };
     this.put(created);
     return { ok: true, user: this.view(created) };
@@ -197,7 +203,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
 
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
     const unknown = this.unknownRoles(roleKeys);
-    if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
+    if (unknown.length > 0) return unknownRole(unknown);
     return { ok: true, permissions: this.grantOf(roleKeys) };
   }
 
@@ -208,26 +214,56 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration 
 
   /** UserAdministration: changes live in memory (the file is never rewritten). */
   async setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
-    const a = this.byId.get(userId);
-    if (!a) return { ok: false, reason: 'user-not-found', detail: `no user with id ${userId}` };
+    if (!this.byId.has(userId)) return { ok: false, reason: 'user-not-found', detail: `no user with id ${userId}` };
     const unknown = this.unknownRoles(roleKeys);
-    if (unknown.length > 0) return { ok: false, reason: 'unknown-role', detail: `unknown role(s): ${unknown.join(', ')}` };
-    const updated: Account = { ...a, roles: [...new Set(roleKeys)] };
-    this.put(updated);
-    return { ok: true, user: this.view(updated) };
-  }
-
-  async setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult> {
-    const a = this.byId.get(userId);
-    if (!a) return { ok: false, reason: 'user-not-found', detail: `no user with id ${userId}` };
-    const updated: Account = { ...a, enabled };
-    this.put(updated);
-    return { ok: true, user: this.view(updated) };
+    if (unknown.length > 0) return unknownRole(unknown);
+    return { ok: true, user: this.update(userId, () => ({ roles: [...new Set(roleKeys)] })) as DirectoryUser };
   }
 
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    // Numeric ids in numeric order (then any others by code unit): no Intl collator on this path.
     const all = [...this.byId.values()].sort((a, b) => compareIds(a.id, b.id));
     return { total: all.length, users: all.slice(offset, offset + limit).map((a) => this.view(a)) };
+  }
+
+  // AccountStore: changes live in memory, like every other change.
+
+  async setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
+    const keep = Math.max(0, Math.floor(change.keepHistory));
+    return this.update(userId, (a) => ({
+      passwordHash: change.passwordHash,
+      mustChangePassword: change.mustChange,
+      history: keep === 0 ? [] : [a.passwordHash, ...a.history].slice(0, keep),
+    }));
+  }
+
+  async passwordHistory(userId: string, limit: number): Promise<readonly string[]> {
+    const n = Math.floor(limit);
+    return n > 0 ? (this.byId.get(userId)?.history.slice(0, n) ?? []) : [];
+  }
+
+  async setStatus(userId: string, status: AccountStatus): Promise<DirectoryUser | null> {
+    return this.update(userId, () =>
+      status.enabled
+        ? { enabled: true, disabledReason: null, disabledUntil: null }
+        : { enabled: false, disabledReason: status.reason, disabledUntil: status.until },
+    );
+  }
+
+  async findByEmail(email: string): Promise<DirectoryUser | null> {
+    const id = this.byEmail.get(foldEmail(email));
+    return id === undefined ? null : this.findById(id);
+  }
+
+  async setEmail(userId: string, email: string, verified: boolean): Promise<SetEmailResult> {
+    if (!this.byId.has(userId)) return { ok: false, reason: 'user-not-found' };
+    if (this.emailHeldByOther(email, userId)) return { ok: false, reason: 'email-taken' };
+    return { ok: true, user: this.update(userId, () => ({ email: email.trim(), emailVerified: verified })) as DirectoryUser };
+  }
+
+  async markEmailVerified(userId: string, email: string): Promise<boolean> {
+    const a = this.byId.get(userId);
+    if (a === undefined || a.email === null || foldEmail(a.email) !== foldEmail(email)) return false;
+    this.update(userId, () => ({ emailVerified: true }));
+    return true;
   }
 }

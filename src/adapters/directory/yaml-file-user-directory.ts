@@ -7,6 +7,7 @@
 import { renameSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument, YAMLSeq } from 'yaml';
+import type { AccountStore } from '../../application/ports/account-store';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { InMemoryUserDirectory } from './in-memory-user-directory';
 
@@ -29,6 +30,22 @@ export class YamlFileUserDirectory implements UserDirectory {
     return this.snapshot().list(offset, limit);
   }
 
+  /**
+   * The file's accounts as an AccountStore, each call on the file as it is then. A change made through
+   * it is not written back (it would be lost with the snapshot): wrap it read-only (read-only-directory.ts).
+   */
+  snapshotAccounts(): AccountStore {
+    const now = () => this.snapshot();
+    return {
+      setPassword: (id, change) => now().setPassword(id, change),
+      passwordHistory: (id, limit) => now().passwordHistory(id, limit),
+      setStatus: (id, status) => now().setStatus(id, status),
+      findByEmail: (email) => now().findByEmail(email),
+      setEmail: (id, email, verified) => now().setEmail(id, email, verified),
+      markEmailVerified: (id, email) => now().markEmailVerified(id, email),
+    };
+  }
+
   async create(user: NewUser): Promise<CreateUserResult> {
     // The same rules as the server's directory (unknown roles, taken names, next id) on the current file.
     const result = await this.snapshot().create(user);
@@ -43,6 +60,7 @@ export class YamlFileUserDirectory implements UserDirectory {
       roles: [...created.roles],
     };
     if (created.avatar !== '') entry.avatar = created.avatar;
+    if (typeof created.email === 'string') entry.email = created.email;
     const users = doc.get('users');
     if (users instanceof YAMLSeq) users.add(doc.createNode(entry));
     else doc.set('users', doc.createNode([entry]));

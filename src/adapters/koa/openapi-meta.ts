@@ -47,6 +47,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   examples: 'Example business routes showing signing, idempotency and per-user records (svc.examples.enabled)',
   problems: 'Human-readable pages that the `type` URI of each problem resolves to',
   'try-it': 'The browser login page for trying the admin app (svc.try-it.enabled)',
+  dev: 'Development aids of the web app, never mounted in prod: the embedded mailbox (no svc.mail.smtp-url)',
   docs: 'This API description and its Swagger UI (svc.openapi.enabled)',
   actuator: 'Health probes, build information and Prometheus metrics (svc.actuator.exposure)',
 };

@@ -40,7 +40,7 @@ export class PromMetrics implements Metrics {
   });
   private readonly webhooks = new Counter({
     name: 'authguard_audit_webhook_deliveries_total',
-    help: 'Webhook messages: delivered, failed (an attempt; retried with backoff), abandoned (after the last attempt), dropped (queue full)',
+    help: 'Webhook messages: delivered, failed (an attempt, retried with backoff), abandoned (after the last try), dropped (queue full)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

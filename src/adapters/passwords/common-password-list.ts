@@ -10,7 +10,7 @@
  * characters) are kept: a shorter or longer password is refused by that rule already, and the Set
  * is half the size (197,529 distinct entries, ~12 MB of heap instead of ~24 MB for all of them).
  *
- * Loaded once per process, on first use or by `loadCommonPasswords()` at start (250-400 ms of
+ * Loaded once per process, on first use or by `loadCommonPasswords()` at start (250-700 ms of
  * gunzip and Set building on a 2-core machine), then shared by every container of the process.
  */
 import { readFileSync } from 'node:fs';

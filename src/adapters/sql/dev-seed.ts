@@ -1,11 +1,13 @@
 /**
  * The dev accounts in the SQL directory (the same ones the embedded directory ships):
  * admin/admin123 (role admin: *:*:*), viewer/viewer123 (role viewer: system:user:list,
- * monitor:online:list), member alice/alice-pass-123. Idempotent: existing rows are left as they
- * are (an existing user keeps their password; a name taken in another case is that account). Never
- * for production.
+ * monitor:online:list), member alice/alice-pass-123 with the verified address alice@example.com.
+ * Idempotent: existing rows are left as they are (an existing user keeps their password; a name
+ * taken in another case is that account), except that an alice seeded before migration 003 gets her
+ * address when she has none (and no one else holds it). Never for production.
  */
 import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { foldEmail } from '../../application/ports/account-store';
 import { foldUsername } from '../../domain/username';
 
 export const DEV_ROLES = [
@@ -29,7 +31,7 @@ export const DEV_USERS = [
   { username: 'viewer', password: 'viewer123', nickname: 'Viewer', roles: ['viewer'] },
 ] as const;
 
-export const DEV_MEMBERS = [{ username: 'alice', password: 'alice-pass-123', nickname: 'Alice' }] as const;
+export const DEV_MEMBERS = [{ username: 'alice', password: 'alice-pass-123', nickname: 'Alice', email: 'alice@example.com' }] as const;
 
 export interface SeedResult {
   readonly usersCreated: readonly string[];
@@ -80,13 +82,19 @@ export async function seedDevAccounts(pool: Pool, hash: (password: string) => Pr
   for (const m of DEV_MEMBERS) {
     const folded = foldUsername(m.username);
     const [found] = await pool.execute<RowDataPacket[]>('SELECT id FROM member WHERE username_folded = ?', [folded]);
-    if (found.length > 0) continue;
-    await pool.execute("INSERT IGNORE INTO member (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [
-      m.username,
-      folded,
-      m.nickname,
-      await hash(m.password),
-    ]);
+    if (found.length > 0) {
+      // IGNORE: an address another member holds already stays theirs.
+      await pool.execute(
+        'UPDATE IGNORE member SET email = ?, email_folded = ?, email_verified = 1 WHERE username_folded = ? AND email IS NULL',
+        [m.email, foldEmail(m.email), folded],
+      );
+      continue;
+    }
+    await pool.execute(
+      'INSERT IGNORE INTO member (username, username_folded, nickname, password, status, email, email_folded, email_verified) ' +
+        "VALUES (?, ?, ?, ?, '0', ?, ?, 1)",
+      [m.username, folded, m.nickname, await hash(m.password), m.email, foldEmail(m.email)],
+    );
     membersCreated.push(m.username);
   }
   return { usersCreated, membersCreated };

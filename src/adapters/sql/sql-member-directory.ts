@@ -1,44 +1,61 @@
 /**
  * The web app's members (table `member`) in MySQL / MariaDB. Members hold no roles or
  * permissions: a member account is a login, nothing more. One statement per lookup. Names are
- * unique and looked up by their folded form (`username_folded`), as in sys_user.
+ * unique and looked up by their folded form (`username_folded`), as in sys_user; e-mail addresses
+ * by theirs (`email_folded`), and the account state (AccountStore) is ./sql-accounts.ts on `member`.
  */
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { foldUsername } from '../../domain/username';
-import { directoryUserOf, listPage, sameFoldedName, STATUS_ENABLED, type SqlDirectoryOptions } from './sql-user-directory';
+import { ACCOUNT_STATE_COLUMNS, SqlAccounts, type Queryable } from './sql-accounts';
+import {
+  directoryUserOf,
+  emailColumns,
+  listPage,
+  sameFoldedName,
+  STATUS_ENABLED,
+  takenOnInsert,
+  type SqlDirectoryOptions,
+} from './sql-user-directory';
 
 const ID = /^[1-9][0-9]{0,18}$/;
-const ER_DUP_ENTRY = 1062;
-const SELECT = 'SELECT id, username, nickname, avatar, password, status FROM member';
+const SELECT = `SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status, ${ACCOUNT_STATE_COLUMNS} FROM member u`;
 
 function toMember(row: RowDataPacket): DirectoryUser {
   return directoryUserOf(row, [], []);
 }
 
-export class SqlMemberDirectory implements UserDirectory {
+export class SqlMemberDirectory implements UserDirectory, AccountStore {
   private readonly timeout: number;
+  private readonly accounts: SqlAccounts;
 
   constructor(
     private readonly pool: Pool,
     opts: SqlDirectoryOptions = {},
   ) {
     this.timeout = opts.queryTimeoutMs ?? 5000;
+    this.accounts = new SqlAccounts(pool, {
+      table: 'member',
+      accountType: 'member',
+      one: (db, where, value) => this.one(where, value, db),
+      timeout: this.timeout,
+    });
   }
 
-  private async one(where: string, value: string): Promise<DirectoryUser | null> {
-    const [rows] = await this.pool.execute<RowDataPacket[]>({ sql: `${SELECT} WHERE ${where}`, timeout: this.timeout }, [value]);
+  private async one(where: string, value: string, db: Queryable = this.pool): Promise<DirectoryUser | null> {
+    const [rows] = await db.execute<RowDataPacket[]>({ sql: `${SELECT} WHERE ${where}`, timeout: this.timeout }, [value]);
     return rows[0] === undefined ? null : toMember(rows[0]);
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
     const folded = foldUsername(username);
-    const m = await this.one('username_folded = ?', folded);
+    const m = await this.one('u.username_folded = ?', folded);
     return m !== null && sameFoldedName(m.username, folded) ? m : null;
   }
 
   async findById(id: string): Promise<DirectoryUser | null> {
-    return ID.test(id) ? this.one('id = ?', id) : null;
+    return ID.test(id) ? this.one('u.id = ?', id) : null;
   }
 
   async create(user: NewUser): Promise<CreateUserResult> {
@@ -46,17 +63,27 @@ export class SqlMemberDirectory implements UserDirectory {
     try {
       const [res] = await this.pool.execute<ResultSetHeader>(
         {
-          sql: 'INSERT INTO member (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)',
+          sql:
+            'INSERT INTO member (username, username_folded, nickname, avatar, password, status, email, email_folded) ' +
+            'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
           timeout: this.timeout,
         },
-        [user.username, foldUsername(user.username), user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
+        [
+          user.username,
+          foldUsername(user.username),
+          user.nickname,
+          user.avatar ?? '',
+          user.passwordHash,
+          STATUS_ENABLED,
+          ...emailColumns(user.email),
+        ],
       );
-      const created = await this.one('id = ?', String(res.insertId));
+      const created = await this.one('u.id = ?', String(res.insertId));
       if (created === null) throw new Error('created member vanished');
       return { ok: true, user: created };
     } catch (e) {
-      if ((e as { errno?: number }).errno === ER_DUP_ENTRY)
-        return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+      const taken = takenOnInsert(e, user.username);
+      if (taken !== null) return taken;
       throw e;
     }
   }
@@ -64,10 +91,30 @@ export class SqlMemberDirectory implements UserDirectory {
   list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
     return listPage(
       this.pool,
-      { count: 'SELECT COUNT(*) AS n FROM member', page: `${SELECT} ORDER BY id LIMIT ? OFFSET ?`, timeout: this.timeout },
+      { count: 'SELECT COUNT(*) AS n FROM member', page: `${SELECT} ORDER BY u.id LIMIT ? OFFSET ?`, timeout: this.timeout },
       offset,
       limit,
       toMember,
     );
+  }
+
+  // AccountStore (./sql-accounts.ts, on member).
+  setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
+    return this.accounts.setPassword(userId, change);
+  }
+  passwordHistory(userId: string, limit: number): Promise<readonly string[]> {
+    return this.accounts.passwordHistory(userId, limit);
+  }
+  setStatus(userId: string, status: AccountStatus): Promise<DirectoryUser | null> {
+    return this.accounts.setStatus(userId, status);
+  }
+  findByEmail(email: string): Promise<DirectoryUser | null> {
+    return this.accounts.findByEmail(email);
+  }
+  setEmail(userId: string, email: string, verified: boolean): Promise<SetEmailResult> {
+    return this.accounts.setEmail(userId, email, verified);
+  }
+  markEmailVerified(userId: string, email: string): Promise<boolean> {
+    return this.accounts.markEmailVerified(userId, email);
   }
 }

@@ -10,6 +10,10 @@
  * Usernames are unique by their folded form (NFKC, then lower case; src/domain/username.ts): the
  * adapter writes it into `username_folded` (unique index, migration 002) and looks names up by it.
  *
+ * Account state and e-mail (migration 003; AccountStore) are ./sql-accounts.ts, shared with the
+ * member directory: `create` writes the e-mail address too, and a duplicate key on its unique
+ * index is `email-taken` (on the username's, `username-taken`).
+ *
  * Every value reaches the server as a parameter (prepared statements via `execute`, or
  * placeholder expansion via `query` for IN lists); no SQL is built from input.
  */
@@ -18,13 +22,21 @@ import { effectivePermissions } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
 import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
+import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
+import {
+  ACCOUNT_STATE_COLUMNS,
+  accountStateOf,
+  duplicateEmail,
+  ER_DUP_ENTRY,
+  foldedEmailColumn,
+  SqlAccounts,
+  STATUS_ENABLED,
+  type Queryable,
+} from './sql-accounts';
 
-/** RuoYi's status convention. */
-export const STATUS_ENABLED = '0';
-export const STATUS_DISABLED = '1';
+export { STATUS_DISABLED, STATUS_ENABLED } from './sql-accounts';
 
 const ID = /^[1-9][0-9]{0,18}$/;
-const ER_DUP_ENTRY = 1062;
 
 export interface SqlDirectoryOptions {
   /** A statement that takes longer fails (the caller answers 503) instead of hanging. */
@@ -32,7 +44,7 @@ export interface SqlDirectoryOptions {
 }
 
 const USER_SELECT = `
-SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status,
+SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status, ${ACCOUNT_STATE_COLUMNS},
        (SELECT JSON_ARRAYAGG(r.role_key)
           FROM sys_user_role ur
           JOIN sys_role r ON r.id = ur.role_id
@@ -52,7 +64,7 @@ function jsonArray(v: unknown): string[] {
   return Array.isArray(arr) ? arr.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** A row of the account columns (id, username, nickname, avatar, password, status) of sys_user or member. */
+/** A row of the account columns (id, username, nickname, avatar, password, status, ACCOUNT_STATE_COLUMNS) of sys_user or member. */
 export function directoryUserOf(row: RowDataPacket, roles: readonly string[], permissions: readonly string[]): DirectoryUser {
   return {
     id: String(row.id),
@@ -63,6 +75,7 @@ export function directoryUserOf(row: RowDataPacket, roles: readonly string[], pe
     enabled: row.status === STATUS_ENABLED,
     roles,
     permissions,
+    ...accountStateOf(row),
   };
 }
 
@@ -78,8 +91,6 @@ export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
 export function sameFoldedName(stored: string, folded: string): boolean {
   return foldUsername(stored) === folded;
 }
-
-type Queryable = Pick<Pool, 'execute' | 'query'> | PoolConnection;
 
 /** A page of a directory table (offset >= 0, at most 1000 rows) and the table's row count, queried together. */
 export async function listPage(
@@ -98,14 +109,34 @@ export async function listPage(
   return { total: Number(count[0]?.n ?? 0), users: rows.map((row) => toUser(row)) };
 }
 
-export class SqlUserDirectory implements UserDirectory, UserAdministration {
+/** The row an account insert writes: the e-mail address as given (trimmed) and folded, or NULL for none. */
+export function emailColumns(email: string | undefined): [string | null, string | null] {
+  return email === undefined ? [null, null] : [email.trim(), foldedEmailColumn(email)];
+}
+
+/** A unique key an account insert ran into: the e-mail's index (email-taken) or the username's. */
+export function takenOnInsert(e: unknown, username: string): CreateUserResult | null {
+  if ((e as { errno?: number }).errno !== ER_DUP_ENTRY) return null;
+  return duplicateEmail(e)
+    ? { ok: false, reason: 'email-taken', detail: 'The e-mail address is already taken.' }
+    : { ok: false, reason: 'username-taken', detail: `The username "${username}" is already taken.` };
+}
+
+export class SqlUserDirectory implements UserDirectory, UserAdministration, AccountStore {
   private readonly timeout: number;
+  private readonly accounts: SqlAccounts;
 
   constructor(
     private readonly pool: Pool,
     opts: SqlDirectoryOptions = {},
   ) {
     this.timeout = opts.queryTimeoutMs ?? 5000;
+    this.accounts = new SqlAccounts(pool, {
+      table: 'sys_user',
+      accountType: 'admin',
+      one: (db, where, value) => this.one(db, where, value),
+      timeout: this.timeout,
+    });
   }
 
   private async one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null> {
@@ -178,15 +209,25 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
       try {
         const [res] = await conn.execute<ResultSetHeader>(
           {
-            sql: 'INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status) VALUES (?, ?, ?, ?, ?, ?)',
+            sql:
+              'INSERT INTO sys_user (username, username_folded, nickname, avatar, password, status, email, email_folded) ' +
+              'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
             timeout: this.timeout,
           },
-          [user.username, foldUsername(user.username), user.nickname, user.avatar ?? '', user.passwordHash, STATUS_ENABLED],
+          [
+            user.username,
+            foldUsername(user.username),
+            user.nickname,
+            user.avatar ?? '',
+            user.passwordHash,
+            STATUS_ENABLED,
+            ...emailColumns(user.email),
+          ],
         );
         id = String(res.insertId);
       } catch (e) {
-        if ((e as { errno?: number }).errno === ER_DUP_ENTRY)
-          return { ok: false, reason: 'username-taken', detail: `The username "${user.username}" is already taken.` };
+        const taken = takenOnInsert(e, user.username);
+        if (taken !== null) return taken;
         throw e;
       }
       await this.linkRoles(conn, id, roles.ids);
@@ -253,14 +294,24 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration {
     });
   }
 
-  async setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult> {
-    if (!ID.test(userId)) return notFound(userId);
-    await this.pool.execute({ sql: 'UPDATE sys_user SET status = ? WHERE id = ?', timeout: this.timeout }, [
-      enabled ? STATUS_ENABLED : STATUS_DISABLED,
-      userId,
-    ]);
-    const user = await this.findById(userId);
-    return user === null ? notFound(userId) : { ok: true, user };
+  // AccountStore (./sql-accounts.ts, on sys_user).
+  setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
+    return this.accounts.setPassword(userId, change);
+  }
+  passwordHistory(userId: string, limit: number): Promise<readonly string[]> {
+    return this.accounts.passwordHistory(userId, limit);
+  }
+  setStatus(userId: string, status: AccountStatus): Promise<DirectoryUser | null> {
+    return this.accounts.setStatus(userId, status);
+  }
+  findByEmail(email: string): Promise<DirectoryUser | null> {
+    return this.accounts.findByEmail(email);
+  }
+  setEmail(userId: string, email: string, verified: boolean): Promise<SetEmailResult> {
+    return this.accounts.setEmail(userId, email, verified);
+  }
+  markEmailVerified(userId: string, email: string): Promise<boolean> {
+    return this.accounts.markEmailVerified(userId, email);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Changes to admin accounts made through this service (roles, enabled flag). Kept apart from
- * UserDirectory (the read/login port) so a read-only directory need not implement it.
+ * Role changes of admin accounts made through this service (the enabled flag and the rest of an
+ * account's state: AccountStore). Kept apart from UserDirectory (the read/login port) so a
+ * read-only directory need not implement it.
  * "Not found" and "unknown role" are values; nothing is half-written.
  */
 import type { DirectoryUser } from './user-directory';
@@ -32,6 +33,4 @@ export interface UserAdministration {
    * Returns the user as a login would now see them.
    */
   setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult>;
-  /** Enables or disables the account; returns the user as a login would now see them. */
-  setEnabled(userId: string, enabled: boolean): Promise<AdministrationResult>;
 }

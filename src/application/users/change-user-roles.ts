@@ -35,6 +35,7 @@ export class ChangeUserRoles {
     'user-not-found',
     'validation-failed',
     'directory-unavailable',
+    'directory-read-only',
     'store-unavailable',
   ];
 

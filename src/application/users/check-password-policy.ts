@@ -51,7 +51,8 @@ export class CheckPasswordPolicy {
       problems.push(recentDetail(this.settings.passwordHistory));
     }
     if (problems.length > 0) {
-      throw new DomainError('password-policy', `The password breaks the password policy: ${problems.join('; ')}.`, {
+      const rules = problems.length === 1 ? '1 rule' : `${problems.length} rules`;
+      throw new DomainError('password-policy', `The password breaks ${rules} of the password policy.`, {
         errors: problems.map((detail) => ({ pointer: input.pointer, detail })),
       });
     }

@@ -1,12 +1,12 @@
 /** Creates an account of the app's login type (admin user creation, web registration, the CLI). */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
-import { passwordProblem } from '../../domain/password';
 import type { AuthSettings } from '../auth/auth-settings';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
 import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
+import { CheckPasswordPolicy } from './check-password-policy';
 import { Delegation, type Actor } from './delegation';
 import { userViewOf, type UserView } from './user-view';
 
@@ -32,7 +32,14 @@ const invalidField = (pointer: string, detail: string, message = 'The request bo
 @injectable()
 export class CreateUser {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = ['validation-failed', 'username-taken', 'directory-unavailable', 'server-busy'];
+  static readonly reasons: readonly Reason[] = [
+    'validation-failed',
+    'password-policy',
+    'username-taken',
+    'directory-unavailable',
+    'directory-read-only',
+    'server-busy',
+  ];
   /** The failures of an administrator's creation (the delegation check added). */
   static readonly delegatedReasons: readonly Reason[] = [...CreateUser.reasons, ...Delegation.reasons];
 
@@ -42,6 +49,7 @@ export class CreateUser {
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
     @inject(Delegation) private readonly delegation: Delegation,
+    @inject(CheckPasswordPolicy) private readonly policy: CheckPasswordPolicy,
   ) {}
 
   async execute(input: CreateUserInput): Promise<UserView> {
@@ -49,8 +57,8 @@ export class CreateUser {
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
     if (password === null)
       throw invalidField('/password', 'must be encrypted with the public key from /auth/getConfig', 'The password could not be decrypted.');
-    const problem = passwordProblem(password);
-    if (problem !== null) throw invalidField('/password', problem);
+    // The password policy (every broken rule at once); a new account has no history to compare.
+    await this.policy.execute({ password, username: input.username, pointer: '/password' });
     // Checked (by folded name) before the expensive hash; create() checks again atomically.
     if ((await this.directory.findByUsername(input.username)) !== null) throw taken(input.username);
     const passwordHash = await this.hasher.hash(password, this.settings.bcryptCost);

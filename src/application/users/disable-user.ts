@@ -5,7 +5,7 @@
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
-import type { UserAdministration } from '../ports/user-administration';
+import type { AccountStore } from '../ports/account-store';
 import { DeviceCookies } from '../auth/device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
@@ -23,10 +23,16 @@ export interface DisableUserOutput {
 @injectable()
 export class DisableUser {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
-  static readonly reasons: readonly Reason[] = [...Delegation.reasons, 'user-not-found', 'directory-unavailable', 'store-unavailable'];
+  static readonly reasons: readonly Reason[] = [
+    ...Delegation.reasons,
+    'user-not-found',
+    'directory-unavailable',
+    'directory-read-only',
+    'store-unavailable',
+  ];
 
   constructor(
-    @inject(TOKENS.UserAdministration) private readonly administration: UserAdministration,
+    @inject(TOKENS.AccountStore) private readonly accounts: AccountStore,
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly refreshTokens: RefreshTokenRegistry,
     @inject(Delegation) private readonly delegation: Delegation,
@@ -36,15 +42,15 @@ export class DisableUser {
   /** `actor`: the administrator asking (delegation rules: src/application/users/delegation.ts). */
   async execute(input: { readonly actor: Actor; readonly userId: string }): Promise<DisableUserOutput> {
     await this.delegation.assertMayManage(input.actor, input.userId, 'disable');
-    const r = await this.administration.setEnabled(input.userId, false);
-    if (!r.ok) throw new DomainError('user-not-found', r.detail);
+    const user = await this.accounts.setStatus(input.userId, { enabled: false, reason: null, until: null });
+    if (user === null) throw new DomainError('user-not-found', `No user with id "${input.userId}".`);
     // The refresh-token cut-off first (a refresh in flight re-checks it after rotating): it also
     // reaches logins whose access token lapsed, which no session index lists any more.
-    await this.refreshTokens.revokeAllOfUser(ADMIN_LOGIN_TYPE, r.user.id);
+    await this.refreshTokens.revokeAllOfUser(ADMIN_LOGIN_TYPE, user.id);
     // Its device cookies too: a re-enabled account starts without exemptions from the shared lock.
-    await this.devices.revokeAll(ADMIN_LOGIN_TYPE, r.user.username);
+    await this.devices.revokeAll(ADMIN_LOGIN_TYPE, user.username);
     // Kicked out, not deleted: the tokens then say why they stopped working (token-kicked-out).
-    const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), r.user.id, null);
-    return { userId: r.user.id, username: r.user.username, enabled: false, sessions };
+    const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), user.id, null);
+    return { userId: user.id, username: user.username, enabled: false, sessions };
   }
 }

@@ -9,6 +9,7 @@ import { isSfString } from '../../domain/signing';
 import type { AppConfig, RedisSettings } from './app-config';
 import { urlPassword } from './build';
 import { hmacLengthChecks } from './declared-rules';
+import { named } from './keys';
 import { prodSecretChecks } from './prod-secrets';
 import { secretStrengthChecks } from './secret-strength';
 
@@ -209,7 +210,7 @@ function v1Apps(c: AppConfig): string[] {
   return Object.keys(c.sign.apps).filter((app) => !Object.hasOwn(c.sign.schemes, app) || (c.sign.schemes[app] ?? []).includes('v1'));
 }
 
-/** Prod settings that are allowed but weaker than they could be: the captcha off, apps that may sign with v1. */
+/** Prod settings that are allowed but weaker than they could be: the captcha off, apps that may sign with v1, no mail server. */
 function prodWarnings(c: AppConfig): string[] {
   if (c.profile !== 'prod') return [];
   const warnings: string[] = [];
@@ -226,6 +227,12 @@ function prodWarnings(c: AppConfig): string[] {
         `${v1.map((a) => `"${a}"`).join(', ')} may sign with v1, the legacy default scheme (the ` +
         `seed's; it signs neither the method nor the path): ` +
         'give each app "rfc9421" once its clients sign with RFC 9421 HTTP Message Signatures',
+    );
+  }
+  if (c.raw['svc.mail.smtp-url'].trim() === '') {
+    warnings.push(
+      `${named('svc.mail.smtp-url')} is not set in prod: no e-mail can be sent, so the routes that ` +
+        'send one (e-mail verification, password reset) answer 503 mail-unavailable',
     );
   }
   return warnings;

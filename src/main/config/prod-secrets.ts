@@ -5,6 +5,7 @@
 import { redisModeOf, storeBackendOf } from '../store-backends';
 import type { AppConfig } from './app-config';
 import { requiredInProdChecks } from './declared-rules';
+import { named } from './keys';
 
 /** A Redis password in every mode: in the URL or in svc.redis.password. */
 function redisPasswordChecks(c: AppConfig): string[] {
@@ -32,6 +33,12 @@ export function prodSecretChecks(c: AppConfig): string[] {
   if (!storeBackendOf(c).shared) p.push(`svc.store (SVC_STORE): "${c.store}" is refused in prod; set svc.store=redis`);
   p.push(...requiredInProdChecks(c));
   p.push(...redisPasswordChecks(c));
+  if (c.raw['svc.web.require-verified-email'] && c.raw['svc.mail.smtp-url'].trim() === '') {
+    p.push(
+      `${named('svc.mail.smtp-url')}: required in prod while ${named('svc.web.require-verified-email')} is true: ` +
+        'members could not receive the code that verifies their e-mail, so none could log in',
+    );
+  }
   if (c.sign.enabled && Object.keys(c.sign.apps).length === 0) {
     p.push(
       'svc.security.sign.apps (SVC_SECURITY_SIGN_APPS): required in prod while ' +

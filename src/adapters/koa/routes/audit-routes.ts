@@ -58,7 +58,8 @@ function ownLoginsRoute(kit: RouteKit, type: LoginType, path: string, tags: stri
     method: 'get',
     path,
     summary:
-      'Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session',
+      'Your recent logins, newest first (successes and failed attempts on your username): ' +
+      'time, IP, OS, browser; `current` marks this session',
     tags,
     guards: [kit.guards.requireLogin(type)],
     response: z.array(OwnLogin),

@@ -124,3 +124,25 @@ export function exampleRecord<T extends z.AnyZodObject>(name: string, data: T, w
     example: { id: '1b4e28ba-2fa1-4d2b-8e3f-6c7d8e9f0a1b', ownerId: '42', createdAt: '2025-01-31T14:05:09.000Z', data: example } as never,
   });
 }
+
+export const DevMailboxMessage = z
+  .object({
+    id: z.string().uuid().openapi({ description: 'The message in the mailbox (not a secret)' }),
+    from: z.string().openapi({ description: 'The sender (svc.mail.from)' }),
+    to: z.string().openapi({ description: 'The recipient' }),
+    subject: z.string(),
+    text: z.string().openapi({ description: 'The plain-text body, whole (the code or the link it carries included)' }),
+    html: z.string().optional().openapi({ description: 'The HTML alternative, when the message has one' }),
+    sentAt: z.string().datetime().openapi({ description: 'When it was handed to the mailbox (ISO 8601, UTC)' }),
+  })
+  .openapi('DevMailboxMessage', {
+    description: 'A message the embedded dev mailbox kept instead of sending it (no svc.mail.smtp-url; dev and test only)',
+    example: {
+      id: '1b4e28ba-2fa1-4d2b-8e3f-6c7d8e9f0a1b',
+      from: 'authguard <no-reply@localhost>',
+      to: 'alice@example.com',
+      subject: 'Verify your e-mail',
+      text: 'Your verification code is 482913. It expires in 15 minutes.',
+      sentAt: '2025-01-31T14:05:09.000Z',
+    },
+  });

@@ -17,7 +17,9 @@ export const ACCOUNT_KEYS = {
   'svc.web.require-verified-email': setting({
     schema: bool,
     default: false,
-    doc: 'a member whose e-mail is not verified cannot log in (403 `email-not-verified`); prod refuses to start with it and no `svc.mail.smtp-url`',
+    doc:
+      'a member whose e-mail is not verified cannot log in (403 `email-not-verified`); ' +
+      'prod refuses to start with it and no `svc.mail.smtp-url`',
   }),
   'svc.web.verify-code-ttl-seconds': setting({
     schema: int(60, 86400),
@@ -40,7 +42,8 @@ export const ACCOUNT_KEYS = {
     secret: true,
     doc:
       'SMTP server, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://` (TLS from the start); ' +
-      'empty: dev and test use the embedded mailbox (`GET /dev/mailbox` on web), prod answers 503 `mail-unavailable`',
+      'empty: dev and test keep messages in the embedded mailbox (`GET /dev/mailbox` on web); prod sends none ' +
+      '(the routes that mail answer 503 `mail-unavailable`) and warns at start',
   }),
   'svc.mail.from': setting({
     schema: str,
@@ -50,6 +53,8 @@ export const ACCOUNT_KEYS = {
   'svc.mail.timeout-ms': setting({
     schema: int(100, 60000),
     default: 5000,
-    doc: 'longest wait for the SMTP server per message; a request never waits longer, a failure is logged and counted',
+    doc:
+      'longest wait to connect to the SMTP server and for each of its answers; a request waits at most this long for ' +
+      'its message, and a failure or timeout is logged and counted, never returned',
   }),
 };

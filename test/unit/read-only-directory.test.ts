@@ -1,0 +1,102 @@
+/**
+ * The file directory in prod: every write refuses with directory-read-only (409) before it changes
+ * anything, since the change would be lost at the next restart; the reads (logins) pass through.
+ * Dev and test keep changing the file directory in memory.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { silentLogger } from '../../src/adapters/logging/pino-logger';
+import { InMemoryUserDirectory } from '../../src/adapters/directory/in-memory-user-directory';
+import {
+  ACCOUNT_WRITES,
+  ADMINISTRATION_WRITES,
+  DIRECTORY_WRITES,
+  readOnlyDirectory,
+} from '../../src/adapters/directory/read-only-directory';
+import { isDomainError } from '../../src/domain/errors';
+import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
+import { loadConfig } from '../../src/main/config';
+import { createFileDirectories, fileDirectoryFor } from '../../src/main/directories';
+import { testConfig } from '../support/apps';
+import { prodEnv } from '../support/prod-env';
+
+const USERS = path.join(__dirname, '../../config/users.yml');
+const MEMBERS = path.join(__dirname, '../../config/members.yml');
+const HASH = '$2b$04$65TqBsrJ6Zrfj/AULyltdejtskycxGnmba3K0DaFg1q8fEJrUuz6q';
+
+const readOnlyRefusal = (e: unknown) =>
+  isDomainError(e) && e.reason === 'directory-read-only' && /svc\.directory=sql/.test(e.message) && /restart/.test(e.message);
+
+/** Every write of the three ports, on an existing account (`userId`), as [name, call]. */
+function writesOn(dir: InMemoryUserDirectory, userId: string): Array<[string, () => Promise<unknown>]> {
+  return [
+    ['create', () => dir.create({ username: 'newbie', nickname: 'N', passwordHash: HASH, roles: [], email: 'n@example.test' })],
+    ['setRoles', () => dir.setRoles(userId, [])],
+    ['setPassword', () => dir.setPassword(userId, { passwordHash: HASH, mustChange: true, keepHistory: 3 })],
+    ['setStatus', () => dir.setStatus(userId, { enabled: false, reason: 'x', until: null })],
+    ['setEmail', () => dir.setEmail(userId, 'other@example.test', false)],
+    ['markEmailVerified', () => dir.markEmailVerified(userId, 'alice@example.com')],
+  ];
+}
+
+describe('the read-only file directory (prod)', () => {
+  it('names every write of UserDirectory, UserAdministration and AccountStore', () => {
+    assert.deepEqual([...DIRECTORY_WRITES, ...ADMINISTRATION_WRITES, ...ACCOUNT_WRITES].sort(), [
+      'create',
+      'markEmailVerified',
+      'setEmail',
+      'setPassword',
+      'setRoles',
+      'setStatus',
+    ]);
+    assert.equal(ERROR_CATALOGUE['directory-read-only'].status, 409);
+  });
+
+  it('every write refuses with directory-read-only and changes nothing; every read passes through', async () => {
+    const inner = InMemoryUserDirectory.fromFile(USERS);
+    const dir = readOnlyDirectory(inner, [...DIRECTORY_WRITES, ...ADMINISTRATION_WRITES, ...ACCOUNT_WRITES]);
+    const admin = await dir.findByUsername('admin');
+    assert.ok(admin, 'findByUsername');
+    const before = await inner.list(0, 100);
+    for (const [name, call] of writesOn(dir, admin.id)) await assert.rejects(call(), readOnlyRefusal, name);
+    assert.deepEqual(await inner.list(0, 100), before, 'nothing was written');
+    assert.deepEqual(await dir.findById(admin.id), admin);
+    assert.equal((await dir.list(0, 100)).total, before.total);
+    assert.deepEqual(await dir.assignedRoles(admin.id), ['admin']);
+    assert.ok((await dir.rolePermissions(['viewer'])).ok);
+    assert.deepEqual(await dir.passwordHistory(admin.id, 5), []);
+    assert.equal(await dir.findByEmail('nobody@example.test'), null);
+  });
+
+  it('prod: createFileDirectories hands out only read-only directories, for logins, administration and accounts alike', async () => {
+    const config = loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) });
+    assert.equal(config.profile, 'prod');
+    const dirs = createFileDirectories(config, silentLogger);
+    const admin = await dirs.admins.findByUsername('admin');
+    const alice = await dirs.memberAccounts.findByEmail('ALICE@example.com');
+    assert.ok(admin && alice, 'the reads work');
+    await assert.rejects(dirs.admins.create({ username: 'x', nickname: 'x', passwordHash: HASH, roles: [] }), readOnlyRefusal);
+    await assert.rejects(dirs.members.create({ username: 'x', nickname: 'x', passwordHash: HASH, roles: [] }), readOnlyRefusal);
+    await assert.rejects(dirs.administration?.setRoles(admin.id, []) ?? Promise.resolve(), readOnlyRefusal);
+    await assert.rejects(dirs.adminAccounts.setStatus(admin.id, { enabled: true }), readOnlyRefusal);
+    await assert.rejects(
+      dirs.memberAccounts.setPassword(alice.id, { passwordHash: HASH, mustChange: false, keepHistory: 0 }),
+      readOnlyRefusal,
+    );
+    await assert.rejects(dirs.memberAccounts.setEmail(alice.id, 'a@example.test', true), readOnlyRefusal);
+    await assert.rejects(dirs.memberAccounts.markEmailVerified(alice.id, 'alice@example.com'), readOnlyRefusal);
+    assert.deepEqual(await dirs.admins.findByUsername('admin'), admin, 'unchanged');
+    assert.deepEqual(await dirs.members.findById(alice.id), alice, 'unchanged');
+  });
+
+  it('dev and test: the file directory is changed in memory, unwrapped', async () => {
+    const inner = InMemoryUserDirectory.fromFile(MEMBERS);
+    assert.equal(fileDirectoryFor(testConfig(), inner), inner);
+    assert.equal(fileDirectoryFor(loadConfig({ env: { APP_PROFILE: 'dev' } }), inner), inner);
+    const dirs = createFileDirectories(testConfig(), silentLogger);
+    const alice = await dirs.members.findByUsername('alice');
+    assert.ok(alice);
+    assert.equal((await dirs.memberAccounts.setStatus(alice.id, { enabled: false, reason: 'test', until: null }))?.enabled, false);
+    assert.equal((await dirs.members.findById(alice.id))?.disabledReason, 'test');
+  });
+});
