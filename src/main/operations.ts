@@ -9,7 +9,7 @@ import type { Container } from 'inversify';
 import type Koa from 'koa';
 import { QueuedAuditTrail } from '../application/audit/queued-audit-trail';
 import { CheckHealth } from '../application/health/check-health';
-import type { EdgeAudit } from '../adapters/koa/audit-edge';
+import { auditEdgeOf, type EdgeAudit } from '../adapters/koa/audit-edge';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
 import { checkPhaseEdgeProblem } from '../adapters/koa/middleware';
@@ -169,7 +169,7 @@ export function operations(input: OperationsInput): Operations {
 /** The app's audit trail at the edge, unless it has no sink. */
 function auditOf(input: OperationsInput): { audit?: EdgeAudit } {
   const trail = input.container.get(QueuedAuditTrail);
-  return trail.enabled ? { audit: { trail, loginType: input.app } } : {};
+  return trail.enabled ? { audit: auditEdgeOf(trail, input.app) } : {};
 }
 
 export interface BuiltApp {

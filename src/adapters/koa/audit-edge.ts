@@ -37,6 +37,34 @@ export interface RouteAudit<Params = Readonly<Record<string, string>>, Body = un
 export interface EdgeAudit {
   readonly trail: AuditTrail;
   readonly loginType: LoginType;
+  /** Repeated refusals (a flood) make one event per window (one per app: auditEdgeOf). */
+  readonly repeats: RepeatFilter;
+}
+
+/**
+ * One event per key and window: a client hammering a route it is refused (429s by the thousand,
+ * bad signatures) makes one event a minute, not one per request, so a flood cannot fill the trail
+ * or the store. Bounded: past `maxKeys` keys it forgets them all (at worst some repeats get through).
+ */
+export class RepeatFilter {
+  private readonly until = new Map<string, number>();
+  constructor(
+    private readonly windowMs = 60_000,
+    private readonly maxKeys = 10_000,
+  ) {}
+
+  /** Whether an event under `key` is recorded now (false: one was, less than a window ago). */
+  first(key: string, now = Date.now()): boolean {
+    const until = this.until.get(key);
+    if (until !== undefined && until > now) return false;
+    if (this.until.size >= this.maxKeys) this.until.clear();
+    this.until.set(key, now + this.windowMs);
+    return true;
+  }
+}
+
+export function auditEdgeOf(trail: AuditTrail, loginType: LoginType): EdgeAudit {
+  return { trail, loginType, repeats: new RepeatFilter() };
 }
 
 /** Failures of an audited route that are not recorded: nobody presented anything (anonymous probing would flood the trail). */
@@ -125,7 +153,10 @@ export function auditedRoute(spec: RouteAudit, edge: EdgeAudit): AppMiddleware {
       const reason: Reason = isDomainError(e) ? e.reason : 'internal-error';
       if (!ANONYMOUS.has(reason)) {
         ctx.state.audited = true;
-        edge.trail.record(routeEvent(ctx, spec, edge.loginType, reason));
+        // A rate-limited flood of a route makes one event per client and window.
+        if (reason !== 'rate-limited' || edge.repeats.first(`${ctx.state.clientIp} ${ctx.method} ${ctx.path}`)) {
+          edge.trail.record(routeEvent(ctx, spec, edge.loginType, reason));
+        }
       }
       throw e;
     }
@@ -141,8 +172,13 @@ export function auditRefusals(edge: EdgeAudit): AppMiddleware {
       await next();
     } catch (e) {
       const type = isDomainError(e) && ctx.state.audited !== true ? REFUSAL_TYPES[e.reason] : undefined;
-      if (type !== undefined && isDomainError(e)) {
-        const user = ctx.state.auth?.user;
+      const user = ctx.state.auth?.user;
+      const target = `${ctx.method} ${ctx.path}`.slice(0, 128);
+      if (
+        type !== undefined &&
+        isDomainError(e) &&
+        edge.repeats.first(`${e.reason} ${ctx.state.clientIp} ${user?.tokenId ?? ''} ${target}`)
+      ) {
         edge.trail.record({
           type,
           loginType: edge.loginType,
@@ -150,7 +186,7 @@ export function auditRefusals(edge: EdgeAudit): AppMiddleware {
           reason: e.reason,
           ...origin(ctx),
           ...(user === undefined ? {} : { userId: user.userId, username: user.username, tokenId: user.tokenId }),
-          target: `${ctx.method} ${ctx.path}`.slice(0, 128),
+          target,
         });
       }
       throw e;

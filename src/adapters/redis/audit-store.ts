@@ -47,8 +47,9 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
       [...byStream.values()].map((list) => {
         const { loginType, log, id } = list[0] as SecurityEvent;
         // The batch's marker: its first id and its size (the same events sent again make the same marker).
-        const marker = this.keys.auditBatch(loginType, log, `${id}:${list.length}`);
-        return this.run('agAuditAppend', this.streamOf(loginType, log), marker, minId, ...list.flatMap((e) => [e.time, JSON.stringify(e)]));
+        const recent = this.keys.auditBatches(loginType, log);
+        const events = list.flatMap((e) => [e.time, JSON.stringify(e)]);
+        return this.run('agAuditAppend', this.streamOf(loginType, log), recent, minId, `${id}:${list.length}`, ...events);
       }),
     );
   }

@@ -28,8 +28,8 @@ export class RedisWebhookOutbox extends ScriptedRedisStore<keyof typeof SCRIPTS>
     maxPending: number,
   ): Promise<number> {
     const entries = messages.map((m) => `${m.id}|${m.body}`);
-    const marker = this.keys.webhook(endpoint, `batch:${batchId}`);
-    return Number(await this.run('agWebhookEnqueue', this.keys.webhook(endpoint, 'q'), marker, maxPending, ...entries));
+    const recent = this.keys.webhook(endpoint, 'batches');
+    return Number(await this.run('agWebhookEnqueue', this.keys.webhook(endpoint, 'q'), recent, maxPending, batchId, ...entries));
   }
 
   async head(endpoint: string): Promise<PendingDelivery | null> {
