@@ -15,6 +15,8 @@ import type { Metrics } from '../application/ports/metrics';
 import { BowserUserAgentParser } from '../adapters/audit/bowser-user-agent-parser';
 import { FetchWebhookTransport } from '../adapters/audit/fetch-webhook-transport';
 import { LogAuditSink } from '../adapters/audit/log-audit-sink';
+import { createMySqlPool } from '../adapters/sql/mysql-pool';
+import { SqlAuditSink } from '../adapters/sql/sql-audit-sink';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
 import type { StorePorts } from './store-ports';
@@ -56,6 +58,7 @@ export function auditTrailOf(
 ): QueuedAuditTrail {
   const sinks: AuditSink[] = [];
   let dispatcher: WebhookDispatcher | null = null;
+  const closers: Array<() => Promise<void>> = [];
   for (const name of new Set(config.raw['svc.audit.sinks'])) {
     switch (name) {
       case 'log':
@@ -64,6 +67,13 @@ export function auditTrailOf(
       case 'store':
         sinks.push(new StoreAuditSink(stores.audit, config.raw['svc.audit.retention-days'] * DAY_MS));
         break;
+      case 'sql': {
+        // A small pool of its own: the sink writes one batch at a time.
+        const pool = createMySqlPool(config.datasource, { connectionLimit: 2 });
+        sinks.push(new SqlAuditSink(pool, infra.clock, config.raw['svc.audit.retention-days'] * DAY_MS));
+        closers.push(() => pool.end());
+        break;
+      }
       case 'webhook': {
         const made = webhookSinkOf(config, infra, metrics, stores);
         if (made !== null) sinks.push(made.sink);
@@ -81,6 +91,7 @@ export function auditTrailOf(
   });
   // Closers run in order: the trail's last batch reaches the outbox before the dispatcher stops.
   infra.onClose(() => trail.close());
+  for (const close of closers) infra.onClose(close);
   if (dispatcher !== null && serving) {
     const d = dispatcher;
     d.start();

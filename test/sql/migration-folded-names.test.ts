@@ -118,7 +118,7 @@ describe('migration 002: unique folded usernames (MariaDB)', function () {
     await insert('member', 'ALICE');
     await assert.rejects(migrate(db.pool), MigrationRefused);
     await db.pool.execute("UPDATE member SET username = 'alice2' WHERE username = 'ALICE'");
-    assert.deepEqual((await migrate(db.pool)).applied, ['002', '003']);
+    assert.deepEqual((await migrate(db.pool)).applied, ['002', '003', '006']);
     const [users] = await db.pool.query<RowDataPacket[]>('SELECT username, username_folded AS f FROM sys_user ORDER BY id');
     assert.deepEqual(
       users.map((r) => [r.username, r.f]),
@@ -148,7 +148,7 @@ describe('migration 002: unique folded usernames (MariaDB)', function () {
     await db.pool.query(
       'ALTER TABLE sys_user ADD COLUMN username_folded VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL AFTER username',
     );
-    assert.deepEqual((await migrate(db.pool)).applied, ['002', '003']);
+    assert.deepEqual((await migrate(db.pool)).applied, ['002', '003', '006']);
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT username_folded AS f FROM sys_user');
     assert.deepEqual(
       rows.map((r) => r.f),

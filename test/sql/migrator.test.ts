@@ -38,13 +38,13 @@ describe('SQL migrations: runner (MariaDB)', function () {
 
   it('applies every version once, records it, and applies nothing the second time', async () => {
     const first = await migrate(db.pool);
-    assert.deepEqual(first.applied, ['001', '002', '003']);
+    assert.deepEqual(first.applied, ['001', '002', '003', '006']);
     const second = await migrate(db.pool);
-    assert.deepEqual(second, { applied: [], alreadyApplied: ['001', '002', '003'] });
+    assert.deepEqual(second, { applied: [], alreadyApplied: ['001', '002', '003', '006'] });
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version');
     assert.deepEqual(
       rows.map((r) => r.version),
-      ['001', '002', '003'],
+      ['001', '002', '003', '006'],
     );
     const [tables] = await db.pool.query<RowDataPacket[]>(
       'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY 1',
@@ -52,7 +52,18 @@ describe('SQL migrations: runner (MariaDB)', function () {
     );
     assert.deepEqual(
       tables.map((r) => r.t),
-      ['account_password_history', 'member', 'schema_migrations', 'sys_menu', 'sys_role', 'sys_role_menu', 'sys_user', 'sys_user_role'],
+      [
+        'account_password_history',
+        'member',
+        'schema_migrations',
+        'sys_login_log',
+        'sys_menu',
+        'sys_oper_log',
+        'sys_role',
+        'sys_role_menu',
+        'sys_user',
+        'sys_user_role',
+      ],
     );
   });
 

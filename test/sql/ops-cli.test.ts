@@ -40,7 +40,7 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
   it('db migrate applies 001, 002 and 003 once; running it again applies nothing', async () => {
     const a = capture();
     assert.equal(await runOps(['db', 'migrate'], { env, ...a.io }), 0, a.lines.err.join('\n'));
-    assert.match(a.lines.out[0] ?? '', /applied: 001, 002, 003; already applied: none/);
+    assert.match(a.lines.out[0] ?? '', /applied: 001, 002, 003, 006; already applied: none/);
     const b = capture();
     assert.equal(await runOps(['db', 'migrate'], { env, ...b.io }), 0);
     assert.match(b.lines.out[0] ?? '', /applied: none; already applied: 001, 002, 003/);
@@ -67,7 +67,7 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
     assert.ok(alice && (await bcrypt.compare('alice-pass-123', alice.passwordHash)));
     assert.deepEqual([alice.email, alice.emailVerified], ['alice@example.com', true], 'the dev member has a verified address');
     const [menus] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM sys_menu');
-    assert.equal(Number(menus[0]?.n), 5, 'menus are not duplicated by a second seed');
+    assert.equal(Number(menus[0]?.n), 7, 'menus are not duplicated by a second seed');
     // An alice seeded before migration 003 (no address) gets hers; her password stays.
     await db.pool.execute("UPDATE member SET email = NULL, email_folded = NULL, email_verified = 0 WHERE username = 'alice'");
     const c = capture();

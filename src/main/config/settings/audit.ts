@@ -6,7 +6,7 @@ import { setting } from '../setting';
 import { int } from '../values';
 
 /** The sinks an event can be written to. */
-export const AUDIT_SINKS = ['log', 'store', 'webhook'] as const;
+export const AUDIT_SINKS = ['log', 'store', 'webhook', 'sql'] as const;
 
 const sinkList = z.preprocess(
   (v) =>
@@ -49,8 +49,8 @@ export const AUDIT_KEYS = {
     defaultText: '`store,log`',
     doc:
       "where security events are written: `store` (searchable: the login and operation logs, users' own logins; " +
-      'memory: a bounded ring, Redis: a Stream per login type and log), `log` (a pino line per event) and `webhook` ' +
-      '(`svc.audit.webhooks`); empty: none',
+      'memory: a bounded ring, Redis: a Stream per login type and log), `log` (a pino line per event), `webhook` ' +
+      '(`svc.audit.webhooks`) and `sql` (tables `sys_login_log`, `sys_oper_log` in `svc.datasource.*`); empty: none',
   }),
   'svc.audit.retention-days': setting({
     schema: int(1, 3650),
