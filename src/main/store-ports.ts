@@ -67,7 +67,7 @@ export const KV_WRITES = KV_METHODS.filter((m) => m !== 'get');
 const LIST_METHODS = allMethods<ListStore>()(['append', 'list']);
 const RL_METHODS = allMethods<RateLimitStore>()(['hit', 'reset']);
 const CAPTCHA_METHODS = allMethods<CaptchaStore>()(['save', 'take']);
-const AUDIT_METHODS = allMethods<AuditStore>()(['append', 'query']);
+const AUDIT_METHODS = allMethods<AuditStore>()(['append', 'query', 'verifyChain']);
 const WEBHOOK_METHODS = allMethods<WebhookOutbox>()(['enqueue', 'head', 'ack', 'defer', 'lease', 'release']);
 
 /** Some methods of some ports. */

@@ -131,5 +131,30 @@ export function describeAuditStoreContract(name: string, makeFixture: MakeFixtur
       );
       assert.equal((await store.query(q({ log: 'operation' }))).list.length, 1);
     });
+
+    it('chains every stored event to the one before: a log verifies from its start, after the retention from its anchor', async () => {
+      const { store, clock } = fx();
+      const t = clock.now();
+      await store.append([ev(t - 3 * DAY, { username: 'old' })], RETAIN);
+      await store.append([ev(t, { username: 'a' }), ev(t + 1, { username: 'b' })], RETAIN);
+      await store.append([ev(t + 2, { username: 'c' })], RETAIN);
+      const whole = await store.verifyChain('admin', 'login');
+      assert.equal(whole.checked, 4);
+      assert.equal(whole.fromStart, true);
+      assert.equal(whole.firstBreak, null);
+      assert.deepEqual(await store.verifyChain('web', 'login'), {
+        checked: 0,
+        first: null,
+        last: null,
+        fromStart: false,
+        firstBreak: null,
+      });
+      const range = await store.verifyChain('admin', 'login', { from: t });
+      assert.equal(range.checked, 3);
+      assert.equal(range.fromStart, false, 'the first event of the range is the anchor');
+      await store.append([ev(t + 3, { username: 'd' })], 2 * DAY); // the old event goes
+      const trimmed = await store.verifyChain('admin', 'login');
+      assert.deepEqual([trimmed.checked, trimmed.fromStart, trimmed.firstBreak], [4, false, null]);
+    });
   });
 }

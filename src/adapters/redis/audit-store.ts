@@ -6,6 +6,7 @@
  * delivery by the trail, exactly once in the stream). A search reads newest first with XREVRANGE, at most
  * AUDIT_SCAN_LIMIT entries per page; the cursor is the stream id where the page stopped.
  */
+import { ChainVerifier, type ChainReport } from '../../application/audit/hash-chain';
 import type { AuditLogName, SecurityEvent } from '../../application/audit/security-event';
 import type { AuditPage, AuditQuery, AuditStore } from '../../application/ports/audit-store';
 import type { LoginType } from '../../domain/login-type';
@@ -54,6 +55,21 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
     );
   }
 
+  async verifyChain(loginType: LoginType, log: AuditLogName, range: { from?: number; to?: number } = {}): Promise<ChainReport> {
+    const key = this.streamOf(loginType, log);
+    const verifier = new ChainVerifier();
+    let start = range.from === undefined ? '-' : String(range.from);
+    const end = range.to === undefined ? '+' : String(range.to);
+    for (;;) {
+      const entries = (await this.client.xrange(key, start, end, 'COUNT', CHUNK)) as Array<[string, string[]]>;
+      for (const [id, fields] of entries) {
+        if (!verifier.add({ position: id, json: field(fields, 'e') ?? '', hash: field(fields, 'h') ?? '' })) return verifier.report();
+      }
+      if (entries.length < CHUNK) return verifier.report();
+      start = `(${(entries[entries.length - 1] as [string, string[]])[0]}`;
+    }
+  }
+
   async query(q: AuditQuery): Promise<AuditPage> {
     const key = this.streamOf(q.loginType, q.log);
     const start = q.from === undefined ? '-' : String(q.from);
@@ -78,12 +94,18 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
   }
 }
 
+/** The value of `name` among an entry's fields. */
+function field(fields: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
+}
+
 /** The event of an entry's fields (`e`, JSON); null for an entry that is not one. */
 function decode(fields: readonly string[]): SecurityEvent | null {
-  const i = fields.indexOf('e');
-  if (i < 0 || i % 2 !== 0) return null;
+  const json = field(fields, 'e');
+  if (json === undefined) return null;
   try {
-    const e = JSON.parse(fields[i + 1] as string) as SecurityEvent;
+    const e = JSON.parse(json) as SecurityEvent;
     return typeof e === 'object' && e !== null && typeof e.id === 'string' ? e : null;
   } catch {
     return null;

@@ -6,6 +6,7 @@
  */
 import type { AuditLogName, EventOutcome, SecurityEvent, SecurityEventType } from '../audit/security-event';
 import type { LoginType } from '../../domain/login-type';
+import type { ChainReport } from '../audit/hash-chain';
 
 export interface AuditQuery {
   readonly loginType: LoginType;
@@ -46,4 +47,9 @@ export interface AuditStore {
    */
   append(events: readonly SecurityEvent[], retentionMs: number): Promise<void>;
   query(q: AuditQuery): Promise<AuditPage>;
+  /**
+   * Walks a log in stored order (events of `from`..`to`, ms, when given) checking each event's
+   * chain hash (hash-chain.ts); reports the first break.
+   */
+  verifyChain(loginType: LoginType, log: AuditLogName, range?: { readonly from?: number; readonly to?: number }): Promise<ChainReport>;
 }
