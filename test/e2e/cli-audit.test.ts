@@ -74,7 +74,7 @@ describe('npm run cli -- audit verify (Redis)', function () {
       for (const [eid, f] of entries) await c.xadd(stream, eid, ...(eid === id ? edited : f));
       const broken = await cli(['audit', 'verify', 'admin', '--log', 'login'], env);
       assert.equal(broken.code, 1);
-      const eventId = (JSON.parse(edited[edited.indexOf('e') + 1] as string) as { id: string }).id;
+      const eventId = (JSON.parse(edited[edited.indexOf('e') + 1] as string) as { i: string }).i;
       assert.match(broken.stderr, new RegExp(`chain broken at ${id} \\(event ${eventId}\\)`));
 
       // From the event after the edited one on, the chain holds (that event is the anchor).

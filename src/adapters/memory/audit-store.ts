@@ -82,7 +82,7 @@ export class InMemoryAuditStore implements AuditStore {
     const verifier = new ChainVerifier();
     for (const s of this.logs.get(`${loginType}:${log}`)?.entries ?? []) {
       if ((range.from !== undefined && s.event.time < range.from) || (range.to !== undefined && s.event.time > range.to)) continue;
-      if (!verifier.add({ position: String(s.seq), json: s.json, hash: s.hash })) break;
+      if (!verifier.add({ position: String(s.seq), json: s.json, hash: s.hash, eventId: s.event.id })) break;
     }
     return verifier.report();
   }

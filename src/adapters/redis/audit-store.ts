@@ -1,16 +1,18 @@
 /**
  * AuditStore on Redis: one Stream per login type and log (key-layout.ts: `<p>ev:<type>:<log>`,
- * tagged on a cluster), each entry one field `e` holding the event's JSON under an id whose ms is
- * the event's time. A batch for one stream is one script (audit-append.lua), which also trims what
- * is older than the retention (MINID), and appends a batch sent again only once (at-least-once
- * delivery by the trail, exactly once in the stream). A search reads newest first with XREVRANGE, at most
- * AUDIT_SCAN_LIMIT entries per page; the cursor is the stream id where the page stopped.
+ * tagged on a cluster). Each entry holds the event's encoding (audit-codec.ts) in field `e` and its
+ * chain hash (hash-chain.ts) in `h`, under an id whose ms is the event's time. A batch for one
+ * stream is one script (audit-append.lua), which also trims what is older than the retention
+ * (MINID) and appends a batch sent again only once (at-least-once by the trail, once in the
+ * stream). A search reads newest first with XREVRANGE, skipping unparsed the entries without its
+ * filters' text, at most AUDIT_SCAN_LIMIT entries per page; the cursor is the stream id where it stopped.
  */
 import { ChainVerifier, type ChainReport } from '../../application/audit/hash-chain';
 import type { AuditLogName, SecurityEvent } from '../../application/audit/security-event';
 import type { AuditPage, AuditQuery, AuditStore } from '../../application/ports/audit-store';
 import type { LoginType } from '../../domain/login-type';
 import { AUDIT_SCAN_LIMIT, matchesAuditQuery } from '../audit-filter';
+import { decodeEvent, encodeEvent, needles } from './audit-codec';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import type { RedisClient } from './redis-client';
@@ -24,8 +26,11 @@ const SCRIPTS = {
 const CHUNK = 200;
 /** A stream id: `<ms>-<seq>`. */
 const STREAM_ID = /^\d{1,16}-\d{1,20}$/;
-/** How far past `to` an entry's id may lie (an event written after a newer one takes that one's ms). */
-const LATE_MS = 60_000;
+/**
+ * How far past `to` an entry's id may lie: an event appended after a newer one takes that one's ms
+ * (clocks of instances a little apart). Small, since every entry past `to` read is a read for nothing.
+ */
+const LATE_MS = 5_000;
 
 export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements AuditStore {
   constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
@@ -49,7 +54,7 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
         const { loginType, log, id } = list[0] as SecurityEvent;
         // The batch's marker: its first id and its size (the same events sent again make the same marker).
         const recent = this.keys.auditBatches(loginType, log);
-        const events = list.flatMap((e) => [e.time, JSON.stringify(e)]);
+        const events = list.flatMap((e) => [e.time, encodeEvent(e)]);
         return this.run('agAuditAppend', this.streamOf(loginType, log), recent, minId, `${id}:${list.length}`, ...events);
       }),
     );
@@ -63,7 +68,9 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
     for (;;) {
       const entries = (await this.client.xrange(key, start, end, 'COUNT', CHUNK)) as Array<[string, string[]]>;
       for (const [id, fields] of entries) {
-        if (!verifier.add({ position: id, json: field(fields, 'e') ?? '', hash: field(fields, 'h') ?? '' })) return verifier.report();
+        const json = field(fields, 'e') ?? '';
+        const eventId = decodeEvent(json, loginType, log)?.id ?? null;
+        if (!verifier.add({ position: id, json, hash: field(fields, 'h') ?? '', eventId })) return verifier.report();
       }
       if (entries.length < CHUNK) return verifier.report();
       start = `(${(entries[entries.length - 1] as [string, string[]])[0]}`;
@@ -76,12 +83,14 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
     let end = q.to === undefined ? '+' : String(q.to + LATE_MS);
     if (q.cursor !== undefined && STREAM_ID.test(q.cursor)) end = `(${q.cursor}`;
     const list: SecurityEvent[] = [];
+    const must = needles(q);
     let scanned = 0;
     for (;;) {
       const entries = (await this.client.xrevrange(key, end, start, 'COUNT', CHUNK)) as Array<[string, string[]]>;
       for (const [id, fields] of entries) {
         scanned++;
-        const e = decode(fields);
+        const text = field(fields, 'e') ?? '';
+        const e = must.every((n) => text.includes(n)) ? decodeEvent(text, q.loginType, q.log) : null;
         if (e !== null && matchesAuditQuery(e, q)) {
           list.push(e);
           if (list.length === q.limit) return { list, nextCursor: id };
@@ -98,16 +107,4 @@ export class RedisAuditStore extends ScriptedRedisStore<keyof typeof SCRIPTS> im
 function field(fields: readonly string[], name: string): string | undefined {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
   return undefined;
-}
-
-/** The event of an entry's fields (`e`, JSON); null for an entry that is not one. */
-function decode(fields: readonly string[]): SecurityEvent | null {
-  const json = field(fields, 'e');
-  if (json === undefined) return null;
-  try {
-    const e = JSON.parse(json) as SecurityEvent;
-    return typeof e === 'object' && e !== null && typeof e.id === 'string' ? e : null;
-  } catch {
-    return null;
-  }
 }

@@ -18,6 +18,8 @@ export interface ChainEntry {
   readonly position: string;
   readonly json: string;
   readonly hash: string;
+  /** The event's id, as the store reads it (null: unreadable). */
+  readonly eventId: string | null;
 }
 
 /**
@@ -41,15 +43,6 @@ export interface ChainReport {
   readonly firstBreak: ChainBreak | null;
 }
 
-function eventIdOf(json: string): string | null {
-  try {
-    const id = (JSON.parse(json) as { id?: unknown }).id;
-    return typeof id === 'string' ? id : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Checks entries in stored order, one at a time; stops counting at the first break. */
 export class ChainVerifier {
   private previous: string | null = null;
@@ -69,7 +62,7 @@ export class ChainVerifier {
       this.first = entry.position;
       this.fromStart = chainHash('', entry.json) === entry.hash;
     } else if (chainHash(this.previous, entry.json) !== entry.hash) {
-      this.broken = { position: entry.position, eventId: eventIdOf(entry.json), after: this.previousPosition };
+      this.broken = { position: entry.position, eventId: entry.eventId, after: this.previousPosition };
       return false;
     }
     this.previous = entry.hash;
