@@ -10,13 +10,15 @@ import request from 'supertest';
 import { QueuedAuditTrail } from '../../src/application/audit/queued-audit-trail';
 import type { SecurityEvent } from '../../src/application/audit/security-event';
 import type { AuditLogName } from '../../src/application/audit/security-event';
+import { hashToken, tokenIdOf as tokenIdOfToken } from '../../src/application/session/session-token';
 import { TOKENS } from '../../src/application/tokens';
 import type { BuiltApp } from '../../src/main/operations';
 import { buildBoth, STORE_KINDS, testConfig, testInfra, type TestInfra } from '../support/apps';
 import { FakeClock } from '../support/fake-clock';
-import { adminLogin, bearer } from '../support/flows';
+import { adminLogin, bearer, signedHeaders } from '../support/flows';
 import { requireRedis } from '../support/services';
 
+const SIGN_SECRET = 'audit-sign-secret-0123456789abcdef';
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 for (const kind of STORE_KINDS) {
@@ -32,7 +34,10 @@ for (const kind of STORE_KINDS) {
 
     before(async function () {
       if (kind === 'redis') await requireRedis(this);
-      const config = testConfig({ 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.crypto.worker-threads': 2 }, kind);
+      const config = testConfig(
+        { 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.crypto.worker-threads': 2, 'svc.security.sign.apps': { 'audit-app': SIGN_SECRET } },
+        kind,
+      );
       clock = new FakeClock(Date.now());
       infra = testInfra(config, { label: 'audit', clock });
       ({ admin, web } = buildBoth(config, infra));
@@ -196,6 +201,30 @@ for (const kind of STORE_KINDS) {
         { type: 'user-disabled', action: 'user.disable', target: '2', username: 'viewer', log: 'operation' },
       );
     });
+    it('a kicked-out session used again, a bad signature and a replayed nonce are recorded as refusals', async () => {
+      const root = await signIn('admin', 'admin123', '10.7.6.1');
+      const victim = await signIn('admin', 'admin123', '10.7.6.2');
+      const victimId = tokenIdOfToken(hashToken(victim.accessToken));
+      await http(admin.app).delete(`/monitor/online/${victimId}`).set(bearer(root.accessToken)).expect(200);
+      await http(admin.app).get('/auth/me').set('X-Forwarded-For', '10.7.6.9').set(bearer(victim.accessToken)).expect(401);
+      const body = '{"a":1}';
+      const headers = signedHeaders('audit-app', SIGN_SECRET, body);
+      const bad = { ...headers, 'X-Sign': headers['X-Sign']?.replace(/^./, (c) => (c === '0' ? '1' : '0')) ?? '' };
+      await http(web.app).post('/open/echo').set('X-Forwarded-For', '10.7.6.3').set(bad).type('json').send(body).expect(401);
+      await http(web.app).post('/open/echo').set('X-Forwarded-For', '10.7.6.4').set(headers).type('json').send(body).expect(200);
+      await http(web.app).post('/open/echo').set('X-Forwarded-For', '10.7.6.4').set(headers).type('json').send(body).expect(401);
+      const [refused] = (await events(admin, 'login', 20)).filter((e) => e.type === 'session-refused');
+      assert.deepEqual([refused?.reason, refused?.ip, refused?.target], ['token-kicked-out', '10.7.6.9', 'GET /auth/me']);
+      const signing = (await events(web, 'login', 20)).filter((e) => e.type === 'signature-refused' || e.type === 'nonce-replayed');
+      assert.deepEqual(
+        signing.map((e) => [e.type, e.reason, e.ip]),
+        [
+          ['nonce-replayed', 'sign-nonce-replayed', '10.7.6.4'],
+          ['signature-refused', 'sign-invalid', '10.7.6.3'],
+        ],
+      );
+    });
+
     it('no event carries a password, token, refresh token or cookie sent or received above', async () => {
       assert.ok(secrets.size >= 10);
       const all = [
