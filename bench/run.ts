@@ -13,8 +13,8 @@
  *
  * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5),
  * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
- * scenario names, `logins` and `login-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
- * BENCH_AUTH_PATH (default /auth/me; bench/scenarios.ts),
+ * scenario names, `logins`, `login-timing` and `forgot-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
+ * BENCH_FORGOT_SAMPLES (default 300), BENCH_AUTH_PATH (default /auth/me; bench/scenarios.ts),
  * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave
  * processes unpinned),
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
@@ -31,6 +31,7 @@ import Redis from 'ioredis';
 import { buildRef, compileServers, median, startServer } from './build';
 import { benchRedis } from './redis';
 import { loadGenerator, pinning, pinProcess, runLoad } from './load';
+import { describeForgotTiming, measureForgotTiming } from './forgot-timing';
 import { describeTiming, measureLoginTiming } from './login-timing';
 import { AUTH_PATH, BASELINE, SCENARIOS, type Ready, type Scenario, type Target } from './scenarios';
 
@@ -427,6 +428,10 @@ async function measureAndReport(planned: readonly Planned[], only: string[] | un
   // Login timing (unknown user vs wrong password): after the throughput rounds, on a quiet machine.
   const timing = !only || only.includes('login-timing') ? await measureLoginTiming(Number(process.env.BENCH_TIMING_SAMPLES ?? 60)) : null;
   if (timing) console.log(`- ${describeTiming(timing)}`);
+  // Forgot-password timing (known vs unknown address), in the same run, in process on the in-memory store: a few seconds.
+  const forgot =
+    !only || only.includes('forgot-timing') ? await measureForgotTiming(Number(process.env.BENCH_FORGOT_SAMPLES ?? 300)) : null;
+  if (forgot) console.log(`- ${describeForgotTiming(forgot)}`);
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
     JSON.stringify(
@@ -440,6 +445,7 @@ async function measureAndReport(planned: readonly Planned[], only: string[] | un
         logins,
         targets,
         loginTiming: timing,
+        forgotTiming: forgot,
       },
       null,
       2,

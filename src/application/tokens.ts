@@ -31,6 +31,7 @@ import type { UserDirectory } from './ports/user-directory';
 import type { SessionSettings } from './session/session-settings';
 import type { SignSettings } from './signing/sign-settings';
 import type { AccountSettings } from './users/account-settings';
+import type { MfaSettings } from './mfa/mfa-settings';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
@@ -77,4 +78,5 @@ export const TOKENS = {
   SignSettings: id<SignSettings>('SignSettings'),
   IdempotencySettings: id<IdempotencySettings>('IdempotencySettings'),
   AccountSettings: id<AccountSettings>('AccountSettings'),
+  MfaSettings: id<MfaSettings>('MfaSettings'),
 } as const;

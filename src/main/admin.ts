@@ -5,6 +5,7 @@ import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
+import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { systemRoutes } from '../adapters/koa/routes/system-routes';
 import { adminExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
@@ -42,6 +43,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const tables: RouteTable[] = [
     adminAuthRoutes,
     adminMeRoutes,
+    adminPasswordRoutes,
     systemRoutes,
     adminAuditRoutes,
     idempotentTokenRoutes,

@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import type { AuthSettings } from '../application/auth/auth-settings';
+import { CheckRecentAuth } from '../application/auth/check-recent-auth';
 import type { AccountSettings } from '../application/users/account-settings';
 import { Authenticate } from '../application/auth/authenticate';
 import { CheckPermission } from '../application/auth/check-permission';
@@ -73,6 +74,7 @@ export function authSettingsOf(config: AppConfig, log?: Logger): AuthSettings {
     captchaMaxFailures: config.raw['svc.login.captcha-max-failures'],
     hardLockSeconds: config.raw['svc.login.hard-lock-seconds'],
     timeZone: config.timeZone,
+    stepUpMaxAgeSeconds: config.raw['svc.step-up.max-age-seconds'],
     deviceCookie: {
       secrets: deviceCookieSecretsOf(config, log),
       maxAgeSeconds: config.deviceCookie.maxAgeSeconds,
@@ -154,6 +156,10 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   if (infra.directories.administration !== null) c.bind(TOKENS.UserAdministration).toConstantValue(infra.directories.administration);
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
+  c.bind(TOKENS.MfaSettings).toConstantValue({
+    requiredRoles: config.raw['svc.mfa.required-roles'],
+    challengeTtlSeconds: config.raw['svc.mfa.challenge-ttl-seconds'],
+  });
   c.bind(TOKENS.AuthSettings).toConstantValue(authSettingsOf(config, app === 'admin' || app === 'web' ? infra.log : undefined));
   c.bind(TOKENS.SessionSettings).toConstantValue(config.session);
   c.bind(TOKENS.SignSettings).toConstantValue(config.sign);
@@ -165,7 +171,12 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
 
 /** The login and permission guards of an app, on its container's use cases. */
 export function authGuardsOf(c: Container): AuthGuards {
-  return authGuards({ authenticate: c.get(Authenticate), checkPermission: c.get(CheckPermission), checkRole: c.get(CheckRole) });
+  return authGuards({
+    authenticate: c.get(Authenticate),
+    checkPermission: c.get(CheckPermission),
+    checkRole: c.get(CheckRole),
+    checkRecentAuth: c.get(CheckRecentAuth),
+  });
 }
 
 /** The duplicate-submission guards' use cases. */

@@ -2,9 +2,11 @@
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { ProblemResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
+import { webAccountRoutes } from '../adapters/koa/routes/account-routes';
 import { webAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { webAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
+import { webPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { problemRoutes } from '../adapters/koa/routes/problem-routes';
 import { webExampleRoutes } from '../adapters/koa/routes/example-routes';
 import { idempotentTokenRoutes } from '../adapters/koa/routes/idempotency-routes';
@@ -24,7 +26,15 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     accounts: infra.directories.memberAccounts,
     rsa: new NoRsaDecryptor(),
   });
-  const tables: RouteTable[] = [webAuthRoutes, webProfileRoutes, webAuditRoutes, problemRoutes, idempotentTokenRoutes];
+  const tables: RouteTable[] = [
+    webAuthRoutes,
+    webAccountRoutes,
+    webProfileRoutes,
+    webPasswordRoutes,
+    webAuditRoutes,
+    problemRoutes,
+    idempotentTokenRoutes,
+  ];
   if (config.examplesEnabled) tables.push(webExampleRoutes);
   // The embedded mailbox's messages carry codes and reset links: readable in dev and test only.
   if (config.profile !== 'prod' && infra.mailbox !== null) tables.push(devMailboxRoutes(infra.mailbox));

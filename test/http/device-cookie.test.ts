@@ -104,8 +104,10 @@ for (const kind of STORE_KINDS) {
           'avatar',
           'expires',
           'nickname',
+          'passwordChangeRequired',
           'permissions',
           'refreshToken',
+          'requiredActions',
           'roles',
           'username',
         ]);

@@ -131,7 +131,14 @@ for (const kind of STORE_KINDS) {
         .post(`/system/user/${id('ann')}/disable`)
         .set('Authorization', `Bearer ${root}`)
         .expect(200);
-      assert.deepEqual(res.body.data, { userId: id('ann'), username: 'ann', enabled: false, sessionsEnded: 2 });
+      assert.deepEqual(res.body.data, {
+        userId: id('ann'),
+        username: 'ann',
+        enabled: false,
+        disabledReason: null,
+        disabledUntil: null,
+        sessionsEnded: 2,
+      });
       for (const t of [ann1, ann2]) {
         const r = await me(t).expect(401);
         assert.equal(r.body.code, 40105, 'token-kicked-out');

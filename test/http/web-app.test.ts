@@ -82,7 +82,7 @@ for (const kind of STORE_KINDS) {
       it('register -> login -> profile -> second login -> two sessions -> end one -> logout-all', async () => {
         const reg = await register(c, { username: 'bob.smith', password: 'bob-pass-123', nickname: 'Bob' }).expect(201);
         assert.match(reg.headers['content-type'] ?? '', /^application\/json/);
-        assert.deepEqual(Object.keys(reg.body).sort(), ['userId', 'username']);
+        assert.deepEqual(Object.keys(reg.body).sort(), ['email', 'emailVerified', 'userId', 'username']);
         assert.equal(reg.body.username, 'bob.smith');
         assert.match(reg.headers['ratelimit-policy'] ?? '', /^"register";q=10;w=3600$/);
 

@@ -80,11 +80,13 @@ for (const kind of STORE_KINDS) {
       assert.ok(!res.body.data.permissions.includes('system:user:remove'));
     });
 
-    it('a disabled user is rejected exactly like bad credentials', async () => {
+    it('a disabled user is told so only with the right password; a wrong one is bad-credentials like an unknown user', async () => {
       const disabled = await login('off', 'pw', '10.1.0.4').expect(401);
+      const guessed = await login('off', 'not-the-password', '10.1.0.7').expect(401);
       const wrong = await login('ann', 'not-the-password', '10.1.0.5').expect(401);
       const unknown = await login('ghost', 'pw', '10.1.0.6').expect(401);
-      assert.deepEqual(disabled.body, wrong.body);
+      assert.equal(disabled.body.code, 40114);
+      assert.deepEqual(guessed.body, wrong.body);
       assert.deepEqual(unknown.body, wrong.body);
     });
   });

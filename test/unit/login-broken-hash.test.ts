@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { Login } from '../../src/application/auth/login';
+import { PasswordCheck } from '../../src/application/auth/password-check';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import { TOKENS } from '../../src/application/tokens';
 import { InMemoryUserDirectory } from '../../src/adapters/directory/in-memory-user-directory';
@@ -30,6 +31,7 @@ describe('login against a stored hash that is not BCrypt', () => {
       const child = c.createChild();
       child.bind(TOKENS.PasswordHasher).toConstantValue(hasher);
       child.bind(TOKENS.UserDirectory).toConstantValue(dir);
+      child.bind(PasswordCheck).toSelf();
       child.bind(Login).toSelf();
       const login = child.get(Login);
       await assert.rejects(

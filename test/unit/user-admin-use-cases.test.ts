@@ -10,6 +10,7 @@ import { type SessionSettings } from '../../src/application/session/session-sett
 import { ChangeUserRoles } from '../../src/application/users/change-user-roles';
 import { DeviceCookies } from '../../src/application/auth/device-cookies';
 import { Delegation, type Actor } from '../../src/application/users/delegation';
+import { EndUserSessions } from '../../src/application/users/end-user-sessions';
 import { DisableUser } from '../../src/application/users/disable-user';
 import { principalOf } from '../../src/application/users/principal';
 import { ResyncUserSessions } from '../../src/application/users/resync-user-sessions';
@@ -93,12 +94,18 @@ describe('user administration use cases (live sessions follow the directory)', (
 
   it('DisableUser disables the account and kicks out its sessions', async () => {
     const t = await loginAnn();
-    const out = await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
-    assert.deepEqual(out.sessions, { action: 'ended', sessions: 1 });
+    const out = await new DisableUser(dir, clock, delegation, new EndUserSessions(managers, registry, devices)).execute({
+      actor: rootActor,
+      userId: annId,
+    });
+    assert.equal(out.sessionsEnded, 1);
     assert.equal((await dir.findById(annId))?.enabled, false);
     assert.equal(await permsOf(t), 'token-kicked-out');
     await assert.rejects(
-      new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: '424242' }),
+      new DisableUser(dir, clock, delegation, new EndUserSessions(managers, registry, devices)).execute({
+        actor: rootActor,
+        userId: '424242',
+      }),
       (e) => isDomainError(e) && e.reason === 'user-not-found',
     );
   });
@@ -107,7 +114,10 @@ describe('user administration use cases (live sessions follow the directory)', (
     const cookie = devices.issue('admin', 'ann').value;
     assert.notEqual(await devices.verify('admin', 'ann', [cookie]), null);
     clock.advance(1);
-    await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
+    await new DisableUser(dir, clock, delegation, new EndUserSessions(managers, registry, devices)).execute({
+      actor: rootActor,
+      userId: annId,
+    });
     await dir.setStatus(annId, { enabled: true });
     assert.equal(await devices.verify('admin', 'ann', [cookie]), null);
   });
@@ -116,10 +126,13 @@ describe('user administration use cases (live sessions follow the directory)', (
     const ann = (await dir.findById(annId))!;
     const lapsed = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
     clock.advance((DEFAULT_SESSION_POLICY.timeout + 2 * 3600) * 1000); // the access session is gone from every index
-    await new DisableUser(dir, managers, registry, delegation, devices).execute({ actor: rootActor, userId: annId });
+    await new DisableUser(dir, clock, delegation, new EndUserSessions(managers, registry, devices)).execute({
+      actor: rootActor,
+      userId: annId,
+    });
     await dir.setStatus(annId, { enabled: true });
     await assert.rejects(
-      new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({
+      new RefreshToken(dir, managers, registry, tokens, silentLogger, clock).execute({
         loginType: 'admin',
         refreshToken: lapsed.refreshToken,
         client: {},
@@ -128,7 +141,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     );
     clock.advance(1);
     const fresh = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
-    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger).execute({
+    const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger, clock).execute({
       loginType: 'admin',
       refreshToken: fresh.refreshToken,
       client: {},

@@ -27,7 +27,8 @@ export async function auditCommand(io: CliIo, argv: readonly string[], deps: () 
   if (r.firstBreak !== null) {
     const b = r.firstBreak;
     throw new CliFailure(
-      `${what}: chain broken at ${b.position} (event ${b.eventId ?? 'unreadable'}): it does not follow from ${b.after ?? 'the entry before it'}; ` +
+      `${what}: chain broken at ${b.position} (event ${b.eventId ?? 'unreadable'}): ` +
+        `it does not follow from ${b.after ?? 'the entry before it'}; ` +
         `that entry or this one was changed, or entries between them removed (${r.checked} checked)`,
     );
   }

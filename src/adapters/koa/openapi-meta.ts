@@ -93,6 +93,7 @@ const RATE_LIMIT_SUBJECTS: Readonly<Record<string, string>> = {
   USER: 'user',
   SESSION: 'session (only requests that present an access token are counted)',
   GLOBAL: 'app (all clients together)',
+  EMAIL: 'e-mail address named in the body (compared without regard to case)',
 };
 
 function describeGuard(doc: GuardDoc): string | undefined {
@@ -106,6 +107,11 @@ function describeGuard(doc: GuardDoc): string | undefined {
       return `Requires permission ${quoted(doc.permissions ?? [], doc.mode)}.`;
     case 'role':
       return `Requires role ${quoted(doc.roles ?? [], doc.mode)}.`;
+    case 'step-up':
+      return (
+        `Step-up: the session must have authenticated within the last ${String(doc.maxAgeSeconds)} seconds ` +
+        '(login or `POST /auth/step-up`), else 403 `step-up-required`.'
+      );
     case 'rate-limit':
       return (
         `Rate limit \`${String(doc.key)}\`: ${String(doc.limit)} requests per ${seconds(doc.windowSeconds)} ` +

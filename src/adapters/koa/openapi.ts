@@ -157,6 +157,9 @@ function applyGuardDoc(doc: GuardDoc, e: GuardEffects, schemes: Map<string, Reco
     case 'role':
       e.extensions['x-roles'] = { loginType: doc.loginType, mode: doc.mode ?? 'AND', roles: doc.roles ?? [] };
       break;
+    case 'step-up':
+      e.extensions['x-step-up'] = { loginType: doc.loginType, maxAgeSeconds: doc.maxAgeSeconds };
+      break;
     case 'rate-limit':
       break;
     case 'signature':
@@ -241,7 +244,10 @@ export function buildOpenApiDocument(o: OpenApiOptions): Record<string, unknown>
         ? {
             request: {
               ...(def.query ? { query: def.query } : {}),
-              ...(def.body ? { body: { required: true, content: { 'application/json': { schema: def.body } } } } : {}),
+              // A body whose every field is optional may be left out (the edge reads no body as {}).
+              ...(def.body
+                ? { body: { required: !def.body.safeParse({}).success, content: { 'application/json': { schema: def.body } } } }
+                : {}),
             },
           }
         : {}),

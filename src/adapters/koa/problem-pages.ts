@@ -225,7 +225,9 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
     todo: 'Enter the current code of your authenticator app (or an unused recovery code); check the device clock.',
   },
   'passkey-invalid': {
-    what: 'The passkey (WebAuthn) response could not be verified: wrong challenge or origin, unknown credential, or a bad signature or counter.',
+    what:
+      'The passkey (WebAuthn) response could not be verified: wrong challenge or origin, unknown credential, ' +
+      'or a bad signature or counter.',
     todo: 'Ask for new options and try the passkey again; if it keeps failing, use another factor.',
   },
   'step-up-required': {

@@ -4,10 +4,12 @@
  * draft headers `RateLimit-Policy: "<key>";q=<limit>;w=<window>` and
  * `RateLimit: "<key>";r=<remaining>;t=<seconds>`; a rejection is 429 with `Retry-After`. A route
  * with two limiters (per IP, then per session) lists both policies, comma-separated (the draft's
- * list form), the one that ran first first.
+ * list form), the one that ran first first. An `EMAIL` limit counts per address the JSON body names
+ * (a digest of its folded form: `Ann@x.org` and `ann@x.org` share a budget, and no address is kept in clear).
  */
 import { DomainError } from '../../domain/errors';
 import { CheckRateLimit, type RateLimitPolicy } from '../../application/auth/check-rate-limit';
+import { emailDigest } from '../../application/users/email-digest';
 import { rateLimitSubjectOf } from './client-ip';
 import { guard, type Guard } from './guards';
 
@@ -33,6 +35,10 @@ export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuar
         } else if (policy.limitType === 'SESSION') {
           if (!auth) return next(); // no session presented: the route's IP limit counts the request
           subject = `${auth.loginType}:${auth.record.tokenId}`;
+        } else if (policy.limitType === 'EMAIL') {
+          const email = bodyEmailOf(ctx.request as { body?: unknown });
+          if (email === null) return next(); // no address: the body's validation refuses the request
+          subject = `email:${emailDigest(email)}`;
         }
         const d = await check.execute({ policy, scope, subject });
         const headers = {
@@ -56,6 +62,14 @@ export function rateLimiter(check: CheckRateLimit, scope: string): RateLimitGuar
         await next();
       },
     );
+}
+
+/** The `email` of a JSON object body (the body parser ran before the guards), or null. */
+function bodyEmailOf(request: { body?: unknown }): string | null {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || !('email' in body)) return null;
+  const email = (body as { email?: unknown }).email;
+  return typeof email === 'string' && email.trim() !== '' ? email : null;
 }
 
 /** Appends one limiter's item to what an earlier limiter of the route set (a structured-field list). */

@@ -24,6 +24,8 @@ export const SECURITY_EVENT_TYPES = [
   'refresh-reused',
   'session-refused',
   'registered',
+  'email-verified',
+  'password-reset-requested',
   // refusals at the edge, on any route
   'access-denied',
   'rate-limited',

@@ -20,6 +20,7 @@
  * Store keys (KeyValueStore), one JSON record per budget, changed by compare-and-set:
  *   loginfail:<type>:<folded name>  -> {failures, lockedUntil, inFlight}   the account's budget
  *   devicefail:<type>:<cookie id>   -> the same, the budget of one device cookie
+ *   lockdevices:<type>:<folded name> (ListStore) -> the device budgets that failed on the account (for unlock)
  * `lockedUntil` ends the failure window (below the cap) or the lock (at the cap); `inFlight`
  * maps each attempt being compared to the end of its lease. The reader also accepts the
  * one-letter form `{n, until}` of the previous format.
@@ -31,6 +32,7 @@ import { parseJsonObject } from '../../domain/json-record';
 import { foldUsername } from '../../domain/username';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
+import type { ListStore } from '../ports/list-store';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 import type { LoginType } from '../../domain/login-type';
@@ -38,6 +40,8 @@ import type { LoginType } from '../../domain/login-type';
 /** An attempt holding a place in a budget: settle it with `fail` or `succeed`. */
 export interface LockAttempt {
   readonly key: string;
+  /** `<type>:<folded name>`: the account the attempt is for (its device failures are listed there, for unlock). */
+  readonly account: string;
   readonly id: string;
   /** Judged on the account's shared budget (no valid device cookie), not on a cookie's own. */
   readonly shared: boolean;
@@ -56,6 +60,8 @@ const IDLE_WAIT_MS = 5_000;
 /** ...and in any case after this long. */
 const MAX_WAIT_MS = 15_000;
 const POLL_MS = 20;
+/** Device budgets listed per account for unlock (a cookie's failures beyond this many devices lapse on their own). */
+const MAX_LISTED_DEVICES = 200;
 
 const EMPTY: LockState = { failures: 0, lockedUntil: 0, inFlight: {} };
 
@@ -123,6 +129,7 @@ export class AccountLock {
 
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
+    @inject(TOKENS.ListStore) private readonly lists: ListStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
   ) {}
@@ -142,9 +149,10 @@ export class AccountLock {
     if (this.settings.maxLoginFailures <= 0) return null;
     const { deviceId } = proof;
     const shared = deviceId === null;
-    const key = shared ? `loginfail:${loginType}:${foldUsername(username)}` : `devicefail:${loginType}:${deviceId}`;
+    const account = `${loginType}:${foldUsername(username)}`;
+    const key = shared ? `loginfail:${account}` : `devicefail:${loginType}:${deviceId}`;
     const pass = shared && proof.captchaSolved;
-    const attempt: LockAttempt = { key, id: randomBytes(9).toString('base64url'), shared };
+    const attempt: LockAttempt = { key, account, id: randomBytes(9).toString('base64url'), shared };
     // The wait runs on real time: it is the time a client is kept waiting, whatever the clock port says.
     const giveUpAt = Date.now() + MAX_WAIT_MS;
     let idleUntil = Date.now() + IDLE_WAIT_MS;
@@ -179,6 +187,29 @@ export class AccountLock {
       const lockedUntil = failures >= max ? now + spentMs : s.failures === 0 ? now + lockSeconds * 1000 : s.lockedUntil;
       return { out: undefined, next: { failures, lockedUntil, inFlight: withoutAttempt(s, attempt.id) } };
     });
+    // A device budget is keyed by its cookie: list it under the account, so that an unlock finds it.
+    if (!attempt.shared) await this.lists.append(`lockdevices:${attempt.account}`, attempt.key, MAX_LISTED_DEVICES, lockSeconds * 1000);
+  }
+
+  /**
+   * When the account's shared budget is spent (failed logins lock it): the time it is whole again
+   * (ms), else null. What an administrator sees as "locked until".
+   */
+  async lockedUntil(loginType: LoginType, username: string): Promise<number | null> {
+    if (this.settings.maxLoginFailures <= 0) return null;
+    const now = this.clock.now();
+    const s = current(readState(await this.kv.get(`loginfail:${loginType}:${foldUsername(username)}`)), now);
+    return s.failures >= this.settings.maxLoginFailures ? s.lockedUntil : null;
+  }
+
+  /**
+   * An administrator's unlock: the account's shared budget and the budget of every device cookie
+   * that failed on it are cleared, so the owner gets in at once (attempts in flight keep no place).
+   */
+  async unlock(loginType: LoginType, username: string): Promise<void> {
+    const account = `${loginType}:${foldUsername(username)}`;
+    const devices = await this.lists.list(`lockdevices:${account}`);
+    await Promise.all([this.kv.delete(`loginfail:${account}`), ...[...new Set(devices)].map((key) => this.kv.delete(key))]);
   }
 
   /** A successful login clears the failures of the budget it was judged on. */

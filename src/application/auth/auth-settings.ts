@@ -14,6 +14,8 @@ export interface AuthSettings {
   readonly captchaMaxFailures: number;
   /** How long a spent shared budget remembers its failures after the last one (and refuses once the captcha cap is reached). */
   readonly hardLockSeconds: number;
+  /** Sensitive routes need a re-authentication within this many seconds (step-up). */
+  readonly stepUpMaxAgeSeconds: number;
   /** IANA zone of `expires`. */
   readonly timeZone: string;
   /** Device cookies: the keys (the current one first; every one verifies), lifetime, HTTPS only, Path. */

@@ -6,8 +6,12 @@ import type { RateLimitDecision, RateLimitStore } from '../ports/rate-limit-stor
 import { TOKENS } from '../tokens';
 import type { Reason } from '../../domain/errors';
 
-/** SESSION: per session (its token id) when the request presents one; a request without one is not counted by it. */
-export type LimitType = 'IP' | 'GLOBAL' | 'USER' | 'SESSION';
+/**
+ * SESSION: per session (its token id) when the request presents one; a request without one is not counted by it.
+ * EMAIL: per e-mail address the request body names in `email` (its digest: folded, hashed, never in clear); a body
+ * without one is not counted by it (its validation refuses it).
+ */
+export type LimitType = 'IP' | 'GLOBAL' | 'USER' | 'SESSION' | 'EMAIL';
 
 export interface RateLimitPolicy {
   /** Name of the limit (shown in the RateLimit headers), e.g. "login". */
@@ -28,7 +32,7 @@ export class CheckRateLimit {
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
-  /** `subject` is the client IP (IP), the user id (USER), the session (SESSION) or ignored (GLOBAL). */
+  /** `subject` is the client IP (IP), the user id (USER), the session (SESSION), the address digest (EMAIL) or ignored (GLOBAL). */
   async execute(input: { policy: RateLimitPolicy; scope: string; subject: string }): Promise<RateLimitDecision> {
     const { policy } = input;
     const who = policy.limitType === 'GLOBAL' ? '*' : input.subject;

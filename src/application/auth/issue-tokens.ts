@@ -1,6 +1,6 @@
 /** Issues a session plus the first (or next) refresh token of a family. */
 import { inject, injectable } from 'inversify';
-import type { ClientInfo, Principal } from '../../domain/session';
+import type { AuthMethod, ClientInfo, Principal, RequiredAction } from '../../domain/session';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { formatDateTime } from '../shared/date-time';
@@ -22,6 +22,12 @@ export interface IssueTokensInput {
   readonly client: ClientInfo;
   /** The family to continue (a refresh); absent for a new login. */
   readonly family?: string;
+  /** Pending required actions: the session is restricted until they are done. */
+  readonly requiredActions?: readonly RequiredAction[];
+  /** How the user proved who they are (RFC 8176); recorded with the time as the session's authTime. Absent on a refresh: kept. */
+  readonly amr?: readonly AuthMethod[];
+  /** A refresh carries the authentication time of the login it continues. */
+  readonly authTime?: number;
 }
 
 @injectable()
@@ -44,7 +50,12 @@ export class IssueTokens {
     }
     const family = input.family ?? this.registry.newFamily();
     // No access token outlives its family: the family's absolute lifetime bounds the whole login.
-    const session = await manager.login(input.principal, input.client, { rtFamily: family }, this.registry.endOf(family));
+    const endOfFamily = this.registry.endOf(family);
+    const session = await manager.login(input.principal, input.client, { rtFamily: family }, endOfFamily, {
+      requiredActions: input.requiredActions ?? [],
+      amr: input.amr ?? ['pwd'],
+      ...(input.authTime !== undefined ? { authTime: input.authTime } : {}),
+    });
     // The session first, then the refresh token (one atomic write of its family records): a crash
     // in between leaves only a session whose token nobody received, which ends with its TTL.
     const refreshToken = await this.registry.issue(input.loginType, input.principal.userId, family, session.tokenHash);

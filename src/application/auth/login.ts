@@ -5,25 +5,24 @@
  * Order: (rate limit at the edge) -> (body validation at the edge) -> captcha (when every login
  * needs one) -> decrypt -> device cookies -> account lock (a spent shared budget asks for a captcha:
  * the one sent with the login, else 428) -> look up -> BCrypt compare (a dummy hash for unknown
- * users) -> enabled -> session -> refresh token -> a new device cookie. Unknown user, wrong
- * password, undecryptable password and disabled account are one failure: same status, code,
+ * users) -> account state (disabled, unverified e-mail: said only to whoever knows the password) ->
+ * session (restricted while required actions are pending) -> refresh token -> a new device cookie.
+ * Unknown user, wrong password and undecryptable password are one failure: same status, code,
  * message and the same BCrypt work.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
-import { BCRYPT_MAX_BYTES, isBcryptHash, utf8Length } from '../../domain/password';
 import type { ClientInfo } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Metrics } from '../ports/metrics';
-import type { PasswordHasher } from '../ports/password-hasher';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
 import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
-import { principalOf } from '../users/principal';
 import { AccountLock, type LockAttempt } from './account-lock';
 import type { AuthSettings } from './auth-settings';
-import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
-import { IssueTokens, type TokenPair } from './issue-tokens';
+import { DeviceCookies } from './device-cookies';
+import { FinishLogin, type LoginOutput } from './finish-login';
+import { PasswordCheck } from './password-check';
 import { VerifyCaptcha } from './verify-captcha';
 import type { LoginType } from '../../domain/login-type';
 
@@ -42,17 +41,7 @@ export interface LoginInput {
   readonly deviceCookies: readonly string[];
 }
 
-export interface LoginOutput extends TokenPair {
-  /** Who logged in (for the edge's security event; not part of the response body). */
-  readonly userId: string;
-  readonly username: string;
-  readonly nickname: string;
-  readonly avatar: string;
-  readonly roles: readonly string[];
-  readonly permissions: readonly string[];
-  /** The device cookie to hand to the client (transport only, never in the response body). */
-  readonly deviceCookie: IssuedDeviceCookie;
-}
+export type { LoginOutput } from './finish-login';
 
 const badCredentials = (): DomainError => new DomainError('bad-credentials', BAD_CREDENTIALS_MESSAGE);
 
@@ -62,25 +51,24 @@ export class Login {
   static readonly reasons: readonly Reason[] = [
     ...VerifyCaptcha.reasons,
     ...AccountLock.reasons,
-    ...IssueTokens.reasons,
+    ...FinishLogin.reasons,
     'bad-credentials',
     'directory-unavailable',
     'server-busy',
   ];
 
-  private dummyHash: Promise<string> | undefined;
-
   constructor(
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
-    @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
+    @inject(PasswordCheck) private readonly passwords: PasswordCheck,
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
     @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
     @inject(AccountLock) private readonly lock: AccountLock,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
-    @inject(IssueTokens) private readonly issue: IssueTokens,
+    @inject(FinishLogin) private readonly finish: FinishLogin,
   ) {}
 
   /** Counts every attempt by outcome: "success", the failure's domain reason, or "error" (store down, bug). */
@@ -106,30 +94,18 @@ export class Login {
     let matches: boolean;
     try {
       user = await this.directory.findByUsername(input.username);
-      matches = await this.passwordMatches(user, password);
+      matches = await this.passwords.matches(user, password);
     } catch (e) {
       // No verdict (directory down, hasher busy): the place goes back, nothing is counted.
       await this.lock.release(attempt);
       throw e;
     }
-    if (!matches || user === null || !user.enabled) {
+    if (!matches || user === null) {
       await this.lock.fail(attempt);
       throw badCredentials();
     }
     await this.lock.succeed(attempt);
-    const tokens = await this.issue.execute({ loginType: input.loginType, principal: principalOf(user), client: input.client });
-    return {
-      accessToken: tokens.accessToken,
-      refreshToken: tokens.refreshToken,
-      expires: tokens.expires,
-      userId: user.id,
-      username: user.username,
-      nickname: user.nickname,
-      avatar: user.avatar,
-      roles: [...user.roles],
-      permissions: [...user.permissions],
-      deviceCookie: this.devices.issue(input.loginType, user.username),
-    };
+    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'] });
   }
 
   /**
@@ -151,23 +127,5 @@ export class Login {
     }
     await solveCaptcha();
     return this.lock.begin(input.loginType, input.username, { deviceId, captchaSolved: true });
-  }
-
-  /**
-   * One BCrypt compare whatever the case: an unknown user, an unusable password or a stored hash
-   * that is not BCrypt (a broken row, which would fail instantly) is compared against a dummy
-   * hash, so every failure costs the same time.
-   */
-  private async passwordMatches(user: DirectoryUser | null, password: string | null): Promise<boolean> {
-    const usable = password !== null && password !== '' && utf8Length(password) <= BCRYPT_MAX_BYTES;
-    const storedHash = user !== null && isBcryptHash(user.passwordHash) ? user.passwordHash : null;
-    const matches = await this.hasher.verify(usable ? password : 'x', storedHash ?? (await this.dummy()));
-    return usable && storedHash !== null && matches;
-  }
-
-  /** A hash of a random password at the configured cost: unknown users cost one real compare too. */
-  private dummy(): Promise<string> {
-    this.dummyHash ??= this.hasher.hash(`dummy-${this.clock.now()}-${Math.random()}`, this.settings.bcryptCost);
-    return this.dummyHash;
   }
 }

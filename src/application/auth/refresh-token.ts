@@ -1,12 +1,13 @@
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
-import type { ClientInfo } from '../../domain/session';
+import type { ClientInfo, SessionRecord } from '../../domain/session';
 import type { Logger } from '../ports/logger';
-import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
+import type { Clock } from '../ports/clock';
+import { accountActive, type DirectoryUser, type UserDirectory } from '../ports/user-directory';
 import { RefreshTokenRegistry, type RefreshRecord } from '../session/refresh-token-registry';
 import { SessionManagers, type SessionManager } from '../session/session-manager';
 import { TOKENS } from '../tokens';
-import { principalOf } from '../users/principal';
+import { principalOf, requiredActionsOf } from '../users/principal';
 import { IssueTokens, type TokenPair } from './issue-tokens';
 import type { LoginType } from '../../domain/login-type';
 
@@ -46,6 +47,7 @@ export class RefreshToken {
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(IssueTokens) private readonly issue: IssueTokens,
     @inject(TOKENS.Logger) private readonly log: Logger,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
   async execute(input: { loginType: LoginType; refreshToken: string; client: ClientInfo }): Promise<TokenPair> {
@@ -68,8 +70,18 @@ export class RefreshToken {
       throw reused();
     }
     const { record } = consumed;
-    const user = await this.admit(this.managers.get(type), type, record);
-    const next = await this.issue.execute({ loginType: type, principal: principalOf(user), client: input.client, family: record.family });
+    const { user, previous } = await this.admit(this.managers.get(type), type, record);
+    // A refresh is no re-authentication: the new session keeps when and how its user last proved
+    // who they are (the previous session's, else the login's: the family's birth).
+    const next = await this.issue.execute({
+      loginType: type,
+      principal: principalOf(user),
+      client: input.client,
+      family: record.family,
+      requiredActions: requiredActionsOf(user),
+      authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
+      amr: previous?.amr ?? ['pwd'],
+    });
     // A reuse, logout, kick or "log out everywhere" may have revoked the family while we rotated:
     // then the new pair dies with it.
     const [revoked, cutNow] = await Promise.all([
@@ -90,7 +102,11 @@ export class RefreshToken {
    * back; expired, logged out or gone is fine (refreshing after the access token lapsed is what
    * refresh tokens are for). A family born before the user's cut-off is refused.
    */
-  private async admit(manager: SessionManager, type: LoginType, record: RefreshRecord): Promise<DirectoryUser> {
+  private async admit(
+    manager: SessionManager,
+    type: LoginType,
+    record: RefreshRecord,
+  ): Promise<{ user: DirectoryUser; previous: SessionRecord | null }> {
     const [access, user, cutOff] = await Promise.all([
       manager.stateOf(record.accessHash),
       this.directory.findById(record.userId),
@@ -105,10 +121,10 @@ export class RefreshToken {
       throw invalid();
     }
     if (access !== null) await manager.logoutByHash(record.accessHash);
-    if (user === null || !user.enabled) {
+    if (user === null || !accountActive(user, this.clock.now())) {
       await this.registry.revokeFamily(type, record.family);
       throw invalid();
     }
-    return user;
+    return { user, previous: access?.state === 'active' ? access.record : null };
   }
 }

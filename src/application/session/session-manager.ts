@@ -17,6 +17,8 @@ import {
   type ClientInfo,
   type Principal,
   type ResolveFailure,
+  type AuthMethod,
+  type RequiredAction,
   type SessionRecord,
   type StoredSession,
 } from '../../domain/session';
@@ -66,14 +68,24 @@ export class SessionManager {
    * Creates a session for `principal` (Sa-Token's `StpAdminUtil.login(userId)` in the seed: log a user of the admin login type in).
    * `notAfter` (ms)
    * caps a new session's expiry, e.g. at the end of its refresh-token family's lifetime.
+   * `auth`: the session's required actions (a restricted session is never shared: it is always a
+   * new token), how and when its user authenticated (authTime defaults to now).
    */
-  async login(principal: Principal, client: ClientInfo = {}, attrs: Record<string, string> = {}, notAfter?: number): Promise<LoginResult> {
+  async login(
+    principal: Principal,
+    client: ClientInfo = {},
+    attrs: Record<string, string> = {},
+    notAfter?: number,
+    auth: SessionAuth = {},
+  ): Promise<LoginResult> {
+    const requiredActions = auth.requiredActions ?? [];
     const now = this.clock.now();
     const p = this.policy;
 
-    if (p.isConcurrent && p.isShare) {
+    const share = p.isConcurrent && p.isShare && requiredActions.length === 0;
+    if (share) {
       const reusable = (await this.store.listByUser(this.loginType, principal.userId, now)).find(
-        (s) => s.record.attrs.shareSeed !== undefined,
+        (s) => s.record.attrs.shareSeed !== undefined && (s.record.requiredActions ?? []).length === 0,
       );
       if (reusable) {
         const token = this.deriveSharedToken(reusable.record.attrs.shareSeed as string);
@@ -86,7 +98,7 @@ export class SessionManager {
 
     let token: string;
     let allAttrs = attrs;
-    if (p.isConcurrent && p.isShare) {
+    if (share) {
       const seed = randomBytes(16).toString('hex');
       token = this.deriveSharedToken(seed);
       allAttrs = { ...attrs, shareSeed: seed };
@@ -103,6 +115,9 @@ export class SessionManager {
       principal,
       client,
       attrs: allAttrs,
+      ...(requiredActions.length > 0 ? { requiredActions: [...requiredActions] } : {}),
+      ...(auth.authTime !== undefined && auth.authTime !== now ? { authTime: auth.authTime } : {}),
+      ...(auth.amr !== undefined && !(auth.amr.length === 1 && auth.amr[0] === 'pwd') ? { amr: [...auth.amr] } : {}),
     };
     const { replaced } = await this.store.create({
       loginType: this.loginType,
@@ -224,6 +239,11 @@ export class SessionManager {
     return ok ? record : null;
   }
 
+  /** Replaces the record of one live session (its expiry unchanged); false when it is no longer active. */
+  replaceRecord(tokenHash: string, record: SessionRecord): Promise<boolean> {
+    return this.store.update(this.loginType, tokenHash, record, retentionUntil(record.expiresAt, this.clock.now()));
+  }
+
   /** Replaces the principal snapshot (roles, permissions) of every live session of a user. */
   async updatePrincipal(userId: string, principal: Principal): Promise<number> {
     const now = this.clock.now();
@@ -235,6 +255,13 @@ export class SessionManager {
     }
     return n;
   }
+}
+
+/** What a new session records of its user's authentication (absent fields: no actions, now, `['pwd']`). */
+export interface SessionAuth {
+  readonly requiredActions?: readonly RequiredAction[];
+  readonly amr?: readonly AuthMethod[];
+  readonly authTime?: number;
 }
 
 /** The earlier of a session's expiry (null = never) and an optional cap. */

@@ -17,6 +17,8 @@ export interface CreateUserInput {
   readonly encrypted: boolean;
   readonly nickname?: string | undefined;
   readonly roles: readonly string[];
+  /** Members: an e-mail address (stored unverified; one account per address, whatever its case). */
+  readonly email?: string | undefined;
   /**
    * The administrator creating the account, who may grant only what it holds (delegation rules:
    * src/application/users/delegation.ts); null for self-registration and the operator's CLI.
@@ -26,6 +28,8 @@ export interface CreateUserInput {
 
 const taken = (username: string): DomainError =>
   new DomainError('username-taken', `The username "${username}" is already taken (usernames are unique whatever their case).`);
+const emailTaken = (): DomainError =>
+  new DomainError('email-taken', 'The e-mail address is already in use (addresses are unique whatever their case).');
 const invalidField = (pointer: string, detail: string, message = 'The request body is not valid.'): DomainError =>
   new DomainError('validation-failed', message, { errors: [{ pointer, detail }] });
 
@@ -36,12 +40,13 @@ export class CreateUser {
     'validation-failed',
     'password-policy',
     'username-taken',
+    'email-taken',
     'directory-unavailable',
     'directory-read-only',
     'server-busy',
   ];
-  /** The failures of an administrator's creation (the delegation check added). */
-  static readonly delegatedReasons: readonly Reason[] = [...CreateUser.reasons, ...Delegation.reasons];
+  /** The failures of an administrator's creation: no e-mail address (so never email-taken), the delegation check added. */
+  static readonly delegatedReasons: readonly Reason[] = [...CreateUser.reasons.filter((r) => r !== 'email-taken'), ...Delegation.reasons];
 
   constructor(
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
@@ -67,8 +72,12 @@ export class CreateUser {
       passwordHash,
       nickname: input.nickname ?? input.username,
       roles: input.roles,
+      ...(input.email === undefined ? {} : { email: input.email }),
     });
-    if (!result.ok) throw result.reason === 'username-taken' ? taken(input.username) : invalidField('/roles', result.detail);
+    if (!result.ok) {
+      if (result.reason === 'email-taken') throw emailTaken();
+      throw result.reason === 'username-taken' ? taken(input.username) : invalidField('/roles', result.detail);
+    }
     return userViewOf(result.user);
   }
 }

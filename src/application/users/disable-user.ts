@@ -1,23 +1,35 @@
 /**
- * Disables an admin account and ends every live session of it at once (ASVS 7.4.2), and every
- * refresh token and device cookie of it: re-enabling the account later does not bring any
- * earlier login, or any earlier device's exemption from the shared failure budget, back.
+ * Disables an admin account, for good or until a time (a timed ban lifts itself: logins are
+ * admitted again from `until` on, with no one to call), with an optional reason administrators
+ * see, and ends every login of it at once (ASVS 7.4.2): every live session, every refresh token
+ * and every device cookie, so re-enabling the account later brings no earlier login, and no
+ * earlier device's exemption from the shared failure budget, back.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { AccountStore } from '../ports/account-store';
-import { DeviceCookies } from '../auth/device-cookies';
-import { RefreshTokenRegistry } from '../session/refresh-token-registry';
-import { SessionManagers } from '../session/session-manager';
+import type { Clock } from '../ports/clock';
 import { TOKENS } from '../tokens';
 import { Delegation, type Actor } from './delegation';
-import { ADMIN_LOGIN_TYPE, syncLiveSessions, type SessionSync } from './live-sessions';
+import { EndUserSessions } from './end-user-sessions';
+import { ADMIN_LOGIN_TYPE } from './live-sessions';
+
+export interface DisableUserInput {
+  /** The administrator asking (delegation rules: src/application/users/delegation.ts). */
+  readonly actor: Actor;
+  readonly userId: string;
+  readonly reason?: string | null;
+  /** End of a timed ban (ms since epoch); absent or null: until enabled again. */
+  readonly until?: number | null;
+}
 
 export interface DisableUserOutput {
   readonly userId: string;
   readonly username: string;
   readonly enabled: false;
-  readonly sessions: SessionSync;
+  readonly disabledReason: string | null;
+  readonly disabledUntil: number | null;
+  readonly sessionsEnded: number;
 }
 
 @injectable()
@@ -25,32 +37,33 @@ export class DisableUser {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
   static readonly reasons: readonly Reason[] = [
     ...Delegation.reasons,
+    ...EndUserSessions.reasons,
+    'validation-failed',
     'user-not-found',
-    'directory-unavailable',
     'directory-read-only',
-    'store-unavailable',
+    'directory-unavailable',
   ];
 
   constructor(
     @inject(TOKENS.AccountStore) private readonly accounts: AccountStore,
-    @inject(SessionManagers) private readonly managers: SessionManagers,
-    @inject(RefreshTokenRegistry) private readonly refreshTokens: RefreshTokenRegistry,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(Delegation) private readonly delegation: Delegation,
-    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(EndUserSessions) private readonly sessions: EndUserSessions,
   ) {}
 
-  /** `actor`: the administrator asking (delegation rules: src/application/users/delegation.ts). */
-  async execute(input: { readonly actor: Actor; readonly userId: string }): Promise<DisableUserOutput> {
+  async execute(input: DisableUserInput): Promise<DisableUserOutput> {
+    const until = input.until ?? null;
+    if (until !== null && until <= this.clock.now()) {
+      throw new DomainError('validation-failed', 'A ban must end in the future.', {
+        errors: [{ pointer: '/until', detail: 'must be a time in the future (ISO-8601), or absent for no end' }],
+      });
+    }
     await this.delegation.assertMayManage(input.actor, input.userId, 'disable');
-    const user = await this.accounts.setStatus(input.userId, { enabled: false, reason: null, until: null });
+    const reason = input.reason ?? null;
+    const user = await this.accounts.setStatus(input.userId, { enabled: false, reason, until });
     if (user === null) throw new DomainError('user-not-found', `No user with id "${input.userId}".`);
-    // The refresh-token cut-off first (a refresh in flight re-checks it after rotating): it also
-    // reaches logins whose access token lapsed, which no session index lists any more.
-    await this.refreshTokens.revokeAllOfUser(ADMIN_LOGIN_TYPE, user.id);
-    // Its device cookies too: a re-enabled account starts without exemptions from the shared lock.
-    await this.devices.revokeAll(ADMIN_LOGIN_TYPE, user.username);
     // Kicked out, not deleted: the tokens then say why they stopped working (token-kicked-out).
-    const sessions = await syncLiveSessions(this.managers.get(ADMIN_LOGIN_TYPE), user.id, null);
-    return { userId: user.id, username: user.username, enabled: false, sessions };
+    const sessionsEnded = await this.sessions.execute({ loginType: ADMIN_LOGIN_TYPE, userId: user.id, username: user.username });
+    return { userId: user.id, username: user.username, enabled: false, disabledReason: reason, disabledUntil: until, sessionsEnded };
   }
 }

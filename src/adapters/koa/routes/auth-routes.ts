@@ -11,9 +11,10 @@ import { Login, type LoginInput, type LoginOutput } from '../../../application/a
 import { Logout } from '../../../application/auth/logout';
 import { RefreshToken } from '../../../application/auth/refresh-token';
 import { USERNAME_PATTERN } from '../../../domain/password';
-import { CreateUser } from '../../../application/users/create-user';
+import { RegisterMember } from '../../../application/users/register-member';
 import type { ClientInfo } from '../../../domain/session';
 import { currentUser } from '../guards';
+import { EMAIL } from './account-routes';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { CaptchaImage, LoginConfig, LoginResult, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
@@ -115,6 +116,7 @@ const registerBody = z
     username: z.string().regex(USERNAME_PATTERN, 'must be 3-32 characters of A-Z a-z 0-9 _ . -'),
     password: z.string(),
     nickname: z.string().trim().min(1, 'must not be blank').max(64).optional(),
+    email: EMAIL.optional(),
   })
   .strict();
 
@@ -189,9 +191,9 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
     route({
       method: 'post',
       path: '/auth/logout',
-      summary: 'Log out the current token and delete its refresh token',
+      summary: 'Log out the current token and delete its refresh token (a restricted session may too)',
       tags: ['auth'],
-      guards: [kit.guards.requireLogin(type)],
+      guards: [kit.guards.requireLogin(type, { allowRestricted: true })],
       response: LogoutResult,
       raises: Logout.reasons,
       audit: { type: 'logout' },
@@ -208,30 +210,23 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
 export function webAuthRoutes(kit: RouteKit): RouteDef[] {
   const type = 'web';
   // The captcha is the one a client solves after 428 captcha-required (web logins need none otherwise).
-  const [register, captcha, login] = [kit.use(CreateUser), kit.use(CreateCaptcha), kit.use(Login)];
+  const [register, captcha, login] = [kit.use(RegisterMember), kit.use(CreateCaptcha), kit.use(Login)];
   return [
     route({
       method: 'post',
       path: '/auth/register',
-      summary: 'Create a member account: {username, password, nickname?} -> 201 {userId, username}; a taken username -> 409',
+      summary:
+        'Create a member account: {username, password, nickname?, email?} -> 201 {userId, username, email, emailVerified}; ' +
+        'with an e-mail address a verification code is mailed to it; a taken username or address -> 409',
       tags: ['auth'],
       guards: [kit.rateLimit({ key: 'register', windowSeconds: 3600, limit: kit.settings.registerPerHour, limitType: 'IP' })],
       body: registerBody,
       successStatus: 201,
       response: RegisteredMember,
-      raises: CreateUser.reasons,
+      raises: RegisterMember.reasons,
       audit: { type: 'registered', subject: (b) => ({ username: b.username }) },
-      handler: async (_ctx, { body: b }) => {
-        const created = await register.execute({
-          username: b.username,
-          password: b.password,
-          encrypted: false,
-          nickname: b.nickname,
-          roles: [],
-          actor: null,
-        });
-        return { userId: created.userId, username: created.username };
-      },
+      handler: async (_ctx, { body: b }) =>
+        register.execute({ loginType: type, username: b.username, password: b.password, nickname: b.nickname, email: b.email }),
     }),
     route({
       method: 'get',

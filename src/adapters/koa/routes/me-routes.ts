@@ -13,9 +13,9 @@ export function adminMeRoutes(kit: RouteKit): RouteDef[] {
     route({
       method: 'get',
       path: '/auth/me',
-      summary: 'The current admin user (LoginContext.getAdminUser())',
+      summary: 'The current admin user (LoginContext.getAdminUser()); answers on a restricted session too',
       tags: ['auth'],
-      guards: [kit.guards.requireLogin('admin')],
+      guards: [kit.guards.requireLogin('admin', { allowRestricted: true })],
       response: CurrentUser,
       handler: async (ctx) => {
         const u = currentUser(ctx);

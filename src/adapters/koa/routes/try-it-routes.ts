@@ -63,6 +63,13 @@ const PAGE = `<!doctype html>
   <button id="me" disabled>GET /auth/me</button>
   <button id="refresh" disabled>POST /auth/refresh-token</button>
   <button id="logout" disabled>POST /auth/logout</button>
+
+  <h2>4. Change the password</h2>
+  <form id="password-form" autocomplete="off">
+    <label>Current <input id="current-password" type="password" required></label>
+    <label>New <input id="new-password" type="password" required></label>
+    <button id="change-password" type="submit" disabled>POST /auth/password</button>
+  </form>
   <h2>Last response</h2>
   <pre id="output">-</pre>
 
@@ -142,7 +149,7 @@ const SCRIPT = String.raw`(function () {
       $('permissions').textContent = (extra.permissions || []).join(', ') || '-';
     }
     var on = !!state.accessToken;
-    $('me').disabled = !on; $('refresh').disabled = !on; $('logout').disabled = !on;
+    $('me').disabled = !on; $('refresh').disabled = !on; $('logout').disabled = !on; $('change-password').disabled = !on;
   }
 
   async function init() {
@@ -194,6 +201,23 @@ const SCRIPT = String.raw`(function () {
     show(res);
     if (res.status === 200) { setSession(res.json.data); setStatus('refreshed: new access and refresh token'); }
     else { setSession({}); setStatus('refresh refused: ' + (res.json && res.json.message), true); }
+  });
+
+  $('password-form').addEventListener('submit', async function (ev) {
+    ev.preventDefault();
+    try {
+      var body = {
+        currentPassword: await encryptPassword($('current-password').value),
+        newPassword: await encryptPassword($('new-password').value)
+      };
+      var res = await call('POST', '/auth/password', body, true);
+      show(res);
+      if (res.status === 200 && res.json.code === 0) {
+        state.refreshToken = res.json.data.refreshToken || state.refreshToken;
+        $('refresh-token').textContent = state.refreshToken;
+        setStatus('password changed; other sessions ended: ' + res.json.data.sessionsEnded);
+      } else setStatus('password change refused: ' + (res.json ? res.json.code + ' ' + res.json.message : res.status), true);
+    } catch (e) { setStatus(String(e && e.message || e), true); }
   });
 
   $('logout').addEventListener('click', async function () {

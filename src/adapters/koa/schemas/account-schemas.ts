@@ -86,6 +86,16 @@ export const LoginResult = z
     avatar: z.string().openapi({ description: 'Avatar URL; empty when none' }),
     roles: ROLES,
     permissions: PERMISSIONS,
+    passwordChangeRequired: z.boolean().openapi({
+      description:
+        'true after an administrator reset the password: the session is restricted (every route but the password change, ' +
+        '`GET /auth/me` and logout answers 403 password-change-required) until the password is changed',
+    }),
+    requiredActions: z.array(z.enum(['update-password', 'mfa-enrolment'])).openapi({
+      description:
+        'what the session must do before it is a full one (empty: nothing): `update-password` (after a reset), ' +
+        '`mfa-enrolment` (a role requires a second factor); until then other routes answer 403 with the reason',
+    }),
   })
   .openapi('LoginResult', {
     description: 'A successful admin login: the token pair and the user with their roles and permissions',
@@ -98,6 +108,8 @@ export const LoginResult = z
       avatar: '',
       roles: ['admin'],
       permissions: ['*:*:*'],
+      passwordChangeRequired: false,
+      requiredActions: [],
     },
   });
 
@@ -119,8 +131,40 @@ export const MemberProfile = z.object({ userId: z.string(), username: z.string()
 });
 
 export const RegisteredMember = z
-  .object({ userId: z.string(), username: z.string() })
-  .openapi('RegisteredMember', { description: 'The member account just created', example: { userId: '42', username: 'alice' } });
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    email: z.string().nullable().openapi({ description: 'The address given, as given; null when none was' }),
+    emailVerified: z.boolean().openapi({ description: 'Always false here: a code was mailed to the address (POST /auth/verify-email)' }),
+  })
+  .openapi('RegisteredMember', {
+    description: 'The member account just created',
+    example: { userId: '42', username: 'alice', email: 'alice@example.org', emailVerified: false },
+  });
+
+export const EmailVerified = z
+  .object({ email: z.string(), verified: z.literal(true) })
+  .openapi('EmailVerified', { description: "The member's address is verified", example: { email: 'alice@example.org', verified: true } });
+
+export const MailRequestAccepted = z
+  .object({
+    accepted: z.literal(true),
+    detail: z.string().openapi({ description: 'What happens next; the same text whether or not the address is known' }),
+  })
+  .openapi('MailRequestAccepted', {
+    description: 'The request is taken; a message follows only when the address belongs to an account it applies to',
+    example: { accepted: true, detail: 'If an account has this address, a message with a reset link is on its way.' },
+  });
+
+export const PasswordResetDone = z
+  .object({
+    passwordReset: z.literal(true),
+    sessionsEnded: z.number().int().min(0).openapi({ description: 'How many sessions of the member were ended' }),
+  })
+  .openapi('PasswordResetDone', {
+    description: 'The new password is set; every session of the member ended and every refresh token and device cookie revoked',
+    example: { passwordReset: true, sessionsEnded: 2 },
+  });
 
 const SESSION_FIELDS = {
   tokenId: TOKEN_ID,
@@ -206,10 +250,17 @@ export const UserAccess = z
   });
 
 export const DisabledUser = z
-  .object({ userId: z.string(), username: z.string(), enabled: z.literal(false), sessionsEnded: z.number().int().min(0) })
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    enabled: z.literal(false),
+    disabledReason: z.string().nullable(),
+    disabledUntil: z.string().datetime({ offset: true }).nullable().openapi({ description: 'End of the ban (ISO-8601, UTC); null: none' }),
+    sessionsEnded: z.number().int().min(0),
+  })
   .openapi('DisabledUser', {
-    description: 'The account is disabled and its live sessions ended',
-    example: { userId: '7', username: 'ops.lee', enabled: false, sessionsEnded: 1 },
+    description: 'The account is disabled (until `disabledUntil`, if set) and its live sessions ended',
+    example: { userId: '7', username: 'ops.lee', enabled: false, disabledReason: 'on leave', disabledUntil: null, sessionsEnded: 1 },
   });
 
 export const IdempotencyToken = z

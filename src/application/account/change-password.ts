@@ -1,0 +1,154 @@
+/**
+ * A user changes their own password (ASVS 6.2.2, 6.2.3): the current password is required and is
+ * checked like a login's (the same failure budget, device cookies included: this route cannot be
+ * used to guess), the new one must pass the policy. On success the hash is replaced (the old one
+ * joins the history), the session's "update-password" required action is done (a restricted
+ * session becomes a full one), and with `revokeOtherSessions` (default) every other session of
+ * the account ends and every refresh token of theirs is refused:
+ *
+ *  - the refresh cut-off reaches every family, including those of logins whose access token
+ *    lapsed; the caller's family is cut too, so the caller gets a fresh refresh token in a new
+ *    family (born after the cut) bound to the same access token;
+ *  - every device cookie of the account is revoked and the caller gets a new one.
+ *
+ * Admin: both passwords RSA-encrypted like the login's. Web: in clear (TLS), like web login.
+ */
+import { inject, injectable } from 'inversify';
+import { DomainError, type Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
+import type { SessionRecord } from '../../domain/session';
+import { AccountLock } from '../auth/account-lock';
+import type { AuthSettings } from '../auth/auth-settings';
+import { DeviceCookies, type IssuedDeviceCookie } from '../auth/device-cookies';
+import { PasswordCheck } from '../auth/password-check';
+import type { AccountStore } from '../ports/account-store';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { RsaDecryptor } from '../ports/rsa-decryptor';
+import type { UserDirectory } from '../ports/user-directory';
+import { RefreshTokenRegistry } from '../session/refresh-token-registry';
+import { SessionManagers } from '../session/session-manager';
+import { TOKENS } from '../tokens';
+import type { AccountSettings } from '../users/account-settings';
+import { CheckPasswordPolicy } from '../users/check-password-policy';
+
+export interface ChangePasswordInput {
+  readonly loginType: LoginType;
+  /** The caller's session: the one that stays. */
+  readonly tokenHash: string;
+  readonly record: SessionRecord;
+  readonly currentPassword: string;
+  readonly newPassword: string;
+  /** Both passwords are RSA ciphertext (admin) or plain text (web). */
+  readonly encrypted: boolean;
+  readonly revokeOtherSessions: boolean;
+  readonly deviceCookies: readonly string[];
+}
+
+export interface ChangePasswordOutput {
+  readonly sessionsEnded: number;
+  /** The caller's new refresh token when its family was cut with the others' (revokeOtherSessions), else null. */
+  readonly refreshToken: string | null;
+  /** A new device cookie (transport only) when the account's were revoked, else null. */
+  readonly deviceCookie: IssuedDeviceCookie | null;
+}
+
+const wrongCurrent = (loginType: LoginType): DomainError =>
+  new DomainError('current-password-wrong', 'The current password is wrong.', { loginType });
+
+@injectable()
+export class ChangePassword {
+  static readonly reasons: readonly Reason[] = [
+    ...AccountLock.reasons,
+    ...CheckPasswordPolicy.reasons,
+    'current-password-wrong',
+    'validation-failed',
+    'directory-read-only',
+    'directory-unavailable',
+    'server-busy',
+    'store-unavailable',
+  ];
+
+  constructor(
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
+    @inject(TOKENS.AccountStore) private readonly accounts: AccountStore,
+    @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
+    @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
+    @inject(TOKENS.AuthSettings) private readonly auth: AuthSettings,
+    @inject(TOKENS.AccountSettings) private readonly settings: AccountSettings,
+    @inject(PasswordCheck) private readonly passwords: PasswordCheck,
+    @inject(CheckPasswordPolicy) private readonly policy: CheckPasswordPolicy,
+    @inject(AccountLock) private readonly lock: AccountLock,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
+    @inject(SessionManagers) private readonly managers: SessionManagers,
+  ) {}
+
+  async execute(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
+    const { loginType, record } = input;
+    const { userId, username } = record.principal;
+    const [current, next] = input.encrypted
+      ? await Promise.all([this.rsa.decrypt(input.currentPassword), this.rsa.decrypt(input.newPassword)])
+      : [input.currentPassword, input.newPassword];
+    const deviceId = await this.devices.verify(loginType, username, input.deviceCookies);
+    const attempt = await this.lock.begin(loginType, username, { deviceId, captchaSolved: false });
+    let matches: boolean;
+    let user;
+    try {
+      user = await this.directory.findById(userId);
+      matches = await this.passwords.matches(user, current);
+    } catch (e) {
+      await this.lock.release(attempt);
+      throw e;
+    }
+    if (!matches || user === null) {
+      await this.lock.fail(attempt);
+      throw wrongCurrent(loginType);
+    }
+    await this.lock.succeed(attempt);
+    if (next === null) {
+      const errors = [{ pointer: '/newPassword', detail: 'cannot be decrypted with the key of /auth/getConfig' }];
+      throw new DomainError('validation-failed', 'The new password could not be decrypted.', { errors });
+    }
+    await this.policy.execute({ password: next, username: user.username, pointer: '/newPassword', userId, currentHash: user.passwordHash });
+    const passwordHash = await this.hasher.hash(next, this.auth.bcryptCost);
+    const keepHistory = Math.max(0, this.settings.passwordHistory - 1);
+    if ((await this.accounts.setPassword(userId, { passwordHash, mustChange: false, keepHistory })) === null) throw wrongCurrent(loginType);
+    return input.revokeOtherSessions ? this.endOthers(input) : this.keepOthers(input);
+  }
+
+  /** Only the caller's restriction goes (its required action is done). */
+  private async keepOthers(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
+    await this.managers.get(input.loginType).replaceRecord(input.tokenHash, withoutPasswordAction(input.record));
+    return { sessionsEnded: 0, refreshToken: null, deviceCookie: null };
+  }
+
+  private async endOthers(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
+    const { loginType, tokenHash, record } = input;
+    const { userId, username } = record.principal;
+    const manager = this.managers.get(loginType);
+    // The cut-off first: every family born before now is refused, the lapsed logins' included.
+    await this.registry.revokeAllOfUser(loginType, userId);
+    await this.devices.revokeAll(loginType, username);
+    let ended = 0;
+    for (const s of await manager.listSessions(userId)) {
+      if (s.tokenHash === tokenHash) continue;
+      const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
+      if (family !== null) await this.registry.revokeFamily(loginType, family, s.tokenHash);
+      if (await manager.kickoutByHash(s.tokenHash)) ended++;
+    }
+    // The caller keeps its session: a new family (born after the cut) for its access token.
+    const oldFamily = record.attrs.rtFamily;
+    if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
+    const family = this.registry.newFamily();
+    const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash);
+    const next: SessionRecord = { ...withoutPasswordAction(record), attrs: { ...record.attrs, rtFamily: family } };
+    await manager.replaceRecord(tokenHash, next);
+    return { sessionsEnded: ended, refreshToken, deviceCookie: this.devices.issue(loginType, username) };
+  }
+}
+
+function withoutPasswordAction(record: SessionRecord): SessionRecord {
+  const left = (record.requiredActions ?? []).filter((a) => a !== 'update-password');
+  const { requiredActions: _done, ...rest } = record;
+  return left.length > 0 ? { ...rest, requiredActions: left } : rest;
+}

@@ -1,0 +1,100 @@
+/**
+ * The last step of every login, whatever proved the user (a password, a password and a second
+ * factor, a passkey alone): the account-state checks, then the session with its required actions
+ * and how the user authenticated (`amr`, `authTime`), its refresh token, and a new device cookie.
+ */
+import { inject, injectable } from 'inversify';
+import { DomainError, type Reason } from '../../domain/errors';
+import type { LoginType } from '../../domain/login-type';
+import type { AuthMethod, ClientInfo, RequiredAction } from '../../domain/session';
+import type { Clock } from '../ports/clock';
+import { accountActive, type DirectoryUser } from '../ports/user-directory';
+import { formatDateTime } from '../shared/date-time';
+import { TOKENS } from '../tokens';
+import type { AccountSettings } from '../users/account-settings';
+import { principalOf, requiredActionsOf } from '../users/principal';
+import type { AuthSettings } from './auth-settings';
+import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
+import { IssueTokens, type TokenPair } from './issue-tokens';
+
+export interface FinishLoginInput {
+  readonly loginType: LoginType;
+  readonly user: DirectoryUser;
+  readonly client: ClientInfo;
+  /** How the user proved who they are (RFC 8176). */
+  readonly amr: readonly AuthMethod[];
+  /** Required actions beyond the account's own (e.g. enrol a second factor a role requires). */
+  readonly extraActions?: readonly RequiredAction[];
+}
+
+export interface LoginOutput extends TokenPair {
+  /** Who logged in (for the edge's security event; not part of the response body). */
+  readonly userId: string;
+  readonly username: string;
+  readonly nickname: string;
+  readonly avatar: string;
+  readonly roles: readonly string[];
+  readonly permissions: readonly string[];
+  /** True when an administrator reset the password: the session is restricted to changing it. */
+  readonly passwordChangeRequired: boolean;
+  /** Pending required actions of the session (empty: a full session). */
+  readonly requiredActions: readonly RequiredAction[];
+  /** The device cookie to hand to the client (transport only, never in the response body). */
+  readonly deviceCookie: IssuedDeviceCookie;
+}
+
+@injectable()
+export class FinishLogin {
+  static readonly reasons: readonly Reason[] = [...IssueTokens.reasons, 'account-disabled', 'email-not-verified'];
+
+  constructor(
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+    @inject(TOKENS.AccountSettings) private readonly accounts: AccountSettings,
+    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(IssueTokens) private readonly issue: IssueTokens,
+  ) {}
+
+  async execute(input: FinishLoginInput): Promise<LoginOutput> {
+    const { loginType, user } = input;
+    this.assertMayLogIn(loginType, user);
+    const requiredActions = [...new Set([...requiredActionsOf(user), ...(input.extraActions ?? [])])];
+    const tokens = await this.issue.execute({
+      loginType,
+      principal: principalOf(user),
+      client: input.client,
+      requiredActions,
+      amr: input.amr,
+    });
+    return {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expires: tokens.expires,
+      userId: user.id,
+      username: user.username,
+      nickname: user.nickname,
+      avatar: user.avatar,
+      roles: [...user.roles],
+      permissions: [...user.permissions],
+      passwordChangeRequired: requiredActions.includes('update-password'),
+      requiredActions,
+      deviceCookie: this.devices.issue(loginType, user.username),
+    };
+  }
+
+  /**
+   * Only ever asked once the user is proved (so the state of an account is no oracle for a
+   * guesser): a disabled account (or a timed ban not yet over) is 401 account-disabled; a web
+   * member whose e-mail is unverified, where svc.web.require-verified-email is on, is 403 email-not-verified.
+   */
+  assertMayLogIn(loginType: LoginType, user: DirectoryUser): void {
+    if (!accountActive(user, this.clock.now())) {
+      const until = user.disabledUntil ?? null;
+      const when = until === null ? '' : ` until ${formatDateTime(until, this.settings.timeZone)}`;
+      throw new DomainError('account-disabled', `This account is disabled${when}.`, { loginType });
+    }
+    if (loginType === 'web' && this.accounts.requireVerifiedEmail && user.emailVerified !== true) {
+      throw new DomainError('email-not-verified', 'Verify your e-mail address before logging in (POST /auth/verify-email).');
+    }
+  }
+}
