@@ -201,6 +201,42 @@ for (const kind of STORE_KINDS) {
         { type: 'user-disabled', action: 'user.disable', target: '2', username: 'viewer', log: 'operation' },
       );
     });
+    it('account lifecycle: a password reset (its password in no event), enable, unlock, a password change', async () => {
+      const root = await signIn('admin', 'admin123', '10.7.7.1');
+      const reset = await http(admin.app).post('/system/user/2/password').set(bearer(root.accessToken)).send({ generate: true });
+      assert.equal(reset.status, 200, reset.text);
+      secrets.add(reset.body.data.temporaryPassword as string);
+      await http(admin.app).post('/system/user/2/enable').set(bearer(root.accessToken)).expect(200);
+      await http(admin.app).post('/system/user/2/unlock').set(bearer(root.accessToken)).expect(200);
+      const [unlocked, enabled, wasReset] = await events(admin, 'operation', 3);
+      assert.deepEqual(
+        [wasReset, enabled, unlocked].map((e) => [e?.type, e?.action, e?.target, e?.actor, e?.outcome]),
+        [
+          ['password-reset', 'user.password-reset', '2', 'admin', 'success'],
+          ['user-enabled', 'user.enable', '2', 'admin', 'success'],
+          ['account-unlocked', 'user.unlock', '2', 'admin', 'success'],
+        ],
+      );
+      assert.equal(wasReset?.summary, 'generated');
+
+      const alice = await http(web.app)
+        .post('/auth/login')
+        .set('X-Forwarded-For', '10.7.7.2')
+        .send({ username: 'alice', password: 'alice-pass-123' });
+      assert.equal(alice.status, 200, alice.text);
+      secrets.add(alice.body.accessToken).add(alice.body.refreshToken);
+      const next = 'Correct-Horse-Battery-Staple-9';
+      const changed = await http(web.app)
+        .post('/user/password')
+        .set('X-Forwarded-For', '10.7.7.2')
+        .set(bearer(alice.body.accessToken))
+        .send({ currentPassword: 'alice-pass-123', newPassword: next });
+      assert.equal(changed.status, 200, changed.text);
+      secrets.add(next).add(changed.body.refreshToken);
+      const [e] = await events(web, 'login', 1);
+      assert.deepEqual([e?.type, e?.outcome, e?.username, e?.ip], ['password-changed', 'success', 'alice', '10.7.7.2']);
+    });
+
     it('a kicked-out session used again, a bad signature and a replayed nonce are recorded as refusals', async () => {
       const root = await signIn('admin', 'admin123', '10.7.6.1');
       const victim = await signIn('admin', 'admin123', '10.7.6.2');
