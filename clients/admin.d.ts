@@ -518,6 +518,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/monitor/login-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The login log (logins, logouts, refusals), newest first, filtered, paged by cursor
+         * @description The login log (logins, logouts, refusals), newest first, filtered, paged by cursor.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:logininfor:list`.
+         */
+        get: operations["getMonitorLoginLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitor/operation-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operation log (administrators' changes: who, what, to what, outcome), newest first, filtered, paged by cursor
+         * @description The operation log (administrators' changes: who, what, to what, outcome), newest first, filtered, paged by cursor.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:operlog:list`.
+         */
+        get: operations["getMonitorOperationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/me/logins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session
+         * @description Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthMeLogins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/idempotent/token": {
         parameters: {
             query?: never;
@@ -1581,6 +1647,116 @@ export interface components {
             tokenId: string;
             /** @enum {boolean} */
             kickedOut: true;
+        };
+        /**
+         * @description One security event
+         * @example {
+         *       "id": "0194b6a2-4c1e-7a3b-9f21-6d0e5c4b3a21",
+         *       "time": "2025/01/31 14:05:09",
+         *       "type": "user-disabled",
+         *       "loginType": "admin",
+         *       "outcome": "success",
+         *       "reason": null,
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "tokenId": null,
+         *       "ip": "203.0.113.7",
+         *       "os": "Windows 10",
+         *       "browser": "Chrome 120",
+         *       "deviceType": "desktop",
+         *       "requestId": "5b0e7c9a-1f2d-4e3b-8a6c-0d9e8f7a6b5c",
+         *       "actor": "admin",
+         *       "action": "user.disable",
+         *       "target": "7",
+         *       "summary": null
+         *     }
+         */
+        AuditEntry: {
+            /** @description The event id (a UUIDv7: ids sort by time) */
+            id: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            time: string;
+            /** @description The event type (docs/audit.md) */
+            type: string;
+            /** @enum {string} */
+            loginType: "admin" | "web";
+            /** @enum {string} */
+            outcome: "success" | "failure";
+            /** @description The refusal reason (error catalogue), failures only */
+            reason: string | null;
+            /** @description Who the event is about, when known */
+            userId: string | null;
+            /** @description Who the event is about, when known */
+            username: string | null;
+            /** @description The session's token id (never a token) */
+            tokenId: string | null;
+            /** @description Client IP */
+            ip: string | null;
+            /** @description Operating system, from the user agent */
+            os: string | null;
+            /** @description Browser and major version, from the user agent */
+            browser: string | null;
+            /** @description desktop, mobile, tablet, tv, bot or unknown */
+            deviceType: string | null;
+            /** @description The request's X-Request-Id */
+            requestId: string | null;
+            /** @description Operations: who acted */
+            actor: string | null;
+            /** @description Operations: what was done (user.disable, ...) */
+            action: string | null;
+            /** @description What it was done to (a user id, a token id; for refusals the method and path) */
+            target: string | null;
+            /** @description Operations: the request summarised (never copied) */
+            summary: string | null;
+        };
+        /**
+         * @description One page of a log, newest first
+         * @example {
+         *       "list": [],
+         *       "nextCursor": "1738332309000-0"
+         *     }
+         */
+        AuditLogPage: {
+            list: components["schemas"]["AuditEntry"][];
+            /** @description Pass as `cursor` for the next (older) page; null: nothing older. A page may hold fewer than `limit`. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One of the caller's recent logins (successes and failed attempts on their username)
+         * @example {
+         *       "time": "2025/01/31 14:05:09",
+         *       "outcome": "success",
+         *       "reason": null,
+         *       "ip": "203.0.113.7",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop",
+         *       "current": true
+         *     }
+         */
+        OwnLogin: {
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            time: string;
+            /** @enum {string} */
+            outcome: "success" | "failure";
+            /** @description Why it failed (failures only) */
+            reason: string | null;
+            /** @description Client IP */
+            ip: string | null;
+            /** @description Operating system */
+            os: string | null;
+            /** @description Browser and major version */
+            browser: string | null;
+            /** @description desktop, mobile, tablet, tv, bot or unknown */
+            deviceType: string | null;
+            /** @description This login made the session of the request */
+            current: boolean;
         };
         /**
          * @description A one-time duplicate-submission token
@@ -4761,6 +4937,304 @@ export interface operations {
             };
             /** @description `unsupported-media-type` (41500): The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMonitorLoginLogs: {
+        parameters: {
+            query?: {
+                loginType?: "admin" | "web";
+                username?: string;
+                ip?: string;
+                outcome?: "success" | "failure";
+                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed";
+                from?: string;
+                to?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["AuditLogPage"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMonitorOperationLogs: {
+        parameters: {
+            query?: {
+                actor?: string;
+                action?: string;
+                target?: string;
+                outcome?: "success" | "failure";
+                from?: string;
+                to?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["AuditLogPage"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthMeLogins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["OwnLogin"][];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -584,6 +584,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/logins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session
+         * @description Your recent logins, newest first (successes and failed attempts on your username): time, IP, OS, browser; `current` marks this session.
+         *
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getUserLogins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/problems/{reason}": {
         parameters: {
             query?: never;
@@ -1498,6 +1520,40 @@ export interface components {
          *     ]
          */
         PasskeyList: components["schemas"]["Passkey"][];
+        /**
+         * @description One of the caller's recent logins (successes and failed attempts on their username)
+         * @example {
+         *       "time": "2025/01/31 14:05:09",
+         *       "outcome": "success",
+         *       "reason": null,
+         *       "ip": "203.0.113.7",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop",
+         *       "current": true
+         *     }
+         */
+        OwnLogin: {
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            time: string;
+            /** @enum {string} */
+            outcome: "success" | "failure";
+            /** @description Why it failed (failures only) */
+            reason: string | null;
+            /** @description Client IP */
+            ip: string | null;
+            /** @description Operating system */
+            os: string | null;
+            /** @description Browser and major version */
+            browser: string | null;
+            /** @description desktop, mobile, tablet, tv, bot or unknown */
+            deviceType: string | null;
+            /** @description This login made the session of the request */
+            current: boolean;
+        };
         /**
          * @description An HTML page
          * @example <!doctype html>
@@ -4906,6 +4962,93 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserLogins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnLogin"][];
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

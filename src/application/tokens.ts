@@ -10,6 +10,8 @@ import type { AuthSettings } from './auth/auth-settings';
 import type { IdempotencySettings } from './idempotency/idempotency-settings';
 import type { TotpSettings } from './mfa/totp-settings';
 import type { AccountStore } from './ports/account-store';
+import type { AuditStore } from './ports/audit-store';
+import type { AuditTrail } from './ports/audit-trail';
 import type { CaptchaGenerator } from './ports/captcha-generator';
 import type { CaptchaStore } from './ports/captcha-store';
 import type { CommonPasswords } from './ports/common-passwords';
@@ -44,12 +46,16 @@ export const TOKENS = {
   Clock: id<Clock>('Clock'),
   Logger: id<Logger>('Logger'),
   Metrics: id<Metrics>('Metrics'),
+  /** Security events (svc.audit.*): record returns at once, the sinks are written in batches later. */
+  AuditTrail: id<AuditTrail>('AuditTrail'),
   // the store
   SessionStore: id<SessionStore>('SessionStore'),
   KeyValueStore: id<KeyValueStore>('KeyValueStore'),
   ListStore: id<ListStore>('ListStore'),
   RateLimitStore: id<RateLimitStore>('RateLimitStore'),
   CaptchaStore: id<CaptchaStore>('CaptchaStore'),
+  /** Security events kept for search (the login and operation logs). */
+  AuditStore: id<AuditStore>('AuditStore'),
   StoreHealth: id<StoreHealth>('StoreHealth'),
   /** Multi-bound: one binding per health component (store, user directory, ...). */
   HealthIndicator: id<HealthIndicator>('HealthIndicator'),

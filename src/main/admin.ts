@@ -2,6 +2,7 @@
 import { generateEphemeralRsaKey, NodeRsaDecryptor, parseRsaPrivateKey } from '../adapters/crypto/rsa';
 import { EnvelopeResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
+import { adminAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
@@ -51,6 +52,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     mfaLoginRoutes,
     passkeyLoginRoutes,
     systemRoutes,
+    adminAuditRoutes,
     idempotentTokenRoutes,
     ...userAdminTables(container),
   ];

@@ -77,7 +77,8 @@ class CliContext {
     const c = this.cfg();
     if (!storeBackendOf(c).shared) {
       throw new CliFailure(
-        'sessions live inside the server process with svc.store=memory; the CLI needs svc.store=redis (SVC_STORE=redis SVC_REDIS_URL=...)',
+        'sessions and the audit trail live inside the server process with svc.store=memory; the CLI needs svc.store=redis ' +
+          '(SVC_STORE=redis SVC_REDIS_URL=...)',
       );
     }
     this.infra ??= createInfrastructure(c, { log: this.log, sessionReaders: 'tools' });
@@ -170,6 +171,7 @@ export function cliDeps(): CliDeps {
         throw new CliFailure(`no user directory is configured for svc.directory=${ctx.cfg().directory}`);
       return c.get(ResyncUserSessions).execute({ userId });
     },
+    verifyAuditChain: (type, log, range) => ctx.container().get(TOKENS.AuditStore).verifyChain(type, log, range),
     close: () => ctx.close(),
   };
 }

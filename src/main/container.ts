@@ -15,6 +15,7 @@ import { Authenticate } from '../application/auth/authenticate';
 import { CheckPermission } from '../application/auth/check-permission';
 import { CheckRole } from '../application/auth/check-role';
 import { storeHealthIndicator } from '../application/health/check-health';
+import { QueuedAuditTrail } from '../application/audit/queued-audit-trail';
 import { AbandonIdempotentRequest } from '../application/idempotency/abandon-idempotent-request';
 import { AcquireIdempotencyLock } from '../application/idempotency/acquire-idempotency-lock';
 import { BeginIdempotentRequest } from '../application/idempotency/begin-idempotent-request';
@@ -42,6 +43,7 @@ import { PromMetrics } from '../adapters/metrics/prom-metrics';
 import { SimpleWebAuthnVerifier } from '../adapters/webauthn/simple-webauthn-verifier';
 import type { AppConfig } from './config';
 import type { Infrastructure } from './infrastructure';
+import { auditTrailOf } from './audit';
 import { decorateForApp } from './store-backends';
 
 /** The accounts an app logs in against, their changes, and how its passwords arrive. */
@@ -169,6 +171,10 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.ListStore).toConstantValue(stores.lists);
   c.bind(TOKENS.RateLimitStore).toConstantValue(stores.rateLimits);
   c.bind(TOKENS.CaptchaStore).toConstantValue(stores.captchas);
+  c.bind(TOKENS.AuditStore).toConstantValue(stores.audit);
+  const trail = auditTrailOf(config, infra, metrics, stores, app === 'admin' || app === 'web');
+  c.bind(TOKENS.AuditTrail).toConstantValue(trail);
+  c.bind(QueuedAuditTrail).toConstantValue(trail);
   c.bind(TOKENS.StoreHealth).toConstantValue(infra.health);
   // Health components: bind one more HealthIndicator to add one (e.g. the user directory).
   c.bind(TOKENS.HealthIndicator).toConstantValue(storeHealthIndicator(infra.health, config.store));

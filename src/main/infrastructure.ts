@@ -42,6 +42,8 @@ export interface Infrastructure extends StorePorts {
    * its 'caller' hit ordering relies on (`why`), so its hits wait their own turn from now on.
    */
   readonly sessionReaderWithoutCheckPhaseEdge?: (why: string) => void;
+  /** Runs `fn` first when the infrastructure closes (an app's audit trail writes what it holds before the store goes). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     sessionReaders: opts.sessionReaders ?? 'http-apps',
     ...(opts.keyPrefix === undefined ? {} : { keyPrefix: opts.keyPrefix }),
   });
+  const closers: Array<() => Promise<void>> = [];
   return {
     clock,
     log: opts.log,
@@ -93,7 +96,9 @@ export function createInfrastructure(config: AppConfig, opts: InfrastructureOpti
     mailbox: mail.mailbox,
     reportSessionCache: stores.sessionCache?.reportSessionCache,
     sessionReaderWithoutCheckPhaseEdge: stores.sessionCache?.sessionReaderWithoutCheckPhaseEdge,
+    onClose: (fn) => void closers.push(fn),
     close: async () => {
+      for (const fn of closers.splice(0)) await fn().catch((err: unknown) => opts.log.warn({ err }, 'closing: a step failed'));
       await cryptoPool.close();
       await stores.close();
       await directories.close();

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container } from 'inversify';
 import type Koa from 'koa';
+import { QueuedAuditTrail } from '../application/audit/queued-audit-trail';
 import { CheckHealth } from '../application/health/check-health';
+import { auditEdgeOf, type EdgeAudit } from '../adapters/koa/audit-edge';
 import { parseCidrList } from '../adapters/koa/client-ip';
 import { createHttpApp } from '../adapters/koa/http-app';
 import { checkPhaseEdgeProblem } from '../adapters/koa/middleware';
@@ -164,6 +166,12 @@ export function operations(input: OperationsInput): Operations {
   return { routes, outer };
 }
 
+/** The app's audit trail at the edge, unless it has no sink. */
+function auditOf(input: OperationsInput): { audit?: EdgeAudit } {
+  const trail = input.container.get(QueuedAuditTrail);
+  return trail.enabled ? { audit: auditEdgeOf(trail, input.app) } : {};
+}
+
 export interface BuiltApp {
   readonly app: Koa<AppState>;
   readonly container: Container;
@@ -187,6 +195,7 @@ export function assembleApp(input: OperationsInput & { readonly responder: Respo
     maxQueryParams: input.config.maxQueryParams,
     log: input.infra.log,
     pre: [inputFilter(input.config)],
+    ...auditOf(input),
   });
   // The local session cache answers hits at once only behind an edge that starts every request in
   // its turn's check phase; an app assembled otherwise makes it wait its own turn, and says why.

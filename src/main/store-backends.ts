@@ -191,9 +191,9 @@ const MEMORY: StoreBackend = {
   layers: ['timing'],
   build(_settings, opts) {
     const backend = new InMemoryBackend(opts.clock);
-    const { sessions, kv, lists, rateLimits, captchas } = backend;
+    const { sessions, kv, lists, rateLimits, captchas, audit, webhooks } = backend;
     return {
-      ports: { sessions, kv, lists, rateLimits, captchas },
+      ports: { sessions, kv, lists, rateLimits, captchas, audit, webhooks },
       health: backend,
       client: null,
       connect: null,
@@ -224,9 +224,9 @@ function redisMode(
         mode: r.mode,
         ...healthOptions(settings),
       });
-      const { sessions, kv, lists, rateLimits, captchas } = stores;
+      const { sessions, kv, lists, rateLimits, captchas, audit, webhooks } = stores;
       return {
-        ports: { sessions, kv, lists, rateLimits, captchas },
+        ports: { sessions, kv, lists, rateLimits, captchas, audit, webhooks },
         health: stores.health,
         client,
         connect,

@@ -3,6 +3,8 @@
  * in store-backends.ts: a layer made for an assembly (LayerInstance) gives a function per port it
  * wraps (Wraps), and applyWraps runs each port through the layers in their order.
  */
+import type { AuditStore } from '../application/ports/audit-store';
+import type { WebhookOutbox } from '../application/ports/webhook-outbox';
 import type { CaptchaStore } from '../application/ports/captcha-store';
 import type { KeyValueStore } from '../application/ports/key-value-store';
 import type { ListStore } from '../application/ports/list-store';
@@ -22,6 +24,10 @@ export interface StorePorts {
   readonly rateLimits: RateLimitStore;
   /** Captcha answers, single use (take reads and removes). */
   readonly captchas: CaptchaStore;
+  /** Security events (the audit trail's `store` sink) and the searches of the login and operation logs. */
+  readonly audit: AuditStore;
+  /** Pending webhook deliveries of the audit trail's `webhook` sink. */
+  readonly webhooks: WebhookOutbox;
 }
 export type PortName = keyof StorePorts;
 
@@ -61,6 +67,8 @@ export const KV_WRITES = KV_METHODS.filter((m) => m !== 'get');
 const LIST_METHODS = allMethods<ListStore>()(['append', 'list']);
 const RL_METHODS = allMethods<RateLimitStore>()(['hit', 'reset']);
 const CAPTCHA_METHODS = allMethods<CaptchaStore>()(['save', 'take']);
+const AUDIT_METHODS = allMethods<AuditStore>()(['append', 'query', 'verifyChain']);
+const WEBHOOK_METHODS = allMethods<WebhookOutbox>()(['enqueue', 'head', 'ack', 'defer', 'lease', 'release']);
 
 /** Some methods of some ports. */
 export type PortMethods = { readonly [P in PortName]?: readonly (keyof StorePorts[P])[] };
@@ -70,6 +78,8 @@ const PORT_METHODS: Required<PortMethods> = {
   lists: LIST_METHODS,
   rateLimits: RL_METHODS,
   captchas: CAPTCHA_METHODS,
+  audit: AUDIT_METHODS,
+  webhooks: WEBHOOK_METHODS,
 };
 
 /** The store label of each port in the store-call metrics. */
@@ -79,6 +89,8 @@ export const METRIC_LABELS: { readonly [P in PortName]: string } = {
   lists: 'list',
   rateLimits: 'rate-limit',
   captchas: 'captcha',
+  audit: 'audit',
+  webhooks: 'webhook-outbox',
 };
 
 /** How one layer wraps each port it applies to (a port it leaves out is passed on as it is). */
@@ -89,13 +101,15 @@ type PortDecorator = <T extends object>(port: T, methods: readonly (keyof T)[], 
 
 /** `fn` over the ports `methods` names (default: every method of every port). */
 export function methodWraps(fn: PortDecorator, methods: PortMethods = PORT_METHODS): Wraps {
-  const { sessions, kv, lists, rateLimits, captchas } = methods;
+  const { sessions, kv, lists, rateLimits, captchas, audit, webhooks } = methods;
   return {
     ...(sessions ? { sessions: (p: SessionStore) => fn(p, sessions, 'sessions') } : {}),
     ...(kv ? { kv: (p: KeyValueStore) => fn(p, kv, 'kv') } : {}),
     ...(lists ? { lists: (p: ListStore) => fn(p, lists, 'lists') } : {}),
     ...(rateLimits ? { rateLimits: (p: RateLimitStore) => fn(p, rateLimits, 'rateLimits') } : {}),
     ...(captchas ? { captchas: (p: CaptchaStore) => fn(p, captchas, 'captchas') } : {}),
+    ...(audit ? { audit: (p: AuditStore) => fn(p, audit, 'audit') } : {}),
+    ...(webhooks ? { webhooks: (p: WebhookOutbox) => fn(p, webhooks, 'webhooks') } : {}),
   };
 }
 
@@ -117,6 +131,8 @@ export function applyWraps(ports: StorePorts, layers: readonly { readonly wraps:
     lists: through('lists', ports.lists, layers),
     rateLimits: through('rateLimits', ports.rateLimits, layers),
     captchas: through('captchas', ports.captchas, layers),
+    audit: through('audit', ports.audit, layers),
+    webhooks: through('webhooks', ports.webhooks, layers),
   };
 }
 

@@ -3,6 +3,7 @@ import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { ProblemResponder } from '../adapters/koa/responders';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { webAccountRoutes } from '../adapters/koa/routes/account-routes';
+import { webAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { webAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { webProfileRoutes } from '../adapters/koa/routes/me-routes';
 import { webPasswordRoutes } from '../adapters/koa/routes/password-routes';
@@ -37,6 +38,7 @@ export function buildWebApp(config: AppConfig, infra: Infrastructure): BuiltApp 
     mfaLoginRoutes,
     passkeyRoutes,
     passkeyLoginRoutes,
+    webAuditRoutes,
     problemRoutes,
     idempotentTokenRoutes,
   ];

@@ -4,6 +4,8 @@
  * Redis TTLs run on real time, so elapse() also sleeps, while the FakeClock (started at the real
  * time) drives the `now` arguments. The health contract gets a client of its own (close() quits it).
  */
+import { RedisAuditStore } from '../../src/adapters/redis/audit-store';
+import { RedisWebhookOutbox } from '../../src/adapters/redis/webhook-outbox';
 import { RedisCaptchaStore } from '../../src/adapters/redis/captcha-store';
 import type { KeyLayoutKind } from '../../src/adapters/redis/key-layout';
 import type { RedisClient } from '../../src/adapters/redis/redis-client';
@@ -14,6 +16,8 @@ import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { deleteByPrefix, testKeyPrefix } from '../support/services';
+import { describeAuditStoreContract } from './audit-store.contract';
+import { describeWebhookOutboxContract } from './webhook-outbox.contract';
 import { describeCaptchaStoreContract } from './captcha-store.contract';
 import { type MakeFixture, sleep } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
@@ -76,6 +80,14 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
   describeCaptchaStoreContract(
     `RedisCaptchaStore${d.label}`,
     fixture((c, p) => new RedisCaptchaStore(c, p, d.layout)),
+  );
+  describeAuditStoreContract(
+    `RedisAuditStore${d.label}`,
+    fixture((c, p) => new RedisAuditStore(c, p, d.layout)),
+  );
+  describeWebhookOutboxContract(
+    `RedisWebhookOutbox${d.label}`,
+    fixture((c, p) => new RedisWebhookOutbox(c, p, d.layout)),
   );
   describeStoreHealthContract(`RedisStoreHealth${d.label}`, async () => {
     const { client: own, store } = await d.health();

@@ -9,6 +9,8 @@ import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { FakeClock } from '../support/fake-clock';
 import { REDIS_URL, requireRedis } from '../support/services';
+import { describeAuditStoreContract } from './audit-store.contract';
+import { describeWebhookOutboxContract } from './webhook-outbox.contract';
 import { describeCaptchaStoreContract } from './captcha-store.contract';
 import { type MakeFixture } from './fixture';
 import { describeKeyValueStoreContract } from './key-value-store.contract';
@@ -52,6 +54,14 @@ describe('store adapters: memory', () => {
   describeCaptchaStoreContract(
     'InMemoryCaptchaStore',
     memoryFixture((b) => b.captchas),
+  );
+  describeAuditStoreContract(
+    'InMemoryAuditStore',
+    memoryFixture((b) => b.audit),
+  );
+  describeWebhookOutboxContract(
+    'InMemoryWebhookOutbox',
+    memoryFixture((b) => b.webhooks),
   );
   describeStoreHealthContract(
     'InMemoryBackend',

@@ -9,15 +9,20 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import request from 'supertest';
 import type { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
+import { QueuedAuditTrail } from '../../src/application/audit/queued-audit-trail';
 import { SessionManagers } from '../../src/application/session/session-manager';
+import { TOKENS } from '../../src/application/tokens';
 import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from '../support/apps';
 import { REDIS_URL, requireRedis } from '../support/services';
 
-/** Every key the infrastructure holds, and those of the key-value store (where tokens lived). */
-async function keyCounts(kind: StoreKind, infra: TestInfra): Promise<{ all: number; kv: number }> {
+/**
+ * Every key the infrastructure holds but the audit trail's (counted apart: a refused flood is one
+ * security event, docs/audit.md), and those of the key-value store (where tokens lived).
+ */
+async function keyCounts(kind: StoreKind, infra: TestInfra): Promise<{ all: number; kv: number; audit: number }> {
   if (kind === 'memory') {
     const backend = infra.health as unknown as InMemoryBackend;
-    return { all: backend.size(), kv: backend.kv.size() };
+    return { all: backend.size(), kv: backend.kv.size(), audit: 0 };
   }
   const c = new Redis(REDIS_URL);
   try {
@@ -31,7 +36,8 @@ async function keyCounts(kind: StoreKind, infra: TestInfra): Promise<{ all: numb
       } while (cursor !== '0');
       return n;
     };
-    return { all: await scan(`${infra.keyPrefix}*`), kv: await scan(`${infra.keyPrefix}kv:*`) };
+    const audit = await scan(`${infra.keyPrefix}ev*`);
+    return { all: (await scan(`${infra.keyPrefix}*`)) - audit, kv: await scan(`${infra.keyPrefix}kv:*`), audit };
   } finally {
     c.disconnect();
   }
@@ -78,6 +84,14 @@ for (const kind of STORE_KINDS) {
       assert.equal(statuses.filter((s) => s === 429).length, 4000 - 60);
       assert.equal(after.kv - before.kv, 0, 'no token is stored');
       assert.ok(after.all - before.all <= 1, `at most the IP's rate-limit window is added (${after.all - before.all} keys)`);
+      // The audit trail records the flood once (its stream and batch list at most are new), not 3,940 times.
+      await apps.web.container.get(QueuedAuditTrail).flush();
+      const refused = await apps.web.container.get(TOKENS.AuditStore).query({ loginType: 'web', log: 'login', ip, limit: 100 });
+      assert.deepEqual(
+        refused.list.map((e) => [e.type, e.target]),
+        [['rate-limited', 'GET /idempotent/token']],
+      );
+      assert.ok((await keyCounts(kind, infra)).audit - before.audit <= 2);
     });
 
     it('per session too: one session fetching from many IPs is refused after the limit; both policies are listed', async () => {

@@ -1,4 +1,5 @@
 /** What the CLI commands need from the application layer, and the login types they address. */
+import type { ChainReport } from '../../application/audit/hash-chain';
 import type { OnlineSession } from '../../application/auth/list-sessions';
 import type { UserView } from '../../application/users/user-view';
 
@@ -17,5 +18,7 @@ export interface CliDeps {
   revokeRefreshTokens(type: CliLoginType, userId: string): Promise<void>;
   /** Brings the user's live admin sessions in line with the directory (after direct database edits). */
   resync(userId: string): Promise<{ sessions: number; action: 'updated' | 'ended'; userFound: boolean }>;
+  /** Walks a stored audit log (svc.store=redis) checking its hash chain. */
+  verifyAuditChain(type: CliLoginType, log: 'login' | 'operation', range: { from?: number; to?: number }): Promise<ChainReport>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@
  */
 import { keysGenerate, passwordCommand, signCommand } from './crypto-commands';
 import { sessionsCommand, usersCommand } from './account-commands';
+import { auditCommand } from './audit-commands';
 import type { CliDeps } from './deps';
 import { UsageError, type CliIo } from './io';
 
@@ -33,6 +34,9 @@ commands:
       kick out one session (by token id) or every session of a user
   sessions resync <userId>
       after direct database edits: update (or end, if disabled) the user's live admin sessions
+  audit verify [admin|web] [--log login|operation] [--from <time>] [--to <time>]
+      walk a stored audit log (svc.store=redis; default: the admin login log) and check the
+      hash chain of its events: exit 0 intact, 1 with the first broken event (times: ms or ISO 8601)
   help
       this text
 
@@ -72,6 +76,9 @@ export async function runCli(argv: readonly string[], io: CliIo, makeDeps: () =>
         return 0;
       case 'sessions':
         await sessionsCommand(io, rest, lazy);
+        return 0;
+      case 'audit':
+        await auditCommand(io, rest, lazy);
         return 0;
       default:
         throw new UsageError(`unknown command "${command}" (try: authguard help)`);

@@ -1,6 +1,7 @@
 /** Builds one Koa application from a route table: the shared edge for admin and web. */
 import Koa from 'koa';
 import type { Logger } from '../../application/ports/logger';
+import { auditRefusals, type EdgeAudit } from './audit-edge';
 import type { TrustedProxies } from './client-ip';
 import { methodNotAllowed } from './method-not-allowed';
 import { errorEdge, jsonBody, queryParamLimit, requestContext } from './middleware';
@@ -23,16 +24,19 @@ export interface HttpAppOptions {
    * status of every response: access log, request metrics, security headers, CORS.
    */
   readonly outer?: readonly AppMiddleware[];
+  /** Where security events are recorded (docs/audit.md); absent: none are. */
+  readonly audit?: EdgeAudit;
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = false; // client IPs come from our own trusted-proxy walk, never from Koa's
   app.silent = true; // the error edge logs; Koa must not print stack traces
-  const router = buildRouter(opts.routes);
+  const router = buildRouter(opts.routes, opts.audit);
   app.use(requestContext({ responder: opts.responder, trustedProxies: opts.trustedProxies, realm: opts.realm }));
   for (const mw of opts.outer ?? []) app.use(mw);
   app.use(errorEdge({ log: opts.log }));
+  if (opts.audit !== undefined) app.use(auditRefusals(opts.audit));
   app.use(queryParamLimit(opts.maxQueryParams ?? 1000));
   for (const mw of opts.pre ?? []) app.use(mw);
   app.use(jsonBody({ limitBytes: opts.bodyLimitBytes }));

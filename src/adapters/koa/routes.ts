@@ -10,6 +10,7 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
 import { DomainError, type FieldError, type Reason } from '../../domain/errors';
+import { auditedRoute, type EdgeAudit, type RouteAudit } from './audit-edge';
 import type { Guard } from './guards';
 import { MemoRouter } from './memo-router';
 import type { AppContext, AppMiddleware, AppState } from './state';
@@ -73,6 +74,8 @@ interface SpecBase<P extends string, B extends BodySchema, Q extends QuerySchema
   readonly query?: Q;
   /** The failures the handler may raise: the `reasons` of the use cases it calls (guards declare their own). */
   readonly raises?: readonly Reason[];
+  /** The security event the route records when it answers (docs/audit.md); without it, a success records nothing. */
+  readonly audit?: RouteAudit<PathParams<P>, Parsed<B>>;
 }
 
 /**
@@ -216,14 +219,19 @@ function respond(def: RouteDef): AppMiddleware {
       return;
     }
     const data = await def.handler(ctx);
+    if (def.audit !== undefined) ctx.state.result = data;
     ctx.state.responder.success(ctx, data, def.successStatus ?? 200);
   };
 }
 
-export function buildRouter(defs: readonly RouteDef[]): Router<AppState> {
+/** `audit`: where the routes that declare `audit` record (none: nothing is recorded). */
+export function buildRouter(defs: readonly RouteDef[], audit?: EdgeAudit): Router<AppState> {
   const router = new MemoRouter();
   for (const def of defs) {
-    const chain: AppMiddleware[] = [...(def.guards ?? [])];
+    const chain: AppMiddleware[] = [
+      ...(def.audit !== undefined && audit !== undefined ? [auditedRoute(def.audit as RouteAudit, audit)] : []),
+    ];
+    chain.push(...(def.guards ?? []));
     if (def.query) chain.push(validateQuery(def.query));
     if (def.body) chain.push(validateBody(def.body));
     chain.push(respond(def));

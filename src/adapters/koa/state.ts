@@ -25,6 +25,13 @@ export interface AuthState {
   readonly user: LoginUser;
 }
 
+/** Who a security event is about, as the edge finds it (never a token: its token id). */
+export interface AuditSubject {
+  readonly userId?: string | undefined;
+  readonly username?: string | undefined;
+  readonly tokenId?: string | undefined;
+}
+
 export interface AppState {
   requestId: string;
   clientIp: string;
@@ -36,6 +43,12 @@ export interface AppState {
   body?: unknown;
   /** The validated query string of a route that declares `query` (its schema is an object). */
   query?: Readonly<Record<string, unknown>>;
+  /** An audited route's handler result (set by the router for routes that declare `audit`). */
+  result?: unknown;
+  /** What a handler knows of the event's subject that its result does not show (a login's user id). */
+  subject?: AuditSubject;
+  /** The route's own event was recorded (auditRefusals records no second one). */
+  audited?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -7,6 +7,8 @@
  */
 import type { Clock } from '../../application/ports/clock';
 import type { StoreHealth } from '../../application/ports/store-health';
+import { InMemoryAuditStore } from './audit-store';
+import { InMemoryWebhookOutbox } from './webhook-outbox';
 import { InMemoryCaptchaStore } from './captcha-store';
 import type { Sweepable } from './expiring-map';
 import { InMemoryKeyValueStore } from './key-value-store';
@@ -27,6 +29,10 @@ export class InMemoryBackend implements StoreHealth {
   readonly lists: InMemoryListStore;
   readonly rateLimits: InMemoryRateLimitStore;
   readonly captchas: InMemoryCaptchaStore;
+  /** Security events: a bounded ring per login type and log (not swept, not counted by size(): its bound is its own). */
+  readonly audit = new InMemoryAuditStore();
+  /** Pending webhook deliveries (bounded per endpoint by the sink's maxPending). */
+  readonly webhooks: InMemoryWebhookOutbox;
   private readonly stores: readonly Sweepable[];
   private timer: NodeJS.Timeout | undefined;
 
@@ -36,6 +42,7 @@ export class InMemoryBackend implements StoreHealth {
     this.lists = new InMemoryListStore(clock);
     this.rateLimits = new InMemoryRateLimitStore(clock);
     this.captchas = new InMemoryCaptchaStore(clock);
+    this.webhooks = new InMemoryWebhookOutbox(clock);
     this.stores = [this.sessions, this.kv, this.lists, this.rateLimits, this.captchas];
     const interval = opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
     if (interval > 0) {

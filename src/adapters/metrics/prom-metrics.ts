@@ -32,6 +32,24 @@ export class PromMetrics implements Metrics {
   private readonly cacheFlushes: Counter<'reason'>;
   private readonly cacheTracking: Gauge;
   private readonly mails: Counter<'kind' | 'outcome'>;
+  private readonly audit = new Counter({
+    name: 'authguard_audit_events_total',
+    help: 'Security events per audit sink: written, failed (the write is retried with backoff) or dropped (the queue was full)',
+    labelNames: ['sink', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhooks = new Counter({
+    name: 'authguard_audit_webhook_deliveries_total',
+    help: 'Webhook messages: delivered, failed (an attempt, retried with backoff), abandoned (after the last try), dropped (queue full)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly auditDepth = new Gauge({
+    name: 'authguard_audit_queue_depth',
+    help: 'Security events waiting for an audit sink',
+    labelNames: ['sink'] as const,
+    registers: [this.registry],
+  });
 
   constructor(opts: { app: string }) {
     const registers = [this.registry];
@@ -140,6 +158,15 @@ export class PromMetrics implements Metrics {
   }
   mailSent(kind: string, outcome: 'sent' | 'failed' | 'timeout'): void {
     this.mails.inc({ kind, outcome });
+  }
+  auditEvents(sink: string, outcome: 'written' | 'failed' | 'dropped', count: number): void {
+    this.audit.inc({ sink, outcome }, count);
+  }
+  webhookDeliveries(outcome: 'delivered' | 'failed' | 'abandoned' | 'dropped', count: number): void {
+    this.webhooks.inc({ outcome }, count);
+  }
+  auditQueueDepth(sink: string, depth: number): void {
+    this.auditDepth.set({ sink }, depth);
   }
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void {
     const byOperation = inner(this.storeSeries, store, () => new Map<string, { ok: HistogramSeries; error: HistogramSeries }>());

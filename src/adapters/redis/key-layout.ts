@@ -33,6 +33,11 @@
  *                                                            own subject
  *   <p>l:<key>                 <p>l:{<key>}                  the list
  *   <p>rl:<key>                <p>rl:{<key>}                 the rate-limit log
+ *   <p>ev:<type>:<log>         <p>ev:{<type>:<log>}          the audit stream of a login type's
+ *   <p>evb:<type>:<log>        <p>evb:{<type>:<log>}         login or operation log, and the ids
+ *                                                            of the last batches appended to it
+ *   <p>wh:<ep>:<part>          <p>wh:{<ep>}:<part>           a webhook endpoint's outbox: queue (q),
+ *                                                            head state (s), lease, recent batches
  *
  * A captcha answer is the key-value key captcha:<scope>:<uuid> (JSON {"answer", "expiresAt"},
  * also read: {"a", "exp"}). RedisStoreHealth owns no keys.
@@ -130,5 +135,20 @@ export class RedisKeys {
 
   rateLog(key: string): string {
     return this.key('rl', key);
+  }
+
+  /** The audit stream of a login type's log (`login` or `operation`). */
+  auditLog(type: string, log: string): string {
+    return this.key('ev', `${type}:${log}`);
+  }
+
+  /** A key of a webhook endpoint's outbox (`q`, `s`, `lease`, `batches`): one slot per endpoint. */
+  webhook(endpoint: string, part: string): string {
+    return `${this.key('wh', endpoint)}:${part}`;
+  }
+
+  /** The ids of the last batches appended to that stream (its slot), so a batch sent again is not appended twice. */
+  auditBatches(type: string, log: string): string {
+    return this.key('evb', `${type}:${log}`);
   }
 }

@@ -1,4 +1,6 @@
 /** Every Redis store port on one client and one key prefix (key-layout.ts), as a deployment uses them. */
+import { RedisAuditStore } from './audit-store';
+import { RedisWebhookOutbox } from './webhook-outbox';
 import { RedisCaptchaStore } from './captcha-store';
 import type { KeyLayoutKind } from './key-layout';
 import { RedisKeyValueStore } from './key-value-store';
@@ -14,6 +16,8 @@ export interface RedisStores {
   readonly lists: RedisListStore;
   readonly rateLimits: RedisRateLimitStore;
   readonly captchas: RedisCaptchaStore;
+  readonly audit: RedisAuditStore;
+  readonly webhooks: RedisWebhookOutbox;
   /** Pings the client; close() closes it, ending every store above. */
   readonly health: RedisStoreHealth;
 }
@@ -31,6 +35,8 @@ export function createRedisStores(
     lists: new RedisListStore(client, keyPrefix, layout),
     rateLimits: new RedisRateLimitStore(client, keyPrefix, layout),
     captchas: new RedisCaptchaStore(client, keyPrefix, layout),
+    audit: new RedisAuditStore(client, keyPrefix, layout),
+    webhooks: new RedisWebhookOutbox(client, keyPrefix, layout),
     health: new RedisStoreHealth(client, opts),
   };
 }

@@ -22,6 +22,8 @@ export const DEV_MENUS = [
   { name: 'User add', permission: 'system:user:add' },
   { name: 'User edit', permission: 'system:user:edit' },
   { name: 'Online users', permission: 'monitor:online:list' },
+  { name: 'Login log', permission: 'monitor:logininfor:list' },
+  { name: 'Operation log', permission: 'monitor:operlog:list' },
 ] as const;
 
 export const DEV_USERS = [

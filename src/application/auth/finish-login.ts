@@ -37,6 +37,8 @@ export interface FinishLoginInput {
 }
 
 export interface LoginOutput extends TokenPair {
+  /** Who logged in (for the edge's security event; not part of the response body). */
+  readonly userId: string;
   readonly username: string;
   readonly nickname: string;
   readonly avatar: string;
@@ -87,6 +89,7 @@ export class FinishLogin {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expires: tokens.expires,
+      userId: user.id,
       username: user.username,
       nickname: user.nickname,
       avatar: user.avatar,

@@ -14,6 +14,12 @@ export interface Metrics {
   idempotencyConflict(mode: string, reason: string): void;
   /** One e-mail handed to the mailer: 'sent', 'failed' (refused or unreachable) or 'timeout' (slower than svc.mail.timeout-ms). */
   mailSent(kind: string, outcome: 'sent' | 'failed' | 'timeout'): void;
+  /** Security events a sink of the audit trail wrote, failed to write (and will retry), or dropped (its queue was full). */
+  auditEvents(sink: string, outcome: 'written' | 'failed' | 'dropped', count: number): void;
+  /** Webhook messages delivered, failed attempts, messages given up after the last attempt, or dropped (an endpoint's queue was full). */
+  webhookDeliveries(outcome: 'delivered' | 'failed' | 'abandoned' | 'dropped', count: number): void;
+  /** Events waiting for a sink of the audit trail. */
+  auditQueueDepth(sink: string, depth: number): void;
   /** One call to a store port and how long it took. */
   storeCall(store: string, operation: string, seconds: number, ok: boolean): void;
   /**

@@ -156,6 +156,9 @@ function backendChecks(c: AppConfig): string[] {
       p.push('svc.datasource.url (SVC_DATASOURCE_URL): required when svc.directory=sql (mysql://host:port/database)');
     if (c.datasource.username === '') p.push('svc.datasource.username (SVC_DATASOURCE_USERNAME): required when svc.directory=sql');
   }
+  if (c.raw['svc.audit.sinks'].includes('sql') && (c.datasource.url === '' || c.datasource.username === '')) {
+    p.push('svc.audit.sinks (SVC_AUDIT_SINKS): `sql` needs svc.datasource.url and svc.datasource.username (the tables of migration 006)');
+  }
   if (c.datasource.url !== '') {
     try {
       parseDatasourceUrl(c.datasource.url);

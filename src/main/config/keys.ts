@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { SettingDeclaration } from './setting';
 import { ACCOUNT_KEYS } from './settings/account';
+import { AUDIT_KEYS } from './settings/audit';
 import { DIRECTORY_KEYS } from './settings/directory';
 import { HTTP_KEYS } from './settings/http';
 import { LOGIN_KEYS } from './settings/login';
@@ -26,6 +27,7 @@ export const KEYS = {
   ...DIRECTORY_KEYS,
   ...ACCOUNT_KEYS,
   ...MFA_KEYS,
+  ...AUDIT_KEYS,
 };
 
 export type ConfigKey = keyof typeof KEYS;

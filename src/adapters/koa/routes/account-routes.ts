@@ -52,6 +52,7 @@ export function webAccountRoutes(kit: RouteKit): RouteDef[] {
       body: verifyBody,
       response: EmailVerified,
       raises: VerifyEmail.reasons,
+      audit: { type: 'email-verified' },
       handler: async (_ctx, { body }) => verify.execute({ loginType: type, email: body.email, code: body.code }),
     }),
     route({
@@ -79,6 +80,7 @@ export function webAccountRoutes(kit: RouteKit): RouteDef[] {
       successStatus: 202,
       response: MailRequestAccepted,
       raises: RequestPasswordReset.reasons,
+      audit: { type: 'password-reset-requested' },
       handler: async (_ctx, { body }) => {
         await forgot.execute({ loginType: type, email: body.email });
         return { accepted: true, detail: LINK_ON_ITS_WAY };
@@ -93,6 +95,7 @@ export function webAccountRoutes(kit: RouteKit): RouteDef[] {
       body: resetBody,
       response: PasswordResetDone,
       raises: ResetPassword.reasons,
+      audit: { type: 'password-reset' },
       handler: async (_ctx, { body }) => reset.execute({ loginType: type, token: body.token, newPassword: body.newPassword }),
     }),
   ];

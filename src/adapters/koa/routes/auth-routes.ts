@@ -80,10 +80,16 @@ async function loginWithDeviceCookie(
   ctx: AppContext,
   login: Login,
   input: Omit<LoginInput, 'deviceCookies'>,
-): Promise<Omit<LoginOutput, 'deviceCookie'> | MfaPending> {
+): Promise<Omit<LoginOutput, 'deviceCookie' | 'userId'> | MfaPending> {
   const out = await login.execute({ ...input, deviceCookies: deviceCookiesOf(ctx, input.loginType) });
-  return isMfaPending(out) ? out : withDeviceCookie(ctx, input.loginType, out);
+  if (isMfaPending(out)) return out;
+  const { userId, ...rest } = withDeviceCookie(ctx, input.loginType, out);
+  ctx.state.subject = { userId };
+  return rest;
 }
+
+/** A login's security event: about the username it was for, also when it failed. */
+const LOGIN_AUDIT = { type: 'login', subject: (b: { username: string }) => ({ username: b.username }) } as const;
 
 /** The spec's login limit: key "login", 5 per 60 s per client IP. */
 export const LOGIN_RATE_LIMIT = { key: 'login', windowSeconds: 60, limit: 5, limitType: 'IP' } as const;
@@ -163,6 +169,7 @@ export function adminAuthRoutes(kit: RouteKit): RouteDef[] {
       body: adminLoginBody,
       response: LoginAnswer,
       raises: Login.reasons,
+      audit: LOGIN_AUDIT,
       handler: async (ctx, { body: b }) =>
         loginWithDeviceCookie(ctx, login, {
           loginType: type,
@@ -190,6 +197,7 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
       body: refreshBody,
       response: TokenPair,
       raises: RefreshToken.reasons,
+      audit: { type: 'refresh-rotated', failures: { 'refresh-token-reused': 'refresh-reused' } },
       handler: async (ctx, { body }) => refresh.execute({ loginType: type, refreshToken: body.refreshToken, client: clientOf(ctx) }),
     }),
     route({
@@ -200,6 +208,7 @@ export function sessionAuthRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
       guards: [kit.guards.requireLogin(type, { allowRestricted: true })],
       response: LogoutResult,
       raises: Logout.reasons,
+      audit: { type: 'logout' },
       handler: async (ctx) => {
         const auth = ctx.state.auth;
         if (!auth) throw new Error('logout without requireLogin');
@@ -227,6 +236,7 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       successStatus: 201,
       response: RegisteredMember,
       raises: RegisterMember.reasons,
+      audit: { type: 'registered', subject: (b) => ({ username: b.username }) },
       handler: async (_ctx, { body: b }) =>
         register.execute({ loginType: type, username: b.username, password: b.password, nickname: b.nickname, email: b.email }),
     }),
@@ -253,6 +263,7 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
       body: webLoginBody,
       response: WebLoginAnswer,
       raises: Login.reasons,
+      audit: LOGIN_AUDIT,
       handler: async (ctx, { body: b }) => {
         const out = await loginWithDeviceCookie(ctx, login, {
           loginType: type,

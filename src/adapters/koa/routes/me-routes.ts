@@ -77,6 +77,7 @@ export function webProfileRoutes(kit: RouteKit): RouteDef[] {
       guards: [login],
       successStatus: 204,
       raises: EndSession.reasons,
+      audit: { type: 'session-ended', target: (p) => p.tokenId },
       handler: async (ctx, { params: { tokenId } }) => {
         // Only the caller's own sessions are searched: another member's token id is "not found", revealing nothing.
         await endSession.execute({ loginType: type, tokenId, kick: false, ownerId: currentUser(ctx).userId });
@@ -90,6 +91,7 @@ export function webProfileRoutes(kit: RouteKit): RouteDef[] {
       guards: [login],
       response: LogoutAllResult,
       raises: LogoutAll.reasons,
+      audit: { type: 'logout-all' },
       handler: async (ctx) => {
         const user = currentUser(ctx);
         return { endedSessions: await logoutAll.execute({ loginType: type, userId: user.userId, username: user.username }) };

@@ -43,7 +43,8 @@ function verifyRoute(kit: RouteKit, type: LoginType): RouteDef {
         client: clientOf(ctx),
         deviceCookies: deviceCookiesOf(ctx, type),
       });
-      const out = withDeviceCookie(ctx, type, login);
+      const { userId, ...out } = withDeviceCookie(ctx, type, login);
+      ctx.state.subject = { userId };
       return type === 'admin' ? out : { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
     },
   });

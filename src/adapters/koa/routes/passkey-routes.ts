@@ -136,7 +136,8 @@ export function passkeyLoginRoutes(kit: RouteKit): RouteDef[] {
       response: type === 'admin' ? LoginResult : TokenPair,
       raises: LogInWithPasskey.reasons,
       handler: async (ctx, { body }) => {
-        const { deviceCookie, ...out } = await login.execute({ loginType: type, response: body.response, client: clientOf(ctx) });
+        const { deviceCookie, userId, ...out } = await login.execute({ loginType: type, response: body.response, client: clientOf(ctx) });
+        ctx.state.subject = { userId };
         ctx.append('Set-Cookie', deviceCookieHeader(type, deviceCookie));
         return type === 'admin' ? out : { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
       },

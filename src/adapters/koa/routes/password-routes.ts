@@ -37,6 +37,7 @@ function changePasswordRoute(kit: RouteKit, type: LoginType, path: string, encry
     body: passwordBody(encrypted ? 4096 : 1024),
     response: PasswordChanged,
     raises: ChangePassword.reasons,
+    audit: { type: 'password-changed' },
     handler: async (ctx: AppContext, { body }) => {
       const auth = ctx.state.auth;
       if (!auth) throw new Error('password change without requireLogin');

@@ -52,6 +52,8 @@ export function systemRoutes(kit: RouteKit): RouteDef[] {
       body: createUserBody,
       response: User,
       raises: CreateUser.delegatedReasons,
+      // The summary names the new account and its roles; the password is never part of it.
+      audit: { type: 'user-created', action: 'user.create', summary: (b) => `username=${b.username} roles=${b.roles.join(',')}` },
       handler: async (ctx, { body: b }) =>
         createUser.execute({
           username: b.username,
@@ -91,6 +93,7 @@ export function systemRoutes(kit: RouteKit): RouteDef[] {
       guards: [login, kit.guards.requirePermission(type, 'monitor:online:forceLogout')],
       response: KickedOutSession,
       raises: EndSession.reasons,
+      audit: { type: 'kickout', action: 'session.kickout', target: (p) => p.tokenId },
       handler: async (_ctx, { params: { tokenId } }) => {
         await endSession.execute({ loginType: type, tokenId, kick: true });
         return { tokenId, kickedOut: true };

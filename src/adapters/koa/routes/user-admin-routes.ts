@@ -73,6 +73,7 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
       body: RolesBody,
       response: UserAccess,
       raises: ChangeUserRoles.reasons,
+      audit: { type: 'roles-changed', action: 'user.roles', target: (p) => p.id, summary: (b) => `roles=${b.roles.join(',')}` },
       handler: async (ctx, { body, params }) => {
         const r = await changeRoles.execute({ actor: currentUser(ctx), userId: params.id, roles: body.roles });
         return { ...r.user, sessionsUpdated: r.sessions.action === 'updated' ? r.sessions.sessions : 0 };
@@ -89,6 +90,13 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
       body: ResetBody,
       response: PasswordReset,
       raises: ResetUserPassword.reasons,
+      // The summary says how the password was set; the password (given or generated) is never part of an event.
+      audit: {
+        type: 'password-reset',
+        action: 'user.password-reset',
+        target: (p) => p.id,
+        summary: (b) => (b.generate === true ? 'generated' : 'given'),
+      },
       handler: async (ctx, { body, params }) => {
         const input = { actor: currentUser(ctx), userId: params.id, generate: body.generate === true };
         const r = await reset.execute(body.newPassword === undefined ? input : { ...input, newPassword: body.newPassword });
@@ -117,6 +125,13 @@ function stateRoutes(kit: RouteKit, may: Guards, mayNow: Guards): RouteDef[] {
       body: DisableBody,
       response: DisabledUser,
       raises: DisableUser.reasons,
+      audit: {
+        type: 'user-disabled',
+        action: 'user.disable',
+        target: (p) => p.id,
+        summary: (b) =>
+          [b.until === undefined ? '' : `until=${b.until}`, b.reason ? `reason=${b.reason}` : ''].filter(Boolean).join(' ') || undefined,
+      },
       handler: async (ctx, { body, params }) => {
         const until = body.until === undefined ? null : Date.parse(body.until);
         const r = await disable.execute({ actor: currentUser(ctx), userId: params.id, reason: body.reason ?? null, until });
@@ -131,6 +146,7 @@ function stateRoutes(kit: RouteKit, may: Guards, mayNow: Guards): RouteDef[] {
       guards: may('system:user:edit'),
       response: User,
       raises: EnableUser.reasons,
+      audit: { type: 'user-enabled', action: 'user.enable', target: (p) => p.id },
       handler: async (ctx, { params }) => userViewOf(await enable.execute({ actor: currentUser(ctx), userId: params.id })),
     }),
     route({
@@ -141,6 +157,7 @@ function stateRoutes(kit: RouteKit, may: Guards, mayNow: Guards): RouteDef[] {
       guards: may('system:user:unlock'),
       response: UserUnlocked,
       raises: UnlockUser.reasons,
+      audit: { type: 'account-unlocked', action: 'user.unlock', target: (p) => p.id },
       handler: async (ctx, { params }) => ({
         ...(await unlock.execute({ actor: currentUser(ctx), userId: params.id })),
         unlocked: true as const,
