@@ -4982,7 +4982,7 @@ export interface operations {
                 username?: string;
                 ip?: string;
                 outcome?: "success" | "failure";
-                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed";
+                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed";
                 from?: string;
                 to?: string;
                 cursor?: string;

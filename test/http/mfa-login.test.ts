@@ -67,6 +67,23 @@ for (const kind of STORE_KINDS) {
       assert.match(String(ok.headers['set-cookie']), /ag_device_admin=/);
       await http().get('/auth/me').set(bearer(ok.body.data.accessToken)).expect(200);
       assert.equal((await verify({ mfaToken: pending.mfaToken, code: codeAt(secret, clock.now()) }).expect(401)).body.code, 40115);
+      // the second steps join the audit trail, failures with their reason
+      const root = await session('admin', 'admin123');
+      const events = async () =>
+        (await http().get('/monitor/login-logs').set(bearer(root.accessToken)).expect(200)).body.data.list as {
+          type: string;
+          reason?: string;
+        }[];
+      let seen: { type: string; reason?: string; outcome: string }[] = [];
+      for (let i = 0; i < 50 && !seen.some((e) => e.type === 'mfa-verified' && e.reason === 'mfa-code-invalid'); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        seen = await events();
+      }
+      assert.ok(
+        seen.some((e) => e.type === 'mfa-verified' && e.reason === 'mfa-code-invalid'),
+        JSON.stringify(seen.slice(0, 5)),
+      );
+      assert.ok(seen.some((e) => e.type === 'mfa-verified' && e.outcome === 'success'));
 
       // a recovery code works once
       const again = (await login('viewer', 'viewer123', ip())).body.data;

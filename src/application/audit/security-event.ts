@@ -41,6 +41,11 @@ export const SECURITY_EVENT_TYPES = [
   'account-unlocked',
   'password-reset',
   'password-changed',
+  // strong authentication (appended: stored events keep their codes)
+  'mfa-verified',
+  'step-up',
+  'mfa-enrolled',
+  'mfa-removed',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

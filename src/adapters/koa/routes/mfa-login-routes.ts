@@ -27,6 +27,7 @@ function verifyRoute(kit: RouteKit, type: LoginType): RouteDef {
       'The second step of a login: {mfaToken} and one of {code}, {recoveryCode} or {webauthn}; answers what a login answers ' +
       '(and sets the device cookie); wrong proofs spend the failure budget like wrong passwords',
     tags: ['auth'],
+    audit: { type: 'mfa-verified' },
     guards: [kit.rateLimit(MFA_RATE_LIMIT)],
     body: VerifyMfaBody,
     response: type === 'admin' ? LoginResult : TokenPair,
@@ -62,6 +63,7 @@ function stepUpRoutes(kit: RouteKit, type: LoginType): RouteDef[] {
         (type === 'admin' ? ' (RSA-encrypted)' : '') +
         ', {code}, {recoveryCode} or {webauthn}; failures spend the failure budget',
       tags: ['auth'],
+      audit: { type: 'step-up' },
       guards: [kit.rateLimit({ key: 'step-up', windowSeconds: 60, limit: 5, limitType: 'IP' }), login],
       body: StepUpBody(type === 'admin'),
       response: SteppedUp,

@@ -65,6 +65,7 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
         "Register a passkey: {response: the authenticator's RegistrationResponseJSON, name?} -> 201 the passkey; " +
         'an answer to no live challenge of yours, from another origin, or a passkey registered already -> 401 passkey-invalid',
       tags: ['passkeys'],
+      audit: { type: 'mfa-enrolled' },
       guards: [enrol],
       body: registerBody,
       successStatus: 201,
@@ -99,6 +100,7 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
         "Remove one of your passkeys -> 204; another user's or an unknown id -> 404. Sensitive: the session must have proved its " +
         'user within svc.step-up.max-age-seconds (a login or POST /auth/step-up), else 403 step-up-required',
       tags: ['passkeys'],
+      audit: { type: 'mfa-removed' },
       guards: [login, kit.guards.requireRecentAuth(type)],
       successStatus: 204,
       raises: Passkeys.reasons,
@@ -131,6 +133,7 @@ export function passkeyLoginRoutes(kit: RouteKit): RouteDef[] {
         "Log in with a passkey: {response: the authenticator's AuthenticationResponseJSON} -> what POST /auth/login answers, " +
         `device cookie ag_device_${type} included; a bad, replayed or cloned answer -> 401 passkey-invalid`,
       tags: ['passkeys'],
+      audit: { type: 'login' },
       guards: [kit.rateLimit(LOGIN_RATE_LIMIT)],
       body: loginBody,
       response: type === 'admin' ? LoginResult : TokenPair,
