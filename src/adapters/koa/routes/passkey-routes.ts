@@ -35,11 +35,13 @@ const loginBody = z.object({ response: AuthenticationResponse }).strict();
 /** Options cost a key-value write each: limited per client address like the login they lead to, on a budget of their own. */
 const LOGIN_OPTIONS_RATE_LIMIT = { ...LOGIN_RATE_LIMIT, key: 'passkey-login-options' } as const;
 
-/** The signed-in user's passkeys: register (options, then the authenticator's answer), list, remove. */
+/**
+ * The signed-in user's passkeys: register (options, then the authenticator's answer), list, remove.
+ * Registering is enrolling a factor: what a session restricted to `mfa-enrolment` may do.
+ */
 export function passkeyRoutes(kit: RouteKit): RouteDef[] {
   const type = kit.loginType;
   const login = kit.guards.requireLogin(type);
-  // Registering is enrolling a factor: what a session restricted to `mfa-enrolment` may do.
   const enrol = kit.guards.requireLogin(type, { allowRestricted: ['mfa-enrolment'] });
   const [passkeys, register, lift] = [kit.use(Passkeys), kit.use(RegisterPasskey), kit.use(LiftRequiredAction)];
   return [
