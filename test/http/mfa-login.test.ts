@@ -73,6 +73,7 @@ for (const kind of STORE_KINDS) {
         (await http().get('/monitor/login-logs').set(bearer(root.accessToken)).expect(200)).body.data.list as {
           type: string;
           reason?: string;
+          outcome: string;
         }[];
       let seen: { type: string; reason?: string; outcome: string }[] = [];
       for (let i = 0; i < 50 && !seen.some((e) => e.type === 'mfa-verified' && e.reason === 'mfa-code-invalid'); i++) {

@@ -74,13 +74,8 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
       response: Passkey,
       raises: [...RegisterPasskey.reasons, ...LiftRequiredAction.reasons],
       handler: async (ctx, { body }) => {
-        const passkey = await register.execute({
-          loginType: type,
-          userId: currentUser(ctx).userId,
-          response: body.response,
-          name: body.name,
-        });
-        const auth = ctx.state.auth;
+        const input = { loginType: type, userId: currentUser(ctx).userId, response: body.response, name: body.name };
+        const [passkey, auth] = [await register.execute(input), ctx.state.auth];
         if (auth) await lift.execute({ loginType: type, tokenHash: auth.tokenHash, record: auth.record, action: 'mfa-enrolment' });
         return passkey;
       },
