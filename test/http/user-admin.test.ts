@@ -65,9 +65,10 @@ for (const kind of STORE_KINDS) {
       for (const path of ['/system/user/:id/roles', '/system/user/:id/disable']) {
         const r = app.routes.find((d) => d.path === path && d.method === 'post');
         assert.ok(r, path);
+        // changing roles and disabling are sensitive: a recent re-authentication too (step-up)
         assert.deepEqual(
           r.guards?.map((g) => g.doc.kind),
-          ['login', 'permission'],
+          ['login', 'permission', 'step-up'],
         );
         assert.deepEqual(r.guards?.[1]?.doc.permissions, ['system:user:edit']);
       }

@@ -13,6 +13,7 @@ import type { AuthSettings } from '../../src/application/auth/auth-settings';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { Logger } from '../../src/application/ports/logger';
 import type { SessionSettings } from '../../src/application/session/session-settings';
+import { SecondFactors } from '../../src/application/mfa/second-factors';
 import { TOKENS } from '../../src/application/tokens';
 import type { AccountSettings } from '../../src/application/users/account-settings';
 import { DEFAULT_SESSION_POLICY } from '../../src/domain/session';
@@ -78,6 +79,9 @@ export function accountTestbed(settings: Partial<AccountSettings> = {}): Account
   c.bind(TOKENS.UserDirectory).toConstantValue(accounts);
   c.bind(TOKENS.AccountStore).toConstantValue(accounts);
   c.bind(TOKENS.Mailer).toConstantValue(mailer);
+  // No second factors here (test/http/mfa-login.test.ts has them): every account has none.
+  c.bind(SecondFactors).toConstantValue({ methodsOf: async () => [] } as unknown as SecondFactors);
+  c.bind(TOKENS.MfaSettings).toConstantValue({ requiredRoles: [], challengeTtlSeconds: 300 });
   c.bind(TOKENS.PasswordHasher).toConstantValue(fakeHasher);
   c.bind(TOKENS.CommonPasswords).toConstantValue(new PackagedCommonPasswords());
   c.bind(TOKENS.RsaDecryptor).toConstantValue(new NoRsaDecryptor());
