@@ -45,6 +45,17 @@ describe('passkeys in chromium with a virtual authenticator', function () {
     await apps?.close();
   });
 
+  /**
+   * A passkey makes alice's password login ask for it as a second factor: each web test removes
+   * what it registered (on a fresh session, so step-up passes), leaving the next one a password login.
+   */
+  async function removePasskeys(token: string): Promise<void> {
+    const listed = await request(apps.web).get('/auth/passkeys').set('Authorization', `Bearer ${token}`).expect(200);
+    for (const p of listed.body as { id: string }[]) {
+      await request(apps.web).delete(`/auth/passkeys/${p.id}`).set('Authorization', `Bearer ${token}`).expect(204);
+    }
+  }
+
   async function adminLoginOnTryIt(page: Page): Promise<string> {
     await page.goto(`${apps.admin}/`);
     await page.waitForSelector('#login:not([disabled])');
@@ -99,6 +110,7 @@ describe('passkeys in chromium with a virtual authenticator', function () {
         (listed.body as { name: string }[]).map((p) => p.name),
         ['Work laptop'],
       );
+      await removePasskeys(token);
       assert.deepEqual(problems, []);
     } finally {
       await page.close();
@@ -176,6 +188,7 @@ describe('passkeys in chromium with a virtual authenticator', function () {
       };
       const profile = await request(apps.web).get('/user/profile').set('Authorization', `Bearer ${tokens.accessToken}`).expect(200);
       assert.equal(profile.body.username, 'alice');
+      await removePasskeys(tokens.accessToken);
       assert.deepEqual(problems, []);
     } finally {
       await page.close();

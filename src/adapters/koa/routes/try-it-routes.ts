@@ -134,6 +134,22 @@ const SCRIPT = String.raw`(function () {
     return out;
   }
 
+  /** A login that asks for its second factor: a passkey of this browser, else a code from the authenticator app. */
+  async function secondStep(res) {
+    var d = res.status === 200 && res.json && res.json.data;
+    if (!d || !d.mfaRequired) return res;
+    var proof;
+    if (d.methods.indexOf('webauthn') >= 0 && window.PublicKeyCredential && PublicKeyCredential.parseRequestOptionsFromJSON) {
+      var opts = await call('POST', '/auth/mfa/webauthn/options', { mfaToken: d.mfaToken });
+      if (opts.status !== 200) return opts;
+      var credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(opts.json.data) });
+      proof = { mfaToken: d.mfaToken, webauthn: credential.toJSON() };
+    } else {
+      proof = { mfaToken: d.mfaToken, code: window.prompt('Second factor: the code of your authenticator app') || '' };
+    }
+    return call('POST', '/auth/mfa/verify', proof);
+  }
+
   async function loadCaptcha() {
     var res = await call('GET', '/auth/captchaImage');
     if (res.status !== 200) { show(res); setStatus('captcha: ' + (res.json && res.json.message), true); return; }
@@ -179,7 +195,7 @@ const SCRIPT = String.raw`(function () {
     try {
       var body = { username: $('username').value, password: await encryptPassword($('password').value) };
       if (state.config.captchaEnabled) { body.code = $('code').value; body.uuid = state.uuid; }
-      var res = await call('POST', '/auth/login', body);
+      var res = await secondStep(await call('POST', '/auth/login', body));
       show(res);
       if (res.status === 200 && res.json.code === 0) {
         setSession(res.json.data, res.json.data);
