@@ -121,9 +121,18 @@ export class Login {
       await this.lock.fail(attempt);
       throw badCredentials();
     }
-    await this.lock.succeed(attempt);
+    // With a second factor owed, the right password clears nothing: the second step's failures spend this budget
+    // too, and a cleared one would let a fresh mfaToken every few guesses walk the code space. The place goes back;
+    // the completed login (VerifyMfa) clears the budget.
+    let methods: MfaMethod[];
+    try {
+      methods = await this.factors.methodsOf(input.loginType, user.id);
+    } catch (e) {
+      await this.lock.release(attempt);
+      throw e;
+    }
+    await (methods.length > 0 ? this.lock.release(attempt) : this.lock.succeed(attempt));
     this.finish.assertMayLogIn(input.loginType, user);
-    const methods = await this.factors.methodsOf(input.loginType, user.id);
     if (methods.length > 0) {
       // A second factor is enrolled: no session yet, a single-use challenge for POST /auth/mfa/verify.
       return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt), methods };
