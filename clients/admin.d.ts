@@ -151,7 +151,7 @@ export interface paths {
          * Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds
          * @description Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postAuthPasskeysOptions"];
         delete?: never;
@@ -245,7 +245,7 @@ export interface paths {
          * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
          * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postAuthMfaTotpSetup"];
         delete?: never;
@@ -2741,7 +2741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first */
+            /** @description `password-change-required` (40303): The password must be changed first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3392,7 +3392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first */
+            /** @description `password-change-required` (40303): The password must be changed first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
