@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import request from 'supertest';
+import { userHandleOf } from '../../src/application/mfa/passkeys';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../support/browser';
 import { addVirtualAuthenticator, browserSnippet, newPage, serveApps, type ServedApps } from '../support/webauthn-browser';
 
@@ -68,7 +69,11 @@ describe('passkeys in chromium with a virtual authenticator', function () {
       const [credential] = credentials;
       assert.equal(credential?.isResidentCredential, true, 'a discoverable credential');
       assert.equal(credential?.rpId, 'localhost');
-      assert.equal(Buffer.from(credential?.userHandle ?? '', 'base64').toString(), '1', 'the user handle is the user id');
+      assert.equal(
+        Buffer.from(credential?.userHandle ?? '', 'base64').toString('base64url'),
+        userHandleOf('admin', '1'),
+        "the user handle is the login type's and id's hash",
+      );
       const listed = await request(apps.admin).get('/auth/passkeys').set('Authorization', `Bearer ${token}`).expect(200);
       const passkeys = listed.body.data as { id: string; name: string; lastUsedAt: string | null }[];
       assert.deepEqual(

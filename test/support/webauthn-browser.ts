@@ -2,7 +2,7 @@
  * A real browser for the passkey tests: chromium (playwright-core) with the DevTools virtual
  * authenticator (CDP `WebAuthn.addVirtualAuthenticator`: CTAP2, internal transport, resident keys,
  * user verification that succeeds), and the apps served on http://localhost:<port>, a secure
- * context whose origin is the only one in svc.webauthn.origins (relying party `localhost`).
+ * context whose origin is the only one its app accepts (svc.webauthn.admin-origins / web-origins, relying party `localhost`).
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -26,7 +26,7 @@ async function listen(server: http.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** Both apps on ports of their own, each port's origin allowed for WebAuthn; `clock` replaces the real one. */
+/** Both apps on ports of their own, each port's origin allowed for WebAuthn by its app; `clock` replaces the real one. */
 export async function serveApps(overrides: Partial<Record<ConfigKey, unknown>> = {}, opts: { clock?: Clock } = {}): Promise<ServedApps> {
   const handlers: { admin?: http.RequestListener; web?: http.RequestListener } = {};
   const adminServer = http.createServer((req, res) => handlers.admin?.(req, res));
@@ -38,7 +38,8 @@ export async function serveApps(overrides: Partial<Record<ConfigKey, unknown>> =
     'svc.try-it.enabled': true,
     'svc.crypto.worker-threads': 1,
     'svc.webauthn.rp-id': 'localhost',
-    'svc.webauthn.origins': [admin, web],
+    'svc.webauthn.admin-origins': [admin],
+    'svc.webauthn.web-origins': [web],
     ...overrides,
   });
   const infra = testInfra(config, { label: 'passkeys-browser', ...(opts.clock ? { clock: opts.clock } : {}) });

@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { InMemoryKeyValueStore } from '../../src/adapters/memory/key-value-store';
 import { SimpleWebAuthnVerifier } from '../../src/adapters/webauthn/simple-webauthn-verifier';
 import { PasskeyChallenges } from '../../src/application/mfa/passkey-challenges';
-import { Passkeys, userHandleOf } from '../../src/application/mfa/passkeys';
+import { legacyUserHandleOf, Passkeys, userHandleOf } from '../../src/application/mfa/passkeys';
 import { RegisterPasskey } from '../../src/application/mfa/register-passkey';
 import { isDomainError, type Reason } from '../../src/domain/errors';
 import type { LoginType } from '../../src/domain/login-type';
@@ -58,7 +58,10 @@ describe('Passkeys: registration', () => {
       options.excludeCredentials?.map((c) => c.id),
       [first, second],
     );
-    assert.equal(options.user.id, userHandleOf('1'));
+    assert.equal(options.user.id, userHandleOf('admin', '1'));
+    assert.equal(Buffer.from(options.user.id, 'base64url').length, 32, 'a SHA-256, whatever the id');
+    const member = await s.passkeys.registrationOptions('web', s.user('1'));
+    assert.notEqual(member.user.id, options.user.id, 'admin 1 and member 1 have different handles under the one relying party');
     assert.equal(options.timeout, TTL_SECONDS * 1000);
     assert.deepEqual(await s.passkeys.list('web', '1'), [], 'the login types are apart');
   });
@@ -224,8 +227,14 @@ describe('Passkeys: authentication', () => {
     assert.equal((await s.store.find('admin', id))?.counter, 3);
 
     const forged = auth.get(await s.passkeys.authenticationOptions('admin', null));
-    const wrongHandle = { ...forged, response: { ...forged.response, userHandle: userHandleOf('2') } };
-    await assert.rejects(s.passkeys.verifyAuthentication('admin', wrongHandle, null), refused('passkey-invalid'));
+    for (const userHandle of [userHandleOf('admin', '2'), userHandleOf('web', '1'), legacyUserHandleOf('2')]) {
+      const wrongHandle = { ...forged, response: { ...forged.response, userHandle } };
+      await assert.rejects(s.passkeys.verifyAuthentication('admin', wrongHandle, null), refused('passkey-invalid'), userHandle);
+    }
+    // A passkey registered while the handle was the id's bytes still names its user.
+    const legacy = auth.get(await s.passkeys.authenticationOptions('admin', null));
+    const old = { ...legacy, response: { ...legacy.response, userHandle: legacyUserHandleOf('1') } };
+    assert.equal((await s.passkeys.verifyAuthentication('admin', old, null)).userId, '1');
 
     await s.passkeys.remove('admin', '1', id);
     const gone = auth.get(await s.passkeys.authenticationOptions('admin', null), { credentialId: id });

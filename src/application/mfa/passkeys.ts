@@ -9,6 +9,7 @@
  * type issued for that purpose and user (single use), the credential must be the user's, its user
  * handle (when sent) must match, and the signature counter must move forward (a clone's does not).
  */
+import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { Reason } from '../../domain/errors';
 import { DomainError } from '../../domain/errors';
@@ -58,8 +59,21 @@ export interface PasskeyUser {
   readonly displayName: string;
 }
 
-/** The user handle (WebAuthn `user.id`) of an account: its id's bytes, never its name. */
-export const userHandleOf = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url');
+/**
+ * The user handle (WebAuthn `user.id`) of an account: the SHA-256 of its login type and id (32 bytes), never its
+ * name. The login type is in it because both apps share one relying party: admin user 1 and member 1 have
+ * different handles, so an authenticator keeps a discoverable passkey of each instead of replacing one with the
+ * other.
+ */
+export const userHandleOf = (loginType: LoginType, userId: string): string =>
+  createHash('sha256').update(`${loginType}:${userId}`, 'utf8').digest('base64url');
+
+/** The handle of passkeys registered before the login type was part of it (the id's bytes): still accepted. */
+export const legacyUserHandleOf = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url');
+
+/** Whether an assertion's user handle names the credential's owner (either handle form). */
+const handleNames = (handle: string, loginType: LoginType, userId: string): boolean =>
+  handle === userHandleOf(loginType, userId) || handle === legacyUserHandleOf(userId);
 
 export const viewOf = (p: StoredPasskey, timeZone: string): PasskeyView => ({
   id: p.id,
@@ -96,7 +110,7 @@ export class Passkeys {
   async registrationOptions(loginType: LoginType, user: PasskeyUser): Promise<CreationOptionsJson> {
     const existing = await this.store.list(loginType, user.userId);
     const options = await this.verifier.creationOptions({
-      userHandle: userHandleOf(user.userId),
+      userHandle: userHandleOf(loginType, user.userId),
       userName: user.username,
       userDisplayName: user.displayName,
       excludeCredentials: existing.map(refOf),
@@ -153,7 +167,7 @@ export class Passkeys {
     if (expectedUserId !== null && credential.userId !== expectedUserId) throw refuse("another user's credential");
     const handle = response.response.userHandle;
     // A passwordless login must name its user (a discoverable credential always does) and it must be the credential's.
-    if ((handle === undefined && expectedUserId === null) || (handle !== undefined && handle !== userHandleOf(credential.userId)))
+    if ((handle === undefined && expectedUserId === null) || (handle !== undefined && !handleNames(handle, loginType, credential.userId)))
       throw refuse('user handle does not match');
     const verified = await this.verifier.verifyAuthentication(response, {
       challenge,
