@@ -4,10 +4,10 @@
  *
  *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
  *  - `file` (default): the embedded YAML files (svc.users-file, svc.members-file); changes made
- *    through the service (created users, roles, passwords, account state, e-mail, passkeys) live in memory
- *    only. In prod, where such a change would silently vanish at the next restart (and differ
- *    between instances), every write refuses with 409 `directory-read-only` instead; the reads
- *    (logins) work as ever.
+ *    through the service (created users, roles, passwords, account state, e-mail, passkeys, TOTP factors)
+ *    live in memory only. In prod, where such a change would silently vanish at the next restart (and
+ *    differ between instances), every write refuses with 409 `directory-read-only` instead (enrolling
+ *    a second factor included); the reads (logins) work as ever.
  */
 import type { Container } from 'inversify';
 import type { AccountStore } from '../application/ports/account-store';
@@ -34,6 +34,7 @@ import {
   DIRECTORY_WRITES,
   PASSKEY_WRITES,
   readOnlyDirectory,
+  TOTP_ENROLMENT,
 } from '../adapters/directory/read-only-directory';
 import type { AppConfig } from './config';
 
@@ -50,7 +51,7 @@ export interface Directories {
   readonly memberAccounts: AccountStore;
   /**
    * TOTP factors of both login types, kept with the accounts: the SQL tables of migration 004, or the process's memory
-   * beside the file directory (not shared between instances; docs/sql-directory.md).
+   * beside the file directory (not shared between instances, so prod refuses enrolment there; docs/sql-directory.md).
    */
   readonly totp: TotpStore;
   close(): Promise<void>;
@@ -76,14 +77,16 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const memberFile = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
   const [admins, members] = [fileDirectoryFor(config, adminFile), fileDirectoryFor(config, memberFile)];
-  const passkeys = config.profile === 'prod' ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
+  const prod = config.profile === 'prod';
+  const passkeys = prod ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
+  const totp = prod ? readOnlyDirectory(new InMemoryTotpStore(), TOTP_ENROLMENT) : new InMemoryTotpStore();
   return {
     admins,
     members,
     administration: admins,
     adminAccounts: admins,
     memberAccounts: members,
-    totp: new InMemoryTotpStore(),
+    totp,
     passkeys,
     close: async () => undefined,
   };

@@ -13,6 +13,7 @@ import {
   DIRECTORY_WRITES,
   PASSKEY_WRITES,
   readOnlyDirectory,
+  TOTP_ENROLMENT,
 } from '../../src/adapters/directory/read-only-directory';
 import { isDomainError } from '../../src/domain/errors';
 import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
@@ -110,6 +111,25 @@ describe('the read-only file directory (prod)', () => {
     await assert.rejects(dirs.passkeys.recordUse('admin', passkey.id, { counter: 1, usedAt: 2, backedUp: false }), readOnlyRefusal);
     assert.deepEqual(await dirs.passkeys.list('admin', '1'), []);
     assert.equal(await createFileDirectories(testConfig(), silentLogger).passkeys.add('admin', passkey), true, 'test: in memory');
+  });
+
+  it('prod: TOTP beside the file directory refuses enrolment (a factor one process knows the others do not ask for)', async () => {
+    const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
+    assert.deepEqual([...TOTP_ENROLMENT].sort(), ['activate', 'pending', 'savePending']);
+    await assert.rejects(dirs.totp.savePending('web', '1', 'sealed', 10_000), readOnlyRefusal);
+    await assert.rejects(dirs.totp.pending('web', '1', 0), readOnlyRefusal);
+    await assert.rejects(
+      dirs.totp.activate('web', '1', { pendingSecret: 'sealed', lastStep: 1, recoveryCodeHashes: [] }, 0),
+      readOnlyRefusal,
+    );
+    // With nothing enrolled the rest finds no factor and changes nothing: a login asks nothing, a removal is a no-op.
+    assert.equal(await dirs.totp.active('web', '1'), null);
+    assert.equal(await dirs.totp.acceptStep('web', '1', 5), false);
+    assert.equal(await dirs.totp.useRecoveryCode('web', '1', 'hash'), false);
+    assert.equal(await dirs.totp.remove('web', '1'), false);
+    const test = createFileDirectories(testConfig(), silentLogger).totp;
+    await test.savePending('web', '1', 'sealed', 10_000);
+    assert.equal(await test.pending('web', '1', 0), 'sealed', 'test: in memory');
   });
 
   it('dev and test: the file directory is changed in memory, unwrapped', async () => {

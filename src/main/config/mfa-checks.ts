@@ -7,7 +7,7 @@ import { named } from './keys';
 /**
  * Each set key is 32 bytes (64 hex characters or base64); a previous key only beside a current one; and a prod start
  * whose roles must have a second factor (svc.mfa.required-roles) refuses without the key, since those users could
- * enrol in nothing.
+ * enrol in nothing; nor with the file directory, which in prod keeps no second factor.
  */
 export function mfaChecks(c: AppConfig): string[] {
   const p: string[] = [];
@@ -22,6 +22,13 @@ export function mfaChecks(c: AppConfig): string[] {
     p.push(
       `${named('svc.mfa.encryption-key')}: required in prod while svc.mfa.required-roles is set (${roles.join(', ')}): ` +
         'without it no second factor can be enrolled',
+    );
+  }
+  if (c.profile === 'prod' && roles.length > 0 && c.directory === 'file') {
+    p.push(
+      `${named('svc.mfa.required-roles')}: cannot be met in prod while ${named('svc.directory')} is file (${roles.join(', ')}): ` +
+        "the file directory keeps no second factor (enrolment answers 409 directory-read-only, as a factor in one process's " +
+        'memory would be unknown to the other instances and lost at a restart); use svc.directory=sql, or set no required roles',
     );
   }
   return [...p, ...webauthnChecks(c)];

@@ -20,7 +20,9 @@ export const MFA_KEYS = {
   'svc.mfa.required-roles': setting({
     schema: list,
     default: [],
-    doc: 'roles whose holders must have a second factor: without one, a login gets a session restricted to enrolling one',
+    doc:
+      'roles whose holders must have a second factor: without one, a login gets a session restricted to enrolling one ' +
+      '(prod: needs `svc.mfa.encryption-key` and `svc.directory=sql`, else the start is refused)',
   }),
   'svc.mfa.challenge-ttl-seconds': setting({
     schema: int(30, 1800),
