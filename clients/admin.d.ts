@@ -2768,7 +2768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2897,7 +2897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3133,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,6 +3639,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4302,7 +4311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4456,7 +4465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;

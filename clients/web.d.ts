@@ -977,7 +977,7 @@ export interface components {
              * @description The reason (stable)
              * @enum {string}
              */
-            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
+            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "last-required-factor" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
             errors?: components["schemas"]["FieldErrors"];
         };
         /**
@@ -3651,6 +3651,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload-too-large` (41300): The request body is too large */
             413: {
                 headers: {
@@ -4282,7 +4291,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,7 +4414,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4635,7 +4644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4753,7 +4762,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4901,7 +4910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;

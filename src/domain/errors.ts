@@ -63,6 +63,7 @@ export const REASONS = [
   'mfa-setup-missing',
   'mfa-already-enrolled',
   'mfa-unavailable',
+  'last-required-factor',
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',

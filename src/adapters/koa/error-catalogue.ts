@@ -64,6 +64,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'directory-read-only': { status: 409, code: 40920, title: 'Accounts cannot be changed on this directory' },
   'mfa-setup-missing': { status: 409, code: 40921, title: 'There is no pending second-factor enrolment to confirm' },
   'mfa-already-enrolled': { status: 409, code: 40922, title: 'A second factor of this kind is already active' },
+  'last-required-factor': { status: 409, code: 40923, title: 'The last second factor a role of the account requires cannot be removed' },
   'duplicate-submission': { status: 409, code: 40910, title: 'The same request is already being processed' },
   'idempotency-token-invalid': { status: 409, code: 40911, title: 'The idempotency token is unknown, used or expired' },
   'idempotency-token-session-mismatch': { status: 409, code: 40913, title: 'The idempotency token belongs to another session' },

@@ -246,6 +246,10 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
     what: 'The account already has an active authenticator.',
     todo: 'Remove it first (DELETE /auth/mfa/totp, which needs a recent re-authentication) to enrol another.',
   },
+  'last-required-factor': {
+    what: 'This is the last second factor of the account, and a role of yours requires one (svc.mfa.required-roles).',
+    todo: 'Enrol another factor first (a passkey, or an authenticator app), then remove this one; or ask an administrator.',
+  },
   'mfa-unavailable': {
     what: 'Second factors cannot be enrolled: the instance has no key to encrypt their secrets (svc.mfa.encryption-key).',
     todo: 'Retry later; operators: set svc.mfa.encryption-key.',

@@ -29,6 +29,7 @@ import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from '../auth/auth-settings';
 import { PasskeyChallenges, passkeyInvalid } from './passkey-challenges';
+import { RequiredFactor, type FactorHolder } from './required-factor';
 
 /** A passkey as its owner sees it (no key material); times as `yyyy/MM/dd HH:mm:ss` in svc.time-zone. */
 export interface PasskeyView {
@@ -95,6 +96,7 @@ export class Passkeys {
     'store-unavailable',
     'directory-unavailable',
     'directory-read-only',
+    ...RequiredFactor.reasons,
   ];
 
   constructor(
@@ -104,6 +106,7 @@ export class Passkeys {
     @inject(TOKENS.Logger) private readonly log: Logger,
     @inject(TOKENS.AuthSettings) private readonly settings: Pick<AuthSettings, 'timeZone'>,
     @inject(PasskeyChallenges) private readonly challenges: PasskeyChallenges,
+    @inject(RequiredFactor) private readonly required: RequiredFactor,
   ) {}
 
   /** Options for `navigator.credentials.create()`: a new passkey for the user, none of theirs twice. */
@@ -124,10 +127,16 @@ export class Passkeys {
     return (await this.store.list(loginType, userId)).map((p) => viewOf(p, this.settings.timeZone));
   }
 
-  /** Removes one of the user's passkeys; another's, or an unknown id, is `not-found`. */
-  async remove(loginType: LoginType, userId: string, credentialId: string): Promise<void> {
-    if (!(await this.store.remove(loginType, userId, credentialId)))
-      throw new DomainError('not-found', 'You have no passkey with this id.');
+  /**
+   * Removes one of the user's passkeys; another's, or an unknown id, is `not-found`; the last second factor of a
+   * holder of a required role is `last-required-factor` (RequiredFactor).
+   */
+  async remove(loginType: LoginType, user: FactorHolder, credentialId: string): Promise<void> {
+    const notFound = () => new DomainError('not-found', 'You have no passkey with this id.');
+    const found = await this.store.find(loginType, credentialId);
+    if (found === null || found.userId !== user.userId) throw notFound();
+    await this.required.assertRemovable(loginType, user, { kind: 'passkey', credentialId });
+    if (!(await this.store.remove(loginType, user.userId, credentialId))) throw notFound();
   }
 
   /**

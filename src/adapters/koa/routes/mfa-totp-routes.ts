@@ -60,7 +60,7 @@ export function mfaTotpRoutes(kit: RouteKit): RouteDef[] {
       successStatus: 204,
       raises: RemoveTotp.reasons,
       handler: async (ctx) => {
-        await remove.execute({ loginType: type, userId: currentUser(ctx).userId });
+        await remove.execute({ loginType: type, user: currentUser(ctx) });
       },
     }),
   ];

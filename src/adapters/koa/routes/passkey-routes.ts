@@ -102,7 +102,7 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
       guards: [login, kit.guards.requireRecentAuth(type)],
       successStatus: 204,
       raises: Passkeys.reasons,
-      handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx).userId, params.id),
+      handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx), params.id),
     }),
   ];
 }
