@@ -13,6 +13,7 @@ import { ListSessions } from '../application/auth/list-sessions';
 import { CreateUser } from '../application/users/create-user';
 import { RefreshTokenRegistry } from '../application/session/refresh-token-registry';
 import { TOKENS } from '../application/tokens';
+import { ResetUserMfa } from '../application/users/reset-user-mfa';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
@@ -170,6 +171,18 @@ export function cliDeps(): CliDeps {
       if (!c.isBound(TOKENS.AdminDirectory))
         throw new CliFailure(`no user directory is configured for svc.directory=${ctx.cfg().directory}`);
       return c.get(ResyncUserSessions).execute({ userId });
+    },
+    async resetMfa(type, userId) {
+      if (ctx.cfg().directory !== 'sql')
+        throw new CliFailure(
+          `svc.directory=${ctx.cfg().directory} keeps second factors inside the server process (prod enrols none there): ` +
+            'reset them with DELETE /system/user/{id}/mfa on the admin app',
+        );
+      try {
+        return await ctx.container().get(ResetUserMfa).byOperator(type, userId);
+      } catch (e) {
+        return translate(e);
+      }
     },
     verifyAuditChain: (type, log, range) => ctx.container().get(TOKENS.AuditStore).verifyChain(type, log, range),
     close: () => ctx.close(),

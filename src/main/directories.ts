@@ -19,6 +19,7 @@ import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
+import { userMfaRoutes } from '../adapters/koa/routes/user-mfa-routes';
 import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
@@ -129,5 +130,5 @@ export function createDirectories(config: AppConfig, log: Logger): Directories {
 
 /** The admin app's account-administration routes, when the directory can change accounts (their use cases need it). */
 export function userAdminTables(c: Container): RouteTable[] {
-  return c.isBound(TOKENS.UserAdministration) ? [userAdminRoutes] : [];
+  return c.isBound(TOKENS.UserAdministration) ? [userAdminRoutes, userMfaRoutes] : [];
 }

@@ -46,6 +46,8 @@ export const SECURITY_EVENT_TYPES = [
   'step-up',
   'mfa-enrolled',
   'mfa-removed',
+  // an administrator's reset of an account's second factors (appended)
+  'mfa-reset',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
