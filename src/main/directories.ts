@@ -19,6 +19,7 @@ import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
+import { userRecordRoutes } from '../adapters/koa/routes/user-record-routes';
 import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
@@ -90,7 +91,14 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
-const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles'] as const;
+const ADMINISTRATION_METHODS = [
+  'rolePermissions',
+  'assignedRoles',
+  'setRoles',
+  'findUsers',
+  'updateProfile',
+  'deleteUser',
+] as const satisfies readonly (keyof UserAdministration)[];
 const ACCOUNT_METHODS = ['setPassword', 'passwordHistory', 'setStatus', 'findByEmail', 'setEmail', 'markEmailVerified'] as const;
 const TOTP_METHODS = [
   'savePending',
@@ -126,5 +134,5 @@ export function createDirectories(config: AppConfig, log: Logger): Directories {
 
 /** The admin app's account-administration routes, when the directory can change accounts (their use cases need it). */
 export function userAdminTables(c: Container): RouteTable[] {
-  return c.isBound(TOKENS.UserAdministration) ? [userAdminRoutes] : [];
+  return c.isBound(TOKENS.UserAdministration) ? [userRecordRoutes, userAdminRoutes] : [];
 }

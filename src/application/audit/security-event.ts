@@ -46,6 +46,10 @@ export const SECURITY_EVENT_TYPES = [
   'step-up',
   'mfa-enrolled',
   'mfa-removed',
+  // user administration, complete (appended)
+  'user-updated',
+  'user-deleted',
+  'user-kicked-out',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
