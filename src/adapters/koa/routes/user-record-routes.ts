@@ -1,19 +1,20 @@
 /**
- * The account records of user administration: the filtered list, one account, its profile edit and
- * its deletion (with every login of it). Mounted with userAdminRoutes, where the directory can
+ * The account records of user administration: the filtered list, one account, its profile edit,
+ * its deletion (with every login of it) and the kickout of every login of it. Mounted with userAdminRoutes, where the directory can
  * change accounts. Changes follow the delegation rules (src/application/users/delegation.ts).
  */
 import { z } from 'zod';
 import { DeleteUser } from '../../../application/users/delete-user';
 import { FindUsers } from '../../../application/users/find-users';
 import { GetUser } from '../../../application/users/get-user';
+import { KickoutUser } from '../../../application/users/kickout-user';
 import { UpdateUser } from '../../../application/users/update-user';
 import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { UserPage } from '../schemas/account-schemas';
 import { UserDetails } from '../schemas/lifecycle-schemas';
-import { UserDeleted, UserProfile } from '../schemas/user-admin-schemas';
+import { UserDeleted, UserKickedOut, UserProfile } from '../schemas/user-admin-schemas';
 
 /** Empty, an http(s) URL, or a path on the SPA's own origin (`/…`, not `//…`): never `javascript:` or `data:`. */
 const AVATAR = z
@@ -123,5 +124,24 @@ export function userRecordRoutes(kit: RouteKit): RouteDef[] {
       audit: { type: 'user-deleted', action: 'user.delete', target: (p) => p.id },
       handler: async (ctx, { params }) => remove.execute({ actor: currentUser(ctx), userId: params.id }),
     }),
+    kickoutRoute(kit),
   ];
+}
+
+/** POST /system/user/:id/kickout: what `sessions kickout admin <userId>` of the CLI does, over HTTP. */
+function kickoutRoute(kit: RouteKit): RouteDef {
+  const kickout = kit.use(KickoutUser);
+  return route({
+    method: 'post',
+    path: '/system/user/:id/kickout',
+    summary:
+      'End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account ' +
+      'stays and may log in again',
+    tags: ['system-user'],
+    guards: [kit.guards.requireLogin('admin'), kit.guards.requirePermission('admin', 'monitor:online:forceLogout')],
+    response: UserKickedOut,
+    raises: KickoutUser.reasons,
+    audit: { type: 'user-kicked-out', action: 'user.kickout', target: (p) => p.id },
+    handler: async (ctx, { params }) => kickout.execute({ actor: currentUser(ctx), userId: params.id }),
+  });
 }
