@@ -488,8 +488,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live admin sessions: token id, user, login time, client IP, user agent
-         * @description Live admin sessions: token id, user, login time, client IP, user agent.
+         * Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type
+         * @description Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:list`.
          */
@@ -1637,11 +1637,15 @@ export interface components {
          *       "tokenId": "3f9a1c0d5e7b2a48",
          *       "userId": "1",
          *       "username": "admin",
+         *       "loginType": "admin",
          *       "loginTime": "2025/01/31 14:05:09",
          *       "lastActiveTime": "2025/01/31 14:20:00",
          *       "expires": "2025/01/31 16:05:09",
          *       "ipaddr": "203.0.113.7",
-         *       "userAgent": "Mozilla/5.0"
+         *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop"
          *     }
          */
         OnlineSession: {
@@ -1671,6 +1675,51 @@ export interface components {
             userAgent: string;
             userId: string;
             username: string;
+            /**
+             * @description The session's login type (the admin app lists admin sessions)
+             * @enum {string}
+             */
+            loginType: "admin" | "web";
+            /** @description OS from the User-Agent, read once at login; `unknown` when not known */
+            os: string;
+            /** @description Browser and major version, read once at login; `unknown` when not known */
+            browser: string;
+            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
+            deviceType: string;
+        };
+        /**
+         * @description One page of the live sessions, oldest first
+         * @example {
+         *       "list": [
+         *         {
+         *           "tokenId": "3f9a1c0d5e7b2a48",
+         *           "userId": "1",
+         *           "username": "admin",
+         *           "loginType": "admin",
+         *           "loginTime": "2025/01/31 14:05:09",
+         *           "lastActiveTime": "2025/01/31 14:20:00",
+         *           "expires": "2025/01/31 16:05:09",
+         *           "ipaddr": "203.0.113.7",
+         *           "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *           "os": "macOS Sonoma",
+         *           "browser": "Safari 17",
+         *           "deviceType": "desktop"
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "totalExact": true,
+         *       "page": 1,
+         *       "size": 20
+         *     }
+         */
+        OnlineSessionPage: {
+            list: components["schemas"]["OnlineSession"][];
+            /** @description Sessions matching (see totalExact) */
+            total: number;
+            /** @description Whether total is exact: always with a username filter; with an ip filter when its scan reached the end of the index; unfiltered while the index holds at most 1,000 entries (past that, total is the index size: sessions expired since a listing last met them count until pruned) */
+            totalExact: boolean;
+            page: number;
+            size: number;
         };
         /**
          * @description The session is ended; its token answers 401 token-kicked-out
@@ -4959,7 +5008,12 @@ export interface operations {
     };
     getMonitorOnline: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                size?: number;
+                username?: string;
+                ip?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4977,11 +5031,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data: components["schemas"]["OnlineSession"][];
+                        data: components["schemas"]["OnlineSessionPage"];
                     };
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5037,7 +5091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
