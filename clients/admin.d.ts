@@ -138,6 +138,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your live admin sessions, oldest first, with the online list's columns; `current` marks this one
+         * @description Your live admin sessions, oldest first, with the online list's columns; `current` marks this one.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404
+         * @description End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        delete: operations["deleteAuthSessionsTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/passkeys/options": {
         parameters: {
             query?: never;
@@ -437,7 +481,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Admin users, paged and filtered: ?page=&pageSize=&username= (part, any case)&status=enabled|disabled&role=<key>
+         * @description Admin users, paged and filtered: ?page=&pageSize=&username= (part, any case)&status=enabled|disabled&role=<key>.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:list`.
+         */
+        get: operations["getSystemUser"];
         put?: never;
         /**
          * Create an admin user (password RSA-encrypted; duplicate username -> 409)
@@ -482,8 +532,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live admin sessions: token id, user, login time, client IP, user agent
-         * @description Live admin sessions: token id, user, login time, client IP, user agent.
+         * Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type
+         * @description Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:list`.
          */
@@ -614,14 +664,48 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One user and the state of the account: enabled, disabled reason and until, locked until, must change password
-         * @description One user and the state of the account: enabled, disabled reason and until, locked until, must change password.
+         * One user and the state of the account: enabled, disabled reason and until, locked until, must change password, contact
+         * @description One user and the state of the account: enabled, disabled reason and until, locked until, must change password, contact.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:list`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:query`.
          */
         get: operations["getSystemUserId"];
-        put?: never;
+        /**
+         * Edit a user's profile {nickname?, avatar?, email?, phone?} (absent: unchanged; email/phone null: cleared)
+         * @description Edit a user's profile {nickname?, avatar?, email?, phone?} (absent: unchanged; email/phone null: cleared).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
+         */
+        put: operations["putSystemUserId"];
         post?: never;
+        /**
+         * Delete a user: every live session ends at once (401 token-kicked-out), its refresh tokens, device cookies and second factors go with it; never your own account
+         * @description Delete a user: every live session ends at once (401 token-kicked-out), its refresh tokens, device cookies and second factors go with it; never your own account.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:remove`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        delete: operations["deleteSystemUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/user/{id}/kickout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again
+         * @description End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:forceLogout`.
+         */
+        post: operations["postSystemUserIdKickout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1222,6 +1306,65 @@ export interface components {
             permissions: string[];
         };
         /**
+         * @description One of your live admin sessions
+         * @example {
+         *       "tokenId": "3f9a1c0d5e7b2a48",
+         *       "userId": "1",
+         *       "username": "admin",
+         *       "loginType": "admin",
+         *       "loginTime": "2025/01/31 14:05:09",
+         *       "lastActiveTime": "2025/01/31 14:20:00",
+         *       "expires": "2025/01/31 16:05:09",
+         *       "ipaddr": "203.0.113.7",
+         *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop",
+         *       "current": true
+         *     }
+         */
+        OwnSession: {
+            /**
+             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
+             * @example 3f9a1c0d5e7b2a48
+             */
+            tokenId: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            loginTime: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            lastActiveTime: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+            /** @description Client IP at login */
+            ipaddr: string;
+            /** @description User-Agent at login (first 256 characters) */
+            userAgent: string;
+            userId: string;
+            username: string;
+            /**
+             * @description The session's login type (the admin app lists admin sessions)
+             * @enum {string}
+             */
+            loginType: "admin" | "web";
+            /** @description OS from the User-Agent, read once at login; `unknown` when not known */
+            os: string;
+            /** @description Browser and major version, read once at login; `unknown` when not known */
+            browser: string;
+            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
+            deviceType: string;
+            /** @description Whether this is the caller's own session */
+            current: boolean;
+        };
+        /**
          * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
          * @example {
          *       "rp": {
@@ -1619,11 +1762,15 @@ export interface components {
          *       "tokenId": "3f9a1c0d5e7b2a48",
          *       "userId": "1",
          *       "username": "admin",
+         *       "loginType": "admin",
          *       "loginTime": "2025/01/31 14:05:09",
          *       "lastActiveTime": "2025/01/31 14:20:00",
          *       "expires": "2025/01/31 16:05:09",
          *       "ipaddr": "203.0.113.7",
-         *       "userAgent": "Mozilla/5.0"
+         *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop"
          *     }
          */
         OnlineSession: {
@@ -1653,6 +1800,51 @@ export interface components {
             userAgent: string;
             userId: string;
             username: string;
+            /**
+             * @description The session's login type (the admin app lists admin sessions)
+             * @enum {string}
+             */
+            loginType: "admin" | "web";
+            /** @description OS from the User-Agent, read once at login; `unknown` when not known */
+            os: string;
+            /** @description Browser and major version, read once at login; `unknown` when not known */
+            browser: string;
+            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
+            deviceType: string;
+        };
+        /**
+         * @description One page of the live sessions, oldest first
+         * @example {
+         *       "list": [
+         *         {
+         *           "tokenId": "3f9a1c0d5e7b2a48",
+         *           "userId": "1",
+         *           "username": "admin",
+         *           "loginType": "admin",
+         *           "loginTime": "2025/01/31 14:05:09",
+         *           "lastActiveTime": "2025/01/31 14:20:00",
+         *           "expires": "2025/01/31 16:05:09",
+         *           "ipaddr": "203.0.113.7",
+         *           "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *           "os": "macOS Sonoma",
+         *           "browser": "Safari 17",
+         *           "deviceType": "desktop"
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "totalExact": true,
+         *       "page": 1,
+         *       "size": 20
+         *     }
+         */
+        OnlineSessionPage: {
+            list: components["schemas"]["OnlineSession"][];
+            /** @description Sessions matching (see totalExact) */
+            total: number;
+            /** @description Whether total is exact: always with a username filter; with an ip filter when its scan reached the end of the index; unfiltered while the index holds at most 1,000 entries (past that, total is the index size: sessions expired since a listing last met them count until pruned) */
+            totalExact: boolean;
+            page: number;
+            size: number;
         };
         /**
          * @description The session is ended; its token answers 401 token-kicked-out
@@ -1813,7 +2005,8 @@ export interface components {
          *       "lockedUntil": null,
          *       "mustChangePassword": false,
          *       "email": null,
-         *       "emailVerified": false
+         *       "emailVerified": false,
+         *       "phone": null
          *     }
          */
         UserDetails: {
@@ -1841,6 +2034,63 @@ export interface components {
             mustChangePassword: boolean;
             email: string | null;
             emailVerified: boolean;
+            phone: string | null;
+        };
+        /**
+         * @description The account's profile as it now is
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "nickname": "Lee Ops",
+         *       "avatar": "https://cdn.example.com/avatars/lee.png",
+         *       "email": "lee@example.com",
+         *       "emailVerified": false,
+         *       "phone": "+44 20 7946 0958",
+         *       "sessionsUpdated": 1
+         *     }
+         */
+        UserProfile: {
+            userId: string;
+            username: string;
+            nickname: string;
+            avatar: string;
+            email: string | null;
+            /** @description False after a change to another address; kept when the same one is respelt */
+            emailVerified: boolean;
+            phone: string | null;
+            /** @description Live sessions whose snapshot shows the new nickname and avatar */
+            sessionsUpdated: number;
+        };
+        /**
+         * @description The account is gone with its roles, second factors, refresh tokens and device cookies; its id is never reused
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "deleted": true,
+         *       "sessionsEnded": 2
+         *     }
+         */
+        UserDeleted: {
+            userId: string;
+            username: string;
+            /** @enum {boolean} */
+            deleted: true;
+            /** @description Live sessions kicked out (their tokens answer token-kicked-out) */
+            sessionsEnded: number;
+        };
+        /**
+         * @description Every login of the account ended (sessions, refresh tokens, device cookies); the user may log in again
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "sessionsEnded": 3
+         *     }
+         */
+        UserKickedOut: {
+            userId: string;
+            username: string;
+            /** @description Live sessions kicked out */
+            sessionsEnded: number;
         };
         /**
          * @description The user's new roles and permissions, already in force in their live sessions
@@ -2699,6 +2949,213 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["OwnSession"][];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAuthSessionsTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4578,6 +5035,105 @@ export interface operations {
             };
         };
     };
+    getSystemUser: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                username?: string;
+                status?: "enabled" | "disabled";
+                role?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserPage"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postSystemUser: {
         parameters: {
             query?: never;
@@ -4811,7 +5367,12 @@ export interface operations {
     };
     getMonitorOnline: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                size?: number;
+                username?: string;
+                ip?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4829,11 +5390,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data: components["schemas"]["OnlineSession"][];
+                        data: components["schemas"]["OnlineSessionPage"];
                     };
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4889,7 +5450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5031,7 +5592,7 @@ export interface operations {
                 username?: string;
                 ip?: string;
                 outcome?: "success" | "failure";
-                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed" | "mfa-reset";
+                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed" | "mfa-reset" | "user-updated" | "user-deleted" | "user-kicked-out";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5500,6 +6061,400 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    nickname?: string;
+                    avatar?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserProfile"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `email-taken` (40901): The e-mail address is already in use; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserDeleted"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemUserIdKickout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserKickedOut"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

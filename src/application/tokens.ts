@@ -33,6 +33,7 @@ import type { StoreHealth } from './ports/store-health';
 import type { TotpAlgorithm } from './ports/totp-algorithm';
 import type { TotpStore } from './ports/totp-store';
 import type { UserAdministration } from './ports/user-administration';
+import type { UserAgentParser } from './ports/user-agent-parser';
 import type { UserDirectory } from './ports/user-directory';
 import type { SessionSettings } from './session/session-settings';
 import type { SignSettings } from './signing/sign-settings';
@@ -87,6 +88,8 @@ export const TOKENS = {
   /** RFC 6238 arithmetic (secrets, codes, otpauth URIs). */
   TotpAlgorithm: id<TotpAlgorithm>('TotpAlgorithm'),
   QrCodes: id<QrCodes>('QrCodes'),
+  /** Reads a User-Agent header into OS, browser and device type (once per login, kept on the session). */
+  UserAgentParser: id<UserAgentParser>('UserAgentParser'),
   // settings
   AuthSettings: id<AuthSettings>('AuthSettings'),
   SessionSettings: id<SessionSettings>('SessionSettings'),

@@ -36,6 +36,7 @@ import { authGuards, type AuthGuards } from '../adapters/koa/guards';
 import { PackagedCommonPasswords } from '../adapters/passwords/common-password-list';
 import { OtpauthTotp } from '../adapters/otp/otpauth-totp';
 import { QrcodeSvg } from '../adapters/otp/qrcode-svg';
+import { BowserUserAgentParser } from '../adapters/audit/bowser-user-agent-parser';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
@@ -201,6 +202,7 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.TotpStore).toConstantValue(infra.directories.totp);
   c.bind(TOKENS.TotpAlgorithm).toConstantValue(new OtpauthTotp());
   c.bind(TOKENS.QrCodes).toConstantValue(new QrcodeSvg());
+  c.bind(TOKENS.UserAgentParser).toConstantValue(new BowserUserAgentParser());
   c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
   c.bind(TOKENS.WebAuthnVerifier).toConstantValue(webAuthnVerifierOf(config, app));
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.

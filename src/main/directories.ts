@@ -20,6 +20,7 @@ import { TOKENS } from '../application/tokens';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
 import { userMfaRoutes } from '../adapters/koa/routes/user-mfa-routes';
+import { userRecordRoutes } from '../adapters/koa/routes/user-record-routes';
 import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
@@ -94,7 +95,14 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
-const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles'] as const;
+const ADMINISTRATION_METHODS = [
+  'rolePermissions',
+  'assignedRoles',
+  'setRoles',
+  'findUsers',
+  'updateProfile',
+  'deleteUser',
+] as const satisfies readonly (keyof UserAdministration)[];
 const ACCOUNT_METHODS = ['setPassword', 'passwordHistory', 'setStatus', 'findByEmail', 'setEmail', 'markEmailVerified'] as const;
 const TOTP_METHODS = [
   'savePending',
@@ -130,5 +138,5 @@ export function createDirectories(config: AppConfig, log: Logger): Directories {
 
 /** The admin app's account-administration routes, when the directory can change accounts (their use cases need it). */
 export function userAdminTables(c: Container): RouteTable[] {
-  return c.isBound(TOKENS.UserAdministration) ? [userAdminRoutes, userMfaRoutes] : [];
+  return c.isBound(TOKENS.UserAdministration) ? [userRecordRoutes, userAdminRoutes, userMfaRoutes] : [];
 }

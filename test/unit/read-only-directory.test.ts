@@ -34,6 +34,8 @@ function writesOn(dir: InMemoryUserDirectory, userId: string): Array<[string, ()
   return [
     ['create', () => dir.create({ username: 'newbie', nickname: 'N', passwordHash: HASH, roles: [], email: 'n@example.test' })],
     ['setRoles', () => dir.setRoles(userId, [])],
+    ['updateProfile', () => dir.updateProfile(userId, { nickname: 'Changed' })],
+    ['deleteUser', () => dir.deleteUser(userId)],
     ['setPassword', () => dir.setPassword(userId, { passwordHash: HASH, mustChange: true, keepHistory: 3 })],
     ['setStatus', () => dir.setStatus(userId, { enabled: false, reason: 'x', until: null })],
     ['setEmail', () => dir.setEmail(userId, 'other@example.test', false)],
@@ -45,11 +47,13 @@ describe('the read-only file directory (prod)', () => {
   it('names every write of UserDirectory, UserAdministration and AccountStore', () => {
     assert.deepEqual([...DIRECTORY_WRITES, ...ADMINISTRATION_WRITES, ...ACCOUNT_WRITES].sort(), [
       'create',
+      'deleteUser',
       'markEmailVerified',
       'setEmail',
       'setPassword',
       'setRoles',
       'setStatus',
+      'updateProfile',
     ]);
     assert.equal(ERROR_CATALOGUE['directory-read-only'].status, 409);
   });
@@ -66,6 +70,7 @@ describe('the read-only file directory (prod)', () => {
     assert.equal((await dir.list(0, 100)).total, before.total);
     assert.deepEqual(await dir.assignedRoles(admin.id), ['admin']);
     assert.ok((await dir.rolePermissions(['viewer'])).ok);
+    assert.deepEqual((await dir.findUsers({ username: 'adm', offset: 0, limit: 10 })).users, [admin]);
     assert.deepEqual(await dir.passwordHistory(admin.id, 5), []);
     assert.equal(await dir.findByEmail('nobody@example.test'), null);
   });

@@ -5,7 +5,7 @@
  * File shape:
  *   roles:  { <role>: [<permission>, ...] | { enabled: bool, permissions: [...] } }
  *   users:  [{ id, username, nickname?, avatar?, password: <BCrypt hash>, enabled?, roles: [..], permissions?: [..],
- *              email?, emailVerified? }]
+ *              email?, emailVerified?, phone? }]
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -35,6 +35,8 @@ const fileSchema = z
             /** The account's e-mail address (unique whatever its case); unverified unless `emailVerified`. */
             email: z.string().trim().min(1).max(254).optional(),
             emailVerified: z.boolean().default(false),
+            /** A phone number as given. */
+            phone: z.string().trim().min(1).max(32).optional(),
           })
           .strict()
           .refine((u) => !u.emailVerified || u.email !== undefined, { message: 'emailVerified needs an email', path: ['emailVerified'] }),

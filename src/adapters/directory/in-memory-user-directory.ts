@@ -13,7 +13,14 @@
  */
 import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
 import { foldEmail } from '../../application/ports/account-store';
-import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
+import type {
+  AdministrationResult,
+  ProfileChange,
+  ProfileResult,
+  RoleGrant,
+  UserAdministration,
+  UserQuery,
+} from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
@@ -36,6 +43,7 @@ interface Account extends Omit<DirectoryUser, 'permissions'> {
   readonly mustChangePassword: boolean;
   readonly email: string | null;
   readonly emailVerified: boolean;
+  readonly phone: string | null;
   /** Earlier password hashes, newest first. */
   readonly history: readonly string[];
 }
@@ -47,6 +55,7 @@ const NO_STATE = {
   mustChangePassword: false,
   email: null,
   emailVerified: false,
+  phone: null,
   history: [],
 } as const;
 
@@ -65,6 +74,8 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   /** Account ids keyed by the folded e-mail address (`foldEmail`): one account per address. */
   private readonly byEmail = new Map<string, string>();
   private readonly roles: ReadonlyMap<string, RoleDef>;
+  /** The highest numeric id ever held: a new account gets the next one, so a deleted account's id is never reused. */
+  private lastId = 0;
 
   constructor(data: DirectoryFile = { roles: {}, users: [] }) {
     this.roles = new Map(
@@ -98,6 +109,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
         ...NO_STATE,
         email,
         emailVerified: email !== null && u.emailVerified === true,
+        phone: u.phone ?? null,
       });
     }
   }
@@ -128,6 +140,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
       mustChangePassword: a.mustChangePassword,
       email: a.email,
       emailVerified: a.emailVerified,
+      phone: a.phone,
     };
   }
 
@@ -147,6 +160,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
     this.byName.set(foldUsername(a.username), a);
     this.byId.set(a.id, a);
     if (a.email !== null) this.byEmail.set(foldEmail(a.email), a.id);
+    if (/^\d+$/.test(a.id)) this.lastId = Math.max(this.lastId, Number(a.id));
   }
 
   /** Applies `change` to the account `userId` and returns its new view; null when there is no such account. */
@@ -184,9 +198,8 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
     if (this.byName.has(foldUsername(user.username))) return { ok: false, reason: 'username-taken', detail: 'taken' };
     const email = user.email === undefined ? null : user.email.trim();
     if (email !== null && this.emailHeldByOther(email, null)) return { ok: false, reason: 'email-taken', detail: 'taken' };
-    const nextId = Math.max(0, ...[...this.byId.keys()].map((k) => (/^\d+$/.test(k) ? Number(k) : 0))) + 1;
     const created: Account = {
-      id: String(nextId),
+      id: String(this.lastId + 1),
       username: user.username,
       nickname: user.nickname,
       avatar: user.avatar ?? '',
@@ -221,8 +234,46 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   }
 
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    const all = [...this.byId.values()].sort((a, b) => compareIds(a.id, b.id));
-    return { total: all.length, users: all.slice(offset, offset + limit).map((a) => this.view(a)) };
+    return this.findUsers({ offset, limit });
+  }
+
+  async findUsers(q: UserQuery): Promise<{ total: number; users: DirectoryUser[] }> {
+    const part = q.username === undefined ? '' : foldUsername(q.username);
+    const all = [...this.byName]
+      .filter(([folded, a]) => folded.includes(part) && (q.role === undefined || a.roles.includes(q.role)))
+      .map(([, a]) => a)
+      .filter((a) => q.status === undefined || a.enabled === (q.status === 'enabled'))
+      .sort((a, b) => compareIds(a.id, b.id));
+    const offset = Math.max(0, Math.floor(q.offset));
+    return { total: all.length, users: all.slice(offset, offset + Math.min(1000, q.limit)).map((a) => this.view(a)) };
+  }
+
+  async updateProfile(userId: string, change: ProfileChange): Promise<ProfileResult> {
+    const a = this.byId.get(userId);
+    if (a === undefined) return { ok: false, reason: 'user-not-found', detail: `No user with id "${userId}".` };
+    const email = change.email === undefined ? a.email : change.email === null ? null : change.email.trim();
+    if (email !== null && this.emailHeldByOther(email, userId)) {
+      return { ok: false, reason: 'email-taken', detail: 'The e-mail address is already taken.' };
+    }
+    const sameAddress = email !== null && a.email !== null && foldEmail(email) === foldEmail(a.email);
+    const user = this.update(userId, () => ({
+      ...(change.nickname !== undefined ? { nickname: change.nickname } : {}),
+      ...(change.avatar !== undefined ? { avatar: change.avatar } : {}),
+      ...(change.phone !== undefined ? { phone: change.phone } : {}),
+      email,
+      emailVerified: sameAddress && a.emailVerified,
+    }));
+    return { ok: true, user: user as DirectoryUser };
+  }
+
+  async deleteUser(userId: string): Promise<DirectoryUser | null> {
+    const a = this.byId.get(userId);
+    if (a === undefined) return null;
+    const before = this.view(a);
+    this.byId.delete(userId);
+    this.byName.delete(foldUsername(a.username));
+    if (a.email !== null) this.byEmail.delete(foldEmail(a.email));
+    return before;
   }
 
   // AccountStore: changes live in memory, like every other change.

@@ -16,7 +16,7 @@ import { aroundMethods } from '../around-methods';
 
 /** The writes of each directory port (everything else they offer is a read). */
 export const DIRECTORY_WRITES = ['create'] as const satisfies readonly (keyof UserDirectory)[];
-export const ADMINISTRATION_WRITES = ['setRoles'] as const satisfies readonly (keyof UserAdministration)[];
+export const ADMINISTRATION_WRITES = ['setRoles', 'updateProfile', 'deleteUser'] as const satisfies readonly (keyof UserAdministration)[];
 export const ACCOUNT_WRITES = [
   'setPassword',
   'setStatus',

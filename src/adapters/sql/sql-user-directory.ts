@@ -20,7 +20,14 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { effectivePermissions } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
-import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
+import type {
+  AdministrationResult,
+  ProfileChange,
+  ProfileResult,
+  RoleGrant,
+  UserAdministration,
+  UserQuery,
+} from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
 import {
@@ -33,6 +40,7 @@ import {
   STATUS_ENABLED,
   type Queryable,
 } from './sql-accounts';
+import { SqlUserAdmin } from './sql-user-admin';
 
 export { STATUS_DISABLED, STATUS_ENABLED } from './sql-accounts';
 
@@ -44,7 +52,7 @@ export interface SqlDirectoryOptions {
 }
 
 const USER_SELECT = `
-SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status, ${ACCOUNT_STATE_COLUMNS},
+SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status, ${ACCOUNT_STATE_COLUMNS}, u.phone,
        (SELECT JSON_ARRAYAGG(r.role_key)
           FROM sys_user_role ur
           JOIN sys_role r ON r.id = ur.role_id
@@ -79,9 +87,11 @@ export function directoryUserOf(row: RowDataPacket, roles: readonly string[], pe
   };
 }
 
+/** A sys_user row of USER_SELECT (with its phone, migration 008). */
 export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
   const roles = [...new Set(jsonArray(row.role_keys))].sort();
-  return directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions)));
+  const phone = row.phone === null || row.phone === undefined ? null : String(row.phone);
+  return { ...directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions))), phone };
 }
 
 /**
@@ -125,6 +135,7 @@ export function takenOnInsert(e: unknown, username: string): CreateUserResult | 
 export class SqlUserDirectory implements UserDirectory, UserAdministration, AccountStore {
   private readonly timeout: number;
   private readonly accounts: SqlAccounts;
+  private readonly admin: SqlUserAdmin;
 
   constructor(
     private readonly pool: Pool,
@@ -134,6 +145,13 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
     this.accounts = new SqlAccounts(pool, {
       table: 'sys_user',
       accountType: 'admin',
+      one: (db, where, value) => this.one(db, where, value),
+      timeout: this.timeout,
+    });
+    this.admin = new SqlUserAdmin({
+      pool,
+      select: USER_SELECT,
+      toUser: toDirectoryUser,
       one: (db, where, value) => this.one(db, where, value),
       timeout: this.timeout,
     });
@@ -292,6 +310,17 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
       const user = await this.one(conn, 'u.id = ?', userId);
       return user === null ? notFound(userId) : { ok: true, user };
     });
+  }
+
+  // The listing, profile edits and deletion (./sql-user-admin.ts).
+  findUsers(query: UserQuery): Promise<{ total: number; users: DirectoryUser[] }> {
+    return this.admin.findUsers(query);
+  }
+  updateProfile(userId: string, change: ProfileChange): Promise<ProfileResult> {
+    return this.admin.updateProfile(userId, change);
+  }
+  deleteUser(userId: string): Promise<DirectoryUser | null> {
+    return this.admin.deleteUser(userId);
   }
 
   // AccountStore (./sql-accounts.ts, on sys_user).

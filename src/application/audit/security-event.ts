@@ -48,6 +48,10 @@ export const SECURITY_EVENT_TYPES = [
   'mfa-removed',
   // an administrator's reset of an account's second factors (appended)
   'mfa-reset',
+  // user administration, complete (appended)
+  'user-updated',
+  'user-deleted',
+  'user-kicked-out',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
