@@ -192,6 +192,9 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.TotpAlgorithm).toConstantValue(new OtpauthTotp());
   c.bind(TOKENS.QrCodes).toConstantValue(new QrcodeSvg());
   c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
+  c.bind(TOKENS.MenuCatalogue).toConstantValue(infra.directories.menus);
+  c.bind(TOKENS.RoleAdministration).toConstantValue(infra.directories.roles);
+  c.bind(TOKENS.MenuSettings).toConstantValue({ cacheSeconds: config.raw['svc.menus.cache-seconds'] });
   const r = config.raw;
   c.bind(TOKENS.WebAuthnVerifier).toConstantValue(
     new SimpleWebAuthnVerifier({ id: r['svc.webauthn.rp-id'], name: r['svc.webauthn.rp-name'], origins: r['svc.webauthn.origins'] }),

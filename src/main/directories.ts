@@ -11,6 +11,8 @@
  */
 import type { Container } from 'inversify';
 import type { AccountStore } from '../application/ports/account-store';
+import type { MenuCatalogue } from '../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../application/ports/role-administration';
 import type { Logger } from '../application/ports/logger';
 import type { TotpStore } from '../application/ports/totp-store';
 import type { PasskeyStore } from '../application/ports/passkey-store';
@@ -28,11 +30,15 @@ import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
 import { SqlPasskeyStore } from '../adapters/sql/sql-passkey-store';
+import { SqlMenuCatalogue } from '../adapters/sql/sql-menu-catalogue';
+import { SqlRoleAdministration } from '../adapters/sql/sql-role-administration';
 import {
   ACCOUNT_WRITES,
   ADMINISTRATION_WRITES,
   DIRECTORY_WRITES,
+  MENU_WRITES,
   PASSKEY_WRITES,
+  ROLE_WRITES,
   readOnlyDirectory,
 } from '../adapters/directory/read-only-directory';
 import type { AppConfig } from './config';
@@ -53,6 +59,9 @@ export interface Directories {
    * beside the file directory (not shared between instances; docs/sql-directory.md).
    */
   readonly totp: TotpStore;
+  /** The admin SPA's menu tree and the roles holding its menus (read-only where the directory is). */
+  readonly menus: MenuCatalogue;
+  readonly roles: RoleAdministration;
   close(): Promise<void>;
 }
 
@@ -76,7 +85,9 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const memberFile = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
   const [admins, members] = [fileDirectoryFor(config, adminFile), fileDirectoryFor(config, memberFile)];
-  const passkeys = config.profile === 'prod' ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
+  const prod = config.profile === 'prod';
+  const passkeys = prod ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
+  const access = adminFile.access;
   return {
     admins,
     members,
@@ -85,6 +96,8 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     memberAccounts: members,
     totp: new InMemoryTotpStore(),
     passkeys,
+    menus: prod ? readOnlyDirectory<MenuCatalogue>(access, MENU_WRITES) : access,
+    roles: prod ? readOnlyDirectory<RoleAdministration>(access, ROLE_WRITES) : access,
     close: async () => undefined,
   };
 };
@@ -103,6 +116,23 @@ const TOTP_METHODS = [
   'remove',
 ] as const satisfies readonly (keyof TotpStore)[];
 const PASSKEY_METHODS = ['add', 'find', 'list', 'remove', 'recordUse'] as const;
+const MENU_METHODS = [
+  'menus',
+  'findMenu',
+  'createMenu',
+  'updateMenu',
+  'removeMenu',
+  'usersOfMenu',
+] as const satisfies readonly (keyof MenuCatalogue)[];
+const ROLE_METHODS = [
+  'listRoles',
+  'findRole',
+  'createRole',
+  'updateRole',
+  'setRoleMenus',
+  'removeRole',
+  'usersOfRole',
+] as const satisfies readonly (keyof RoleAdministration)[];
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -116,6 +146,8 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     adminAccounts: directoryFailClosed<AccountStore>(admins, ACCOUNT_METHODS, log),
     memberAccounts: directoryFailClosed<AccountStore>(members, ACCOUNT_METHODS, log),
     totp: directoryFailClosed<TotpStore>(new SqlTotpStore(pool), TOTP_METHODS, log),
+    menus: directoryFailClosed<MenuCatalogue>(new SqlMenuCatalogue(pool), MENU_METHODS, log),
+    roles: directoryFailClosed<RoleAdministration>(new SqlRoleAdministration(pool), ROLE_METHODS, log),
     close: () => pool.end(),
   };
 };

@@ -5,6 +5,8 @@
  * with `directory-read-only` (409) instead; the reads pass through unchanged.
  */
 import type { AccountStore } from '../../application/ports/account-store';
+import type { MenuCatalogue } from '../../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../../application/ports/role-administration';
 import type { PasskeyStore } from '../../application/ports/passkey-store';
 import type { UserAdministration } from '../../application/ports/user-administration';
 import type { UserDirectory } from '../../application/ports/user-directory';
@@ -20,6 +22,14 @@ export const ACCOUNT_WRITES = [
   'setEmail',
   'markEmailVerified',
 ] as const satisfies readonly (keyof AccountStore)[];
+
+export const MENU_WRITES = ['createMenu', 'updateMenu', 'removeMenu'] as const satisfies readonly (keyof MenuCatalogue)[];
+export const ROLE_WRITES = [
+  'createRole',
+  'updateRole',
+  'setRoleMenus',
+  'removeRole',
+] as const satisfies readonly (keyof RoleAdministration)[];
 
 export const PASSKEY_WRITES = ['add', 'remove', 'recordUse'] as const satisfies readonly (keyof PasskeyStore)[];
 
