@@ -138,6 +138,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag
+         * @description The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/passkeys/options": {
         parameters: {
             query?: never;
@@ -1198,6 +1220,64 @@ export interface components {
              *     ]
              */
             permissions: string[];
+        };
+        /**
+         * @description A route of the admin SPA (vue-router, as vue-pure-admin builds them): a directory or a page the caller may see
+         * @example {
+         *       "path": "/system",
+         *       "name": "System",
+         *       "redirect": "/system/user",
+         *       "meta": {
+         *         "title": "System",
+         *         "icon": "ri:settings-3-line",
+         *         "rank": 1,
+         *         "showLink": true,
+         *         "keepAlive": false,
+         *         "auths": []
+         *       },
+         *       "children": [
+         *         {
+         *           "path": "/system/user",
+         *           "name": "SystemUser",
+         *           "component": "system/user/index",
+         *           "meta": {
+         *             "title": "Users",
+         *             "icon": "ri:admin-line",
+         *             "rank": 1,
+         *             "showLink": true,
+         *             "keepAlive": false,
+         *             "auths": [
+         *               "system:user:add"
+         *             ]
+         *           },
+         *           "children": []
+         *         }
+         *       ]
+         *     }
+         */
+        AsyncRoute: {
+            path: string;
+            /** @description The route name (the menu route name, else derived from the path) */
+            name: string;
+            /** @description Pages: the view under the SPA's views */
+            component?: string;
+            /** @description Directories: the path of the first child */
+            redirect?: string;
+            /** @description vue-pure-admin route meta */
+            meta: {
+                title: string;
+                /** @description An icon name the SPA understands; empty: none */
+                icon: string;
+                /** @description Order among siblings (the menu order number) */
+                rank: number;
+                /** @description false: routed but not shown in the menu */
+                showLink: boolean;
+                keepAlive: boolean;
+                /** @description Pages: the permissions of the page's buttons that the caller holds */
+                auths: string[];
+            };
+            /** @description The routes below, in order */
+            children: components["schemas"]["AsyncRoute"][];
         };
         /**
          * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
@@ -2685,6 +2765,114 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag */
+            200: {
+                headers: {
+                    /** @description The entity tag of the answer (it changes with the menu tree and with the permissions of the session) */
+                    ETag?: string;
+                    /** @description private, no-cache: a client may keep the answer and revalidate it with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["AsyncRoute"][];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The entity tag of the answer (it changes with the menu tree and with the permissions of the session) */
+                    ETag?: string;
+                    /** @description private, no-cache: a client may keep the answer and revalidate it with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -5,6 +5,7 @@ import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
+import { adminSpaRoutes } from '../adapters/koa/routes/spa-routes';
 import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
@@ -46,6 +47,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const tables: RouteTable[] = [
     adminAuthRoutes,
     adminMeRoutes,
+    adminSpaRoutes,
     passkeyRoutes,
     adminPasswordRoutes,
     mfaTotpRoutes,

@@ -29,7 +29,9 @@ export class SqlRoleAdministration implements RoleAdministration {
     if (rows.length === 0) return [];
     const [links] = await db.query<RowDataPacket[]>(
       {
-        sql: 'SELECT rm.role_id, rm.menu_id, m.permission FROM sys_role_menu rm JOIN sys_menu m ON m.id = rm.menu_id WHERE rm.role_id IN (?)',
+        sql:
+          'SELECT rm.role_id, rm.menu_id, m.permission FROM sys_role_menu rm JOIN sys_menu m ON m.id = rm.menu_id ' +
+          'WHERE rm.role_id IN (?)',
         timeout: this.timeout,
       },
       [rows.map((r) => String(r.id))],
