@@ -107,3 +107,17 @@ export function mayOpen(menu: Pick<Menu, 'permission'>, held: readonly string[])
   const needed = splitPermissionColumn(menu.permission);
   return needed.length === 0 || needed.some((p) => hasPermission(held, p));
 }
+
+/** A menu with the menus below it. */
+export type MenuNode = Menu & { readonly children: readonly MenuNode[] };
+
+/** The whole tree, every menu (disabled ones too), siblings in display order; menus whose parent is missing are roots. */
+export function menuTree(menus: readonly Menu[]): MenuNode[] {
+  const ids = new Set(menus.map((m) => m.id));
+  const rooted = menus.map((m) => (m.parentId !== null && !ids.has(m.parentId) ? { ...m, parentId: null } : m));
+  const children = childrenByParent(rooted);
+  const seen = new Set<string>();
+  const build = (key: string): MenuNode[] =>
+    (children.get(key) ?? []).filter((m) => !seen.has(m.id) && seen.add(m.id)).map((m) => ({ ...m, children: build(m.id) }));
+  return build('');
+}

@@ -6,6 +6,7 @@ import { adminAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import { adminSpaRoutes } from '../adapters/koa/routes/spa-routes';
+import { menuAdminRoutes } from '../adapters/koa/routes/menu-admin-routes';
 import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
@@ -55,6 +56,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     passkeyLoginRoutes,
     systemRoutes,
     adminAuditRoutes,
+    menuAdminRoutes,
     idempotentTokenRoutes,
     ...userAdminTables(container),
   ];

@@ -6,6 +6,8 @@
  *   viewer (role viewer: the pages Users and Online users)
  *   ed     (roles viewer and editor: editor holds the buttons View, Add and Edit user)
  *   ann    (role viewer)
+ *   mo     (role menuadmin: the Menus page and its buttons, and the Users page)
+ *   ro     (role roleadmin: the Roles page and its buttons, and the pages Users and Online users)
  *
  * Sessions are made with the SessionManager, as a login makes them (fresh: they pass the step-up guard).
  */
@@ -30,6 +32,8 @@ export interface AccessApp {
   readonly infra: TestInfra;
   /** A live session of the user (as after a login), its access token. */
   sessionOf(username: string): Promise<string>;
+  /** The same, authenticated an hour ago: a sensitive route answers it 403 step-up-required. */
+  staleSessionOf(username: string): Promise<string>;
   userId(username: string): Promise<string>;
   /** The id of the menu carrying the permission, or of the directory of the path. */
   menuId(permissionOrPath: string): Promise<string>;
@@ -51,23 +55,51 @@ function fileDirectory(): string {
       '  admin: { id: 1, name: Administrator }',
       '  viewer: { id: 2, name: Viewer, order: 2, menus: [100, 200] }',
       '  editor: { id: 3, name: User editor, order: 3, menus: [1000, 1001, 1002] }',
+      '  menuadmin: { id: 4, name: Menu admin, order: 4, menus: [102, 1020, 1021, 1022, 1023, 100] }',
+      '  roleadmin: { id: 5, name: Role admin, order: 5, menus: [101, 1010, 1011, 1012, 1013, 100, 200] }',
       'users:',
       user(1, 'admin', 'admin'),
       user(2, 'viewer', 'viewer'),
       user(3, 'ed', 'viewer, editor'),
       user(4, 'ann', 'viewer'),
+      user(5, 'mo', 'menuadmin'),
+      user(6, 'ro', 'roleadmin'),
       '',
     ].join('\n'),
   );
   return path.join(dir, 'users.yml');
 }
 
+/** The roles the SQL seed lacks, by the permissions of their menus (each the one menu carrying it). */
+const SQL_ROLES = {
+  menuadmin: ['system:menu:list', 'system:menu:query', 'system:menu:add', 'system:menu:edit', 'system:menu:remove', 'system:user:list'],
+  roleadmin: [
+    'system:role:list',
+    'system:role:query',
+    'system:role:add',
+    'system:role:edit',
+    'system:role:remove',
+    'system:user:list',
+    'monitor:online:list',
+  ],
+};
+
 async function sqlDirectory(db: ScratchDatabase): Promise<void> {
   await db.clear();
   await seedDevAccounts(db.pool, async () => HASH);
+  for (const [key, permissions] of Object.entries(SQL_ROLES)) {
+    await db.pool.query("INSERT INTO sys_role (role_key, name, order_num, status) VALUES (?, ?, ?, '0')", [key, key, 4]);
+    await db.pool.query(
+      'INSERT INTO sys_role_menu (role_id, menu_id) SELECT r.id, m.id FROM sys_role r, sys_menu m ' +
+        'WHERE r.role_key = ? AND m.permission IN (?)',
+      [key, permissions],
+    );
+  }
   for (const [username, roles] of [
     ['ed', ['viewer', 'editor']],
     ['ann', ['viewer']],
+    ['mo', ['menuadmin']],
+    ['ro', ['roleadmin']],
   ] as const) {
     await db.pool.query("INSERT INTO sys_user (username, username_folded, nickname, password, status) VALUES (?, ?, ?, ?, '0')", [
       username,
@@ -77,7 +109,8 @@ async function sqlDirectory(db: ScratchDatabase): Promise<void> {
     ]);
     for (const role of roles) {
       await db.pool.query(
-        'INSERT INTO sys_user_role (user_id, role_id) SELECT u.id, r.id FROM sys_user u, sys_role r WHERE u.username = ? AND r.role_key = ?',
+        'INSERT INTO sys_user_role (user_id, role_id) SELECT u.id, r.id FROM sys_user u, sys_role r ' +
+          'WHERE u.username = ? AND r.role_key = ?',
         [username, role],
       );
     }
@@ -119,6 +152,10 @@ export async function accessApp(kind: DirectoryKind, store: StoreKind, db?: Scra
     async sessionOf(username) {
       const user = found(`user ${username}`, await directory.findByUsername(username));
       return (await managers.get('admin').login(principalOf(user))).token;
+    },
+    async staleSessionOf(username) {
+      const user = found(`user ${username}`, await directory.findByUsername(username));
+      return (await managers.get('admin').login(principalOf(user), {}, {}, undefined, { authTime: Date.now() - 3_600_000 })).token;
     },
     async menuId(key) {
       const all = await menus.menus();

@@ -46,6 +46,14 @@ export const SECURITY_EVENT_TYPES = [
   'step-up',
   'mfa-enrolled',
   'mfa-removed',
+  // role and menu administration (appended)
+  'role-created',
+  'role-changed',
+  'role-menus-changed',
+  'role-deleted',
+  'menu-created',
+  'menu-changed',
+  'menu-deleted',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

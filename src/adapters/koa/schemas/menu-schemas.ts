@@ -168,3 +168,12 @@ export const RolePage = z
 export const RoleDeleted = z
   .object({ id: z.string(), key: z.string(), deleted: z.literal(true) })
   .openapi('RoleDeleted', { description: 'The role is gone', example: { id: '5', key: 'auditor', deleted: true } });
+
+export const MenuChange = z
+  .object({ menu: Menu, sessionsUpdated: z.number().int().min(0), sessionsEnded: z.number().int().min(0) })
+  .openapi('MenuChange', {
+    description:
+      'The menu as written, and what became of the live sessions of the users of the roles holding it: their permission ' +
+      'snapshots replaced, or ended (a user disabled meanwhile)',
+    example: { menu: MENU_EXAMPLE, sessionsUpdated: 2, sessionsEnded: 0 },
+  });
