@@ -7,6 +7,7 @@ import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
 import { adminSpaRoutes } from '../adapters/koa/routes/spa-routes';
 import { menuAdminRoutes } from '../adapters/koa/routes/menu-admin-routes';
+import { roleAdminRoutes } from '../adapters/koa/routes/role-admin-routes';
 import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
@@ -57,6 +58,7 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     systemRoutes,
     adminAuditRoutes,
     menuAdminRoutes,
+    roleAdminRoutes,
     idempotentTokenRoutes,
     ...userAdminTables(container),
   ];

@@ -7,9 +7,10 @@
  */
 import { DomainError, type Reason } from '../../domain/errors';
 import { permissionsNotCovered } from '../../domain/permission';
+import type { Role, RoleAdministration } from '../ports/role-administration';
 import type { Actor } from '../users/delegation';
 
-export const ACCESS_DELEGATION_REASONS: readonly Reason[] = ['delegation-denied'];
+export const ACCESS_DELEGATION_REASONS: readonly Reason[] = ['delegation-denied', 'role-not-found'];
 
 /** Refuses unless `actor` holds every one of `granted` (what the role or menu grants before and after the change). */
 export function assertCovers(actor: Actor, granted: readonly string[], what: string): void {
@@ -19,4 +20,12 @@ export function assertCovers(actor: Actor, granted: readonly string[], what: str
     'delegation-denied',
     `You cannot ${what}: it grants ${missing.map((p) => `"${p}"`).join(', ')}, which you do not hold.`,
   );
+}
+
+/** The role `id`, when `actor` may change it: it holds everything the role grants (its disabled menus included). */
+export async function managedRole(roles: RoleAdministration, actor: Actor, id: string, what: string): Promise<Role> {
+  const role = await roles.findRole(id);
+  if (role === null) throw new DomainError('role-not-found', `No role with id "${id}".`);
+  assertCovers(actor, role.permissions, what);
+  return role;
 }
