@@ -83,7 +83,7 @@ export class MenuTreeCache {
   /** What a caller holding `permissions` (a session's snapshot) may see. */
   async routesFor(permissions: readonly string[]): Promise<RoutesAnswer> {
     const s = await this.current();
-    const key = permissions.join('\n');
+    const key = permissions.join('\u0000');
     const known = s.answers.get(key);
     if (known !== undefined) return known;
     const routes = routesFor(s.menus, permissions);
