@@ -182,6 +182,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag
+         * @description The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/passkeys/options": {
         parameters: {
             query?: never;
@@ -627,6 +649,152 @@ export interface paths {
          */
         get: operations["getAuthMeLogins"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/menu": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole menu tree (directories, pages, buttons; disabled ones too), siblings in order
+         * @description The whole menu tree (directories, pages, buttons; disabled ones too), siblings in order.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:list`.
+         */
+        get: operations["getSystemMenu"];
+        put?: never;
+        /**
+         * Add a menu under a directory or page (or at the top); an unknown parent or a button as parent -> 400
+         * @description Add a menu under a directory or page (or at the top); an unknown parent or a button as parent -> 400.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:add`.
+         */
+        post: operations["postSystemMenu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/menu/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One menu
+         * @description One menu.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:query`.
+         */
+        get: operations["getSystemMenuId"];
+        /**
+         * Replace a menu; a parent that is the menu or below it (a cycle) -> 400. The users of the roles holding it get its new permission and status at once
+         * @description Replace a menu; a parent that is the menu or below it (a cycle) -> 400. The users of the roles holding it get its new permission and status at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        put: operations["putSystemMenuId"];
+        post?: never;
+        /**
+         * Delete a menu; refused (409) while menus are below it or a role holds it
+         * @description Delete a menu; refused (409) while menus are below it or a role holds it.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:remove`.
+         */
+        delete: operations["deleteSystemMenuId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Roles, paged (?page&pageSize), filtered by part of the key or name and by status (?enabled), by order number
+         * @description Roles, paged (?page&pageSize), filtered by part of the key or name and by status (?enabled), by order number.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:list`.
+         */
+        get: operations["getSystemRole"];
+        put?: never;
+        /**
+         * Add a role with its menus; a taken key -> 409; the caller must hold what the menus grant
+         * @description Add a role with its menus; a taken key -> 409; the caller must hold what the menus grant.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:add`.
+         */
+        post: operations["postSystemRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/role/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One role, its menus and every permission it could grant
+         * @description One role, its menus and every permission it could grant.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:query`.
+         */
+        get: operations["getSystemRoleId"];
+        /**
+         * Change a role's name, order, status and remark (not its key); its users' sessions follow a status change at once
+         * @description Change a role's name, order, status and remark (not its key); its users' sessions follow a status change at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        put: operations["putSystemRoleId"];
+        post?: never;
+        /**
+         * Delete a role; refused (409) while users hold it
+         * @description Delete a role; refused (409) while users hold it.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:remove`.
+         */
+        delete: operations["deleteSystemRoleId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/role/{id}/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a role's menus; every live session of its users gets the new permissions (and routes) at once
+         * @description Replace a role's menus; every live session of its users gets the new permissions (and routes) at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        put: operations["putSystemRoleIdMenus"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1365,6 +1533,64 @@ export interface components {
             current: boolean;
         };
         /**
+         * @description A route of the admin SPA (vue-router, as vue-pure-admin builds them): a directory or a page the caller may see
+         * @example {
+         *       "path": "/system",
+         *       "name": "System",
+         *       "redirect": "/system/user",
+         *       "meta": {
+         *         "title": "System",
+         *         "icon": "ri:settings-3-line",
+         *         "rank": 1,
+         *         "showLink": true,
+         *         "keepAlive": false,
+         *         "auths": []
+         *       },
+         *       "children": [
+         *         {
+         *           "path": "/system/user",
+         *           "name": "SystemUser",
+         *           "component": "system/user/index",
+         *           "meta": {
+         *             "title": "Users",
+         *             "icon": "ri:admin-line",
+         *             "rank": 1,
+         *             "showLink": true,
+         *             "keepAlive": false,
+         *             "auths": [
+         *               "system:user:add"
+         *             ]
+         *           },
+         *           "children": []
+         *         }
+         *       ]
+         *     }
+         */
+        AsyncRoute: {
+            path: string;
+            /** @description The route name (the menu route name, else derived from the path) */
+            name: string;
+            /** @description Pages: the view under the SPA's views */
+            component?: string;
+            /** @description Directories: the path of the first child */
+            redirect?: string;
+            /** @description vue-pure-admin route meta */
+            meta: {
+                title: string;
+                /** @description An icon name the SPA understands; empty: none */
+                icon: string;
+                /** @description Order among siblings (the menu order number) */
+                rank: number;
+                /** @description false: routed but not shown in the menu */
+                showLink: boolean;
+                keepAlive: boolean;
+                /** @description Pages: the permissions of the page's buttons that the caller holds */
+                auths: string[];
+            };
+            /** @description The routes below, in order */
+            children: components["schemas"]["AsyncRoute"][];
+        };
+        /**
          * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
          * @example {
          *       "rp": {
@@ -1971,6 +2197,252 @@ export interface components {
             deviceType: string | null;
             /** @description This login made the session of the request */
             current: boolean;
+        };
+        /**
+         * @description A menu and the menus below it (the whole tree, disabled menus included)
+         * @example {
+         *       "id": "100",
+         *       "parentId": "1",
+         *       "type": "C",
+         *       "title": "Users",
+         *       "name": "SystemUser",
+         *       "path": "/system/user",
+         *       "component": "system/user/index",
+         *       "icon": "ri:admin-line",
+         *       "orderNum": 1,
+         *       "visible": true,
+         *       "keepAlive": false,
+         *       "permission": "system:user:list",
+         *       "enabled": true,
+         *       "children": [
+         *         {
+         *           "id": "1001",
+         *           "parentId": "100",
+         *           "type": "F",
+         *           "title": "Add user",
+         *           "name": "",
+         *           "path": "",
+         *           "component": null,
+         *           "icon": "ri:admin-line",
+         *           "orderNum": 1,
+         *           "visible": true,
+         *           "keepAlive": false,
+         *           "permission": "system:user:add",
+         *           "enabled": true,
+         *           "children": []
+         *         }
+         *       ]
+         *     }
+         */
+        MenuNode: {
+            id: string;
+            /** @description The directory or page above; null: top level */
+            parentId: string | null;
+            /**
+             * @description M directory, C page, F button
+             * @enum {string}
+             */
+            type: "M" | "C" | "F";
+            title: string;
+            /** @description The vue-router route name; empty: derived from the path */
+            name: string;
+            path: string;
+            component: string | null;
+            icon: string;
+            orderNum: number;
+            visible: boolean;
+            keepAlive: boolean;
+            /** @description Permission string(s), comma-separated; null: none */
+            permission: string | null;
+            enabled: boolean;
+            /** @description The menus below, in order */
+            children: components["schemas"]["MenuNode"][];
+        };
+        /**
+         * @description One menu: a directory, a page or a button
+         * @example {
+         *       "id": "100",
+         *       "parentId": "1",
+         *       "type": "C",
+         *       "title": "Users",
+         *       "name": "SystemUser",
+         *       "path": "/system/user",
+         *       "component": "system/user/index",
+         *       "icon": "ri:admin-line",
+         *       "orderNum": 1,
+         *       "visible": true,
+         *       "keepAlive": false,
+         *       "permission": "system:user:list",
+         *       "enabled": true
+         *     }
+         */
+        Menu: {
+            id: string;
+            /** @description The directory or page above; null: top level */
+            parentId: string | null;
+            /**
+             * @description M directory, C page, F button
+             * @enum {string}
+             */
+            type: "M" | "C" | "F";
+            title: string;
+            /** @description The vue-router route name; empty: derived from the path */
+            name: string;
+            path: string;
+            component: string | null;
+            icon: string;
+            orderNum: number;
+            visible: boolean;
+            keepAlive: boolean;
+            /** @description Permission string(s), comma-separated; null: none */
+            permission: string | null;
+            enabled: boolean;
+        };
+        /**
+         * @description The menu as written, and what became of the live sessions of the users of the roles holding it: their permission snapshots replaced, or ended (a user disabled meanwhile)
+         * @example {
+         *       "menu": {
+         *         "id": "100",
+         *         "parentId": "1",
+         *         "type": "C",
+         *         "title": "Users",
+         *         "name": "SystemUser",
+         *         "path": "/system/user",
+         *         "component": "system/user/index",
+         *         "icon": "ri:admin-line",
+         *         "orderNum": 1,
+         *         "visible": true,
+         *         "keepAlive": false,
+         *         "permission": "system:user:list",
+         *         "enabled": true
+         *       },
+         *       "sessionsUpdated": 2,
+         *       "sessionsEnded": 0
+         *     }
+         */
+        MenuChange: {
+            menu: components["schemas"]["Menu"];
+            sessionsUpdated: number;
+            sessionsEnded: number;
+        };
+        /**
+         * @description The menu is gone
+         * @example {
+         *       "id": "1001",
+         *       "deleted": true
+         *     }
+         */
+        MenuDeleted: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /**
+         * @description A role and the menus it holds
+         * @example {
+         *       "id": "2",
+         *       "key": "viewer",
+         *       "name": "Viewer",
+         *       "orderNum": 2,
+         *       "enabled": true,
+         *       "remark": "",
+         *       "menuIds": [
+         *         "100",
+         *         "200"
+         *       ],
+         *       "permissions": [
+         *         "system:user:list",
+         *         "monitor:online:list"
+         *       ]
+         *     }
+         */
+        Role: {
+            id: string;
+            /** @description What users and settings name the role by; it never changes */
+            key: string;
+            name: string;
+            orderNum: number;
+            /** @description A disabled role stays assigned but grants nothing */
+            enabled: boolean;
+            remark: string;
+            /** @description The menus the role holds */
+            menuIds: string[];
+            /** @description Every permission the role could grant (its menus, disabled ones included; admin: *:*:*) */
+            permissions: string[];
+        };
+        /**
+         * @description One page of roles, by order number
+         * @example {
+         *       "total": 1,
+         *       "page": 1,
+         *       "pageSize": 20,
+         *       "list": [
+         *         {
+         *           "id": "2",
+         *           "key": "viewer",
+         *           "name": "Viewer",
+         *           "orderNum": 2,
+         *           "enabled": true,
+         *           "remark": "",
+         *           "menuIds": [
+         *             "100",
+         *             "200"
+         *           ],
+         *           "permissions": [
+         *             "system:user:list",
+         *             "monitor:online:list"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        RolePage: {
+            total: number;
+            page: number;
+            pageSize: number;
+            list: components["schemas"]["Role"][];
+        };
+        /**
+         * @description The role as written, and what became of the live sessions of its users: their permission snapshots replaced, or ended (a user disabled meanwhile)
+         * @example {
+         *       "role": {
+         *         "id": "2",
+         *         "key": "viewer",
+         *         "name": "Viewer",
+         *         "orderNum": 2,
+         *         "enabled": true,
+         *         "remark": "",
+         *         "menuIds": [
+         *           "100",
+         *           "200"
+         *         ],
+         *         "permissions": [
+         *           "system:user:list",
+         *           "monitor:online:list"
+         *         ]
+         *       },
+         *       "sessionsUpdated": 3,
+         *       "sessionsEnded": 0
+         *     }
+         */
+        RoleChange: {
+            role: components["schemas"]["Role"];
+            sessionsUpdated: number;
+            sessionsEnded: number;
+        };
+        /**
+         * @description The role is gone
+         * @example {
+         *       "id": "5",
+         *       "key": "auditor",
+         *       "deleted": true
+         *     }
+         */
+        RoleDeleted: {
+            id: string;
+            key: string;
+            /** @enum {boolean} */
+            deleted: true;
         };
         /**
          * @description A one-time duplicate-submission token
@@ -3182,6 +3654,114 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag */
+            200: {
+                headers: {
+                    /** @description The entity tag of the answer (it changes with the menu tree and with the permissions of the session) */
+                    ETag?: string;
+                    /** @description private, no-cache: a client may keep the answer and revalidate it with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["AsyncRoute"][];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The entity tag of the answer (it changes with the menu tree and with the permissions of the session) */
+                    ETag?: string;
+                    /** @description private, no-cache: a client may keep the answer and revalidate it with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5592,7 +6172,7 @@ export interface operations {
                 username?: string;
                 ip?: string;
                 outcome?: "success" | "failure";
-                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed" | "mfa-reset" | "user-updated" | "user-deleted" | "user-kicked-out";
+                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed" | "mfa-reset" | "user-updated" | "user-deleted" | "user-kicked-out" | "role-created" | "role-changed" | "role-menus-changed" | "role-deleted" | "menu-created" | "menu-changed" | "menu-deleted";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5871,6 +6451,1436 @@ export interface operations {
                 };
             };
             /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The directory or page above; null: top level
+                     * @default null
+                     */
+                    parentId?: string | null;
+                    /**
+                     * @description M directory, C page, F button
+                     * @enum {string}
+                     */
+                    type: "M" | "C" | "F";
+                    title: string;
+                    /**
+                     * @description The vue-router route name; empty: derived from the path
+                     * @default
+                     */
+                    name?: string;
+                    /**
+                     * @description The route path (directories and pages); empty for buttons
+                     * @default
+                     */
+                    path?: string;
+                    /** @default null */
+                    component?: string | null;
+                    /** @default  */
+                    icon?: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /** @default true */
+                    visible?: boolean;
+                    /** @default false */
+                    keepAlive?: boolean;
+                    /** @default null */
+                    permission?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Menu"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemMenuId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Menu"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `menu-not-found` (40411): No such menu */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemMenuId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The directory or page above; null: top level
+                     * @default null
+                     */
+                    parentId?: string | null;
+                    /**
+                     * @description M directory, C page, F button
+                     * @enum {string}
+                     */
+                    type: "M" | "C" | "F";
+                    title: string;
+                    /**
+                     * @description The vue-router route name; empty: derived from the path
+                     * @default
+                     */
+                    name?: string;
+                    /**
+                     * @description The route path (directories and pages); empty for buttons
+                     * @default
+                     */
+                    path?: string;
+                    /** @default null */
+                    component?: string | null;
+                    /** @default  */
+                    icon?: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /** @default true */
+                    visible?: boolean;
+                    /** @default false */
+                    keepAlive?: boolean;
+                    /** @default null */
+                    permission?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MenuChange"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role; `menu-not-found` (40411): No such menu */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemMenuId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MenuDeleted"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `menu-not-found` (40411): No such menu */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `menu-has-children` (40932): The menu still has menus below it; `menu-in-use` (40933): The menu is still held by roles; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemRole: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                key?: string;
+                name?: string;
+                enabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RolePage"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What users and settings name the role by; it never changes */
+                    key: string;
+                    name: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /**
+                     * @description A disabled role stays assigned but grants nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /** @default  */
+                    remark?: string;
+                    /**
+                     * @description The ids of the menus the role holds (duplicates ignored)
+                     * @default []
+                     */
+                    menuIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Role"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-key-taken` (40930): The role key is already taken; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Role"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description When sent, the role's own key (it never changes) */
+                    key?: string;
+                    name: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /**
+                     * @description A disabled role stays assigned but grants nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /** @default  */
+                    remark?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RoleChange"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RoleDeleted"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-in-use` (40931): The role is still assigned to users; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemRoleIdMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The ids of the menus the role holds (duplicates ignored) */
+                    menuIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RoleChange"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

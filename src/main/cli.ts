@@ -20,7 +20,10 @@ import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
 import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
-import { ACCOUNT_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
+import { ACCOUNT_WRITES, MENU_WRITES, readOnlyDirectory, ROLE_WRITES } from '../adapters/directory/read-only-directory';
+import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
+import type { MenuCatalogue } from '../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../application/ports/role-administration';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
@@ -106,6 +109,7 @@ class CliContext {
     } else {
       if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
       const file = new YamlFileUserDirectory(c.usersFile);
+      const access = InMemoryUserDirectory.fromFile(c.usersFile).access;
       // `users add` is the one change the CLI writes to the file: account changes are refused (edit the file).
       const accounts = readOnlyDirectory(file.snapshotAccounts(), ACCOUNT_WRITES);
       directories = {
@@ -116,6 +120,8 @@ class CliContext {
         adminAccounts: accounts,
         memberAccounts: accounts,
         totp: new InMemoryTotpStore(),
+        menus: readOnlyDirectory<MenuCatalogue>(access, MENU_WRITES),
+        roles: readOnlyDirectory<RoleAdministration>(access, ROLE_WRITES),
         close: async () => undefined,
       };
       where = c.usersFile;

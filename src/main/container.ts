@@ -205,6 +205,9 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.UserAgentParser).toConstantValue(new BowserUserAgentParser());
   c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
   c.bind(TOKENS.WebAuthnVerifier).toConstantValue(webAuthnVerifierOf(config, app));
+  c.bind(TOKENS.MenuCatalogue).toConstantValue(infra.directories.menus);
+  c.bind(TOKENS.RoleAdministration).toConstantValue(infra.directories.roles);
+  c.bind(TOKENS.MenuSettings).toConstantValue({ cacheSeconds: config.raw['svc.menus.cache-seconds'] });
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.MfaSettings).toConstantValue({

@@ -11,6 +11,8 @@
  */
 import type { Container } from 'inversify';
 import type { AccountStore } from '../application/ports/account-store';
+import type { MenuCatalogue } from '../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../application/ports/role-administration';
 import type { Logger } from '../application/ports/logger';
 import type { TotpStore } from '../application/ports/totp-store';
 import type { PasskeyStore } from '../application/ports/passkey-store';
@@ -30,11 +32,15 @@ import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
 import { SqlPasskeyStore } from '../adapters/sql/sql-passkey-store';
+import { SqlMenuCatalogue } from '../adapters/sql/sql-menu-catalogue';
+import { SqlRoleAdministration } from '../adapters/sql/sql-role-administration';
 import {
   ACCOUNT_WRITES,
   ADMINISTRATION_WRITES,
   DIRECTORY_WRITES,
+  MENU_WRITES,
   PASSKEY_WRITES,
+  ROLE_WRITES,
   readOnlyDirectory,
   TOTP_ENROLMENT,
 } from '../adapters/directory/read-only-directory';
@@ -56,6 +62,9 @@ export interface Directories {
    * beside the file directory (not shared between instances, so prod refuses enrolment there; docs/sql-directory.md).
    */
   readonly totp: TotpStore;
+  /** The admin SPA's menu tree and the roles holding its menus (read-only where the directory is). */
+  readonly menus: MenuCatalogue;
+  readonly roles: RoleAdministration;
   close(): Promise<void>;
 }
 
@@ -82,6 +91,7 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
   const prod = config.profile === 'prod';
   const passkeys = prod ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
   const totp = prod ? readOnlyDirectory(new InMemoryTotpStore(), TOTP_ENROLMENT) : new InMemoryTotpStore();
+  const access = adminFile.access;
   return {
     admins,
     members,
@@ -90,6 +100,8 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     memberAccounts: members,
     totp,
     passkeys,
+    menus: prod ? readOnlyDirectory<MenuCatalogue>(access, MENU_WRITES) : access,
+    roles: prod ? readOnlyDirectory<RoleAdministration>(access, ROLE_WRITES) : access,
     close: async () => undefined,
   };
 };
@@ -115,6 +127,23 @@ const TOTP_METHODS = [
   'remove',
 ] as const satisfies readonly (keyof TotpStore)[];
 const PASSKEY_METHODS = ['add', 'find', 'list', 'remove', 'recordUse'] as const;
+const MENU_METHODS = [
+  'menus',
+  'findMenu',
+  'createMenu',
+  'updateMenu',
+  'removeMenu',
+  'usersOfMenu',
+] as const satisfies readonly (keyof MenuCatalogue)[];
+const ROLE_METHODS = [
+  'listRoles',
+  'findRole',
+  'createRole',
+  'updateRole',
+  'setRoleMenus',
+  'removeRole',
+  'usersOfRole',
+] as const satisfies readonly (keyof RoleAdministration)[];
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -128,6 +157,8 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     adminAccounts: directoryFailClosed<AccountStore>(admins, ACCOUNT_METHODS, log),
     memberAccounts: directoryFailClosed<AccountStore>(members, ACCOUNT_METHODS, log),
     totp: directoryFailClosed<TotpStore>(new SqlTotpStore(pool), TOTP_METHODS, log),
+    menus: directoryFailClosed<MenuCatalogue>(new SqlMenuCatalogue(pool), MENU_METHODS, log),
+    roles: directoryFailClosed<RoleAdministration>(new SqlRoleAdministration(pool), ROLE_METHODS, log),
     close: () => pool.end(),
   };
 };

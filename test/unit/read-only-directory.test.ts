@@ -96,6 +96,26 @@ describe('the read-only file directory (prod)', () => {
     assert.deepEqual(await dirs.members.findById(alice.id), alice, 'unchanged');
   });
 
+  it('prod: the menus and roles beside the file directory are read, never written', async () => {
+    const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
+    const menus = await dirs.menus.menus();
+    assert.ok(menus.length > 0, 'the menus.yml beside the users file is read');
+    const [menu] = menus;
+    assert.ok(menu);
+    const role = await dirs.roles.findRole('2');
+    assert.equal(role?.key, 'viewer');
+    const fields = { name: 'x', orderNum: 0, enabled: true, remark: '' };
+    await assert.rejects(dirs.menus.createMenu({ ...menu, parentId: null }), readOnlyRefusal);
+    await assert.rejects(dirs.menus.updateMenu(menu.id, menu), readOnlyRefusal);
+    await assert.rejects(dirs.menus.removeMenu(menu.id), readOnlyRefusal);
+    await assert.rejects(dirs.roles.createRole('x', fields, []), readOnlyRefusal);
+    await assert.rejects(dirs.roles.updateRole('2', fields), readOnlyRefusal);
+    await assert.rejects(dirs.roles.setRoleMenus('2', []), readOnlyRefusal);
+    await assert.rejects(dirs.roles.removeRole('2'), readOnlyRefusal);
+    assert.deepEqual(await dirs.roles.findRole('2'), role, 'unchanged');
+    assert.deepEqual(await dirs.menus.menus(), menus, 'unchanged');
+  });
+
   it('prod: passkeys beside the file directory refuse to be added or removed (they would vanish at a restart)', async () => {
     const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
     assert.deepEqual([...PASSKEY_WRITES].sort(), ['add', 'recordUse', 'remove']);

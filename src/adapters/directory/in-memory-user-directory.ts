@@ -26,13 +26,15 @@ import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
 import { compareIds, readDirectoryFile, type DirectoryFile } from './directory-file';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { EmbeddedAccess, type RoleBook } from './embedded-access';
+import { readMenusFile } from './menus-file';
 
 export { readDirectoryFile, type DirectoryFile } from './directory-file';
 
-interface RoleDef {
-  readonly enabled: boolean;
-  readonly permissions: readonly string[];
-}
+/** The embedded admin directory's menu tree, read beside svc.users-file (./menus-file.ts). */
+export const MENUS_FILE = 'menus.yml';
 
 /** What the directory keeps per account; the DirectoryUser view is derived from it and the roles. */
 interface Account extends Omit<DirectoryUser, 'permissions'> {
@@ -73,14 +75,17 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   private readonly byId = new Map<string, Account>();
   /** Account ids keyed by the folded e-mail address (`foldEmail`): one account per address. */
   private readonly byEmail = new Map<string, string>();
-  private readonly roles: ReadonlyMap<string, RoleDef>;
   /** The highest numeric id ever held: a new account gets the next one, so a deleted account's id is never reused. */
   private lastId = 0;
+  private readonly roles: RoleBook;
+  /** The roles and menus (the role and menu administration of this directory). */
+  readonly access: EmbeddedAccess;
 
-  constructor(data: DirectoryFile = { roles: {}, users: [] }) {
-    this.roles = new Map(
-      Object.entries(data.roles).map(([k, v]) => [k, Array.isArray(v) ? { enabled: true, permissions: v } : v] as [string, RoleDef]),
-    );
+  /** `access`: the roles and menus (default: the file's roles, no menus); the file's `roles` are then ignored. */
+  constructor(data: DirectoryFile = { roles: {}, users: [] }, access?: EmbeddedAccess) {
+    this.access = access ?? new EmbeddedAccess(data.roles);
+    this.roles = this.access;
+    this.access.setHolders((key) => [...this.byId.values()].filter((a) => a.roles.includes(key)).map((a) => a.id));
     for (const u of data.users) {
       const unknown = u.roles.filter((r) => !this.roles.has(r));
       if (unknown.length > 0) throw new Error(`user "${u.username}": unknown role(s) ${unknown.join(', ')}`);
@@ -114,18 +119,23 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
     }
   }
 
-  /** Errors name the file: a file the directory cannot load unambiguously stops the start. */
+  /**
+   * Errors name the file: a file the directory cannot load unambiguously stops the start. The menu tree the roles'
+   * `menus` name is `menus.yml` beside the file (none there: no menus).
+   */
   static fromFile(file: string): InMemoryUserDirectory {
     const data = readDirectoryFile(file);
+    const menusFile = path.join(path.dirname(file), MENUS_FILE);
+    const menus = existsSync(menusFile) ? readMenusFile(menusFile) : [];
     try {
-      return new InMemoryUserDirectory(data);
+      return new InMemoryUserDirectory(data, new EmbeddedAccess(data.roles, menus));
     } catch (e) {
       throw new Error(`${file}: ${(e as Error).message}`);
     }
   }
 
   private view(a: Account): DirectoryUser {
-    const roles = [...new Set(a.roles)].filter((r) => this.roles.get(r)?.enabled === true);
+    const roles = [...new Set(a.roles)].filter((r) => this.roles.isEnabled(r));
     return {
       id: a.id,
       username: a.username,
@@ -134,7 +144,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
       passwordHash: a.passwordHash,
       enabled: a.enabled,
       roles,
-      permissions: this.grantOf(roles, a.extra),
+      permissions: this.grantOf(roles, a.extra, true),
       disabledReason: a.disabledReason,
       disabledUntil: a.disabledUntil,
       mustChangePassword: a.mustChangePassword,
@@ -146,11 +156,13 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
 
   /**
    * What these roles (and direct grants) hold: the file's order is kept (deduplicated, blanks dropped); the role
-   * `admin` holds everything (RuoYi rule). The view passes the enabled roles, rolePermissions every one asked about.
+   * `admin` holds everything (RuoYi rule). The view passes the enabled roles and counts their enabled menus only
+   * (`activeOnly`); rolePermissions every role asked about, every menu.
    */
-  private grantOf(roleKeys: readonly string[], extra: readonly string[] = []): string[] {
+  private grantOf(roleKeys: readonly string[], extra: readonly string[], activeOnly: boolean): string[] {
     if (roleKeys.includes(SUPER_ADMIN_ROLE)) return [ALL_PERMISSIONS];
-    return [...new Set([...roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...extra])].filter((p) => p.trim() !== '');
+    const granted = roleKeys.flatMap((r) => this.roles.permissionsOf(r, activeOnly));
+    return [...new Set([...granted, ...extra])].filter((p) => p.trim() !== '');
   }
 
   /** Stores the account under its id, name and address (dropping the index entry of an address it no longer has). */
@@ -217,7 +229,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
     const unknown = this.unknownRoles(roleKeys);
     if (unknown.length > 0) return unknownRole(unknown);
-    return { ok: true, permissions: this.grantOf(roleKeys) };
+    return { ok: true, permissions: this.grantOf(roleKeys, [], false) };
   }
 
   async assignedRoles(userId: string): Promise<readonly string[] | null> {

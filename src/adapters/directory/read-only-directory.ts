@@ -7,6 +7,8 @@
  * instances, and the same one after a restart, do not ask for.
  */
 import type { AccountStore } from '../../application/ports/account-store';
+import type { MenuCatalogue } from '../../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../../application/ports/role-administration';
 import type { PasskeyStore } from '../../application/ports/passkey-store';
 import type { TotpStore } from '../../application/ports/totp-store';
 import type { UserAdministration } from '../../application/ports/user-administration';
@@ -23,6 +25,14 @@ export const ACCOUNT_WRITES = [
   'setEmail',
   'markEmailVerified',
 ] as const satisfies readonly (keyof AccountStore)[];
+
+export const MENU_WRITES = ['createMenu', 'updateMenu', 'removeMenu'] as const satisfies readonly (keyof MenuCatalogue)[];
+export const ROLE_WRITES = [
+  'createRole',
+  'updateRole',
+  'setRoleMenus',
+  'removeRole',
+] as const satisfies readonly (keyof RoleAdministration)[];
 
 export const PASSKEY_WRITES = ['add', 'remove', 'recordUse'] as const satisfies readonly (keyof PasskeyStore)[];
 

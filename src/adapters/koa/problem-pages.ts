@@ -291,4 +291,16 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
     what: 'The user directory (database) cannot be reached, so accounts cannot be looked up.',
     todo: 'Retry after the Retry-After seconds or a short pause.',
   },
+  'role-not-found': { what: 'There is no such role.', todo: 'Check the role identifier (GET /system/role lists them).' },
+  'menu-not-found': { what: 'There is no such menu.', todo: 'Check the menu identifier (GET /system/menu shows the tree).' },
+  'role-key-taken': { what: 'Another role already has this key (keys are compared exactly).', todo: 'Choose another key.' },
+  'role-in-use': {
+    what: 'Users still hold the role, so it cannot be deleted.',
+    todo: 'Take the role from its users first (POST /system/user/{id}/roles), or disable it instead.',
+  },
+  'menu-has-children': { what: 'Menus are still below this one, so it cannot be deleted.', todo: 'Delete or move them first.' },
+  'menu-in-use': {
+    what: 'Roles still hold the menu, so it cannot be deleted (deleting it would change their permissions).',
+    todo: 'Take the menu from those roles first (PUT /system/role/{id}/menus).',
+  },
 };

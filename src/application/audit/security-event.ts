@@ -52,6 +52,14 @@ export const SECURITY_EVENT_TYPES = [
   'user-updated',
   'user-deleted',
   'user-kicked-out',
+  // role and menu administration (appended)
+  'role-created',
+  'role-changed',
+  'role-menus-changed',
+  'role-deleted',
+  'menu-created',
+  'menu-changed',
+  'menu-deleted',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

@@ -1,0 +1,26 @@
+/** Adds a menu (`POST /system/menu`). It grants nothing until a role holds it; the SPA's routes see it at once. */
+import { inject, injectable } from 'inversify';
+import type { Reason } from '../../domain/errors';
+import type { Menu, MenuFields } from '../../domain/menu';
+import type { MenuCatalogue } from '../ports/menu-catalogue';
+import { TOKENS } from '../tokens';
+import { menuError } from './menu-errors';
+import { MenuTreeCache } from './menu-tree-cache';
+
+@injectable()
+export class CreateMenu {
+  /** The failures this use case may raise (its collaborators' included), for the API description. */
+  static readonly reasons: readonly Reason[] = ['validation-failed', 'directory-read-only', 'directory-unavailable'];
+
+  constructor(
+    @inject(TOKENS.MenuCatalogue) private readonly catalogue: MenuCatalogue,
+    @inject(MenuTreeCache) private readonly tree: MenuTreeCache,
+  ) {}
+
+  async execute(input: { readonly fields: MenuFields }): Promise<Menu> {
+    const r = await this.catalogue.createMenu(input.fields);
+    if (!r.ok) throw menuError(r);
+    this.tree.invalidate();
+    return r.menu;
+  }
+}
