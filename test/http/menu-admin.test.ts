@@ -53,7 +53,15 @@ for (const kind of ['file', 'sql'] as DirectoryKind[]) {
       assert.equal(users.type, 'C');
       assert.deepEqual(
         users.children.map((b: { permission: string }) => b.permission),
-        ['system:user:query', 'system:user:add', 'system:user:edit', 'system:user:remove', 'system:user:resetPwd', 'system:user:unlock'],
+        [
+          'system:user:query',
+          'system:user:add',
+          'system:user:edit',
+          'system:user:remove',
+          'system:user:resetPwd',
+          'system:user:unlock',
+          'system:user:resetMfa',
+        ],
       );
       assert.equal((await http().get('/system/menu').expect(401)).body.code, 40100);
       assert.equal(

@@ -21,7 +21,7 @@ function outline(routes: readonly AsyncRoute[]): string[] {
 const ADMIN_OUTLINE = [
   '/system System - /system/user []',
   '  /system/user SystemUser system/user/index - ' +
-    '[system:user:query,system:user:add,system:user:edit,system:user:remove,system:user:resetPwd,system:user:unlock]',
+    '[system:user:query,system:user:add,system:user:edit,system:user:remove,system:user:resetPwd,system:user:unlock,system:user:resetMfa]',
   '  /system/role SystemRole system/role/index - [system:role:query,system:role:add,system:role:edit,system:role:remove]',
   '  /system/menu SystemMenu system/menu/index - [system:menu:query,system:menu:add,system:menu:edit,system:menu:remove]',
   '/monitor Monitor - /monitor/online []',

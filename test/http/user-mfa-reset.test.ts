@@ -5,7 +5,7 @@
  * rules of a password reset, the step-up guard, and the operation event (mfa-reset).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type request from 'supertest';
@@ -36,6 +36,8 @@ function usersFile(): string {
     .replace('roles:\n', "roles:\n  helpdesk: ['system:user:resetMfa', 'system:user:list', 'monitor:online:list']\n")
     .concat(`  - id: 3\n    username: helpdesk\n    nickname: Help desk\n    password: ${viewerHash}\n    roles: [helpdesk]\n`);
   writeFileSync(file, text);
+  // The roles of the packaged users file name their menus in the menus.yml beside it.
+  copyFileSync(path.join(__dirname, '../../config/menus.yml'), path.join(path.dirname(file), 'menus.yml'));
   return file;
 }
 

@@ -43,7 +43,12 @@ export const DEV_MENU_TREE: readonly DevMenu[] = [
     icon: 'ri:settings-3-line',
     children: [
       page(100, 'Users', '/system/user', 'SystemUser', 'ri:admin-line', 'system:user:list', [
-        ...buttons(1000, 'system:user', [...CRUD('user'), ['resetPwd', 'Reset password'], ['unlock', 'Unlock user']]),
+        ...buttons(1000, 'system:user', [
+          ...CRUD('user'),
+          ['resetPwd', 'Reset password'],
+          ['unlock', 'Unlock user'],
+          ['resetMfa', 'Reset second factors'],
+        ]),
       ]),
       page(101, 'Roles', '/system/role', 'SystemRole', 'ri:admin-fill', 'system:role:list', [
         ...buttons(1010, 'system:role', CRUD('role')),
