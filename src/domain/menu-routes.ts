@@ -9,7 +9,7 @@
  *  - `meta.showLink` is the menu's `visible` (a hidden page is routed, not shown), `rank` its order number;
  *  - a directory redirects to its first child.
  */
-import { childrenByParent, mayOpen, routeNameOf, type Menu } from './menu';
+import { childrenByParent, MAX_MENU_DEPTH, mayOpen, routeNameOf, type Menu } from './menu';
 import { hasPermission } from './permission';
 import { splitPermissionColumn } from './role-permissions';
 
@@ -35,7 +35,7 @@ export interface AsyncRoute {
 export function routesFor(menus: readonly Menu[], held: readonly string[]): AsyncRoute[] {
   const children = childrenByParent(menus.filter((m) => m.enabled));
   const build = (parentKey: string, depth: number): AsyncRoute[] => {
-    if (depth > 64) return []; // deeper than any SPA menu: a stored cycle, not a tree
+    if (depth > MAX_MENU_DEPTH) return []; // deeper than the service writes: a stored cycle, not a tree
     const out: AsyncRoute[] = [];
     for (const m of children.get(parentKey) ?? []) {
       if (m.type === 'F' || !mayOpen(m, held)) continue;

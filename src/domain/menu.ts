@@ -58,14 +58,49 @@ export function childrenByParent(menus: readonly Menu[]): Map<string, Menu[]> {
 }
 
 /**
- * What is wrong with menu `id` (null: a new menu) becoming `fields` among `menus`: an unknown parent, a button as
- * parent or a button with children (buttons are leaves), or a cycle (the parent is the menu itself or below it).
+ * The most levels a menu tree may have (a top-level menu is on level 1): `GET /auth/routes` routes no deeper, and
+ * the whole tree of `GET /system/menu` is built and written recursively, so a chain thousands deep would overflow.
  */
-export function treeProblem(
-  menus: readonly Pick<Menu, 'id' | 'parentId' | 'type'>[],
-  id: string | null,
-  fields: Pick<Menu, 'parentId' | 'type'>,
-): string | null {
+export const MAX_MENU_DEPTH = 64;
+
+type TreeNode = Pick<Menu, 'id' | 'parentId' | 'type'>;
+
+/** The level of `start` (1 at the top), walking up through `byId`; a stored cycle stops the walk. */
+function levelOf(byId: ReadonlyMap<string, TreeNode>, start: TreeNode): number {
+  const seen = new Set<string>();
+  let level = 0;
+  for (
+    let at: TreeNode | undefined = start;
+    at !== undefined && !seen.has(at.id);
+    at = at.parentId === null ? undefined : byId.get(at.parentId)
+  ) {
+    seen.add(at.id);
+    level++;
+  }
+  return level;
+}
+
+/** How many levels the branch of `id` spans (1: no children), breadth first; a stored cycle is walked once. */
+function branchHeight(menus: readonly TreeNode[], id: string): number {
+  const kids = new Map<string, string[]>();
+  for (const m of menus) if (m.parentId !== null) kids.set(m.parentId, [...(kids.get(m.parentId) ?? []), m.id]);
+  const seen = new Set([id]);
+  let level = [id];
+  let height = 0;
+  while (level.length > 0) {
+    height++;
+    level = level.flatMap((k) => kids.get(k) ?? []).filter((k) => !seen.has(k) && seen.add(k));
+  }
+  return height;
+}
+
+/**
+ * What is wrong with menu `id` (null: a new menu) becoming `fields` among `menus`: an unknown parent, a button as
+ * parent or a button with children (buttons are leaves), a cycle (the parent is the menu itself or below it), or a
+ * tree deeper than MAX_MENU_DEPTH levels. `menus` must hold the parent and every menu above it (and, for `id`, the
+ * menus below it).
+ */
+export function treeProblem(menus: readonly TreeNode[], id: string | null, fields: Pick<Menu, 'parentId' | 'type'>): string | null {
   if (id !== null && fields.type === 'F' && menus.some((m) => m.parentId === id)) return `menu ${id} has children: a button cannot`;
   const parentId = fields.parentId;
   if (parentId === null) return null;
@@ -73,17 +108,14 @@ export function treeProblem(
   const parent = byId.get(parentId);
   if (parent === undefined) return `no menu with id "${parentId}" to be the parent`;
   if (parent.type === 'F') return `menu ${parentId} is a button: a button has no children`;
-  if (id === null) return null;
   const seen = new Set<string>();
-  for (
-    let at: Pick<Menu, 'id' | 'parentId' | 'type'> | undefined = parent;
-    at !== undefined;
-    at = at.parentId === null ? undefined : byId.get(at.parentId)
-  ) {
+  for (let at: TreeNode | undefined = parent; at !== undefined; at = at.parentId === null ? undefined : byId.get(at.parentId)) {
     if (at.id === id) return `menu ${parentId} is menu ${id} or below it: the tree would have a cycle`;
     if (seen.has(at.id)) break; // a cycle already stored (written around the service): not ours to walk forever
     seen.add(at.id);
   }
+  const depth = levelOf(byId, parent) + (id === null ? 1 : branchHeight(menus, id));
+  if (depth > MAX_MENU_DEPTH) return `below menu ${parentId} the tree would be ${depth} levels deep; at most ${MAX_MENU_DEPTH}`;
   return null;
 }
 

@@ -33,7 +33,7 @@ for (const kind of ['file', 'sql'] as DirectoryKind[]) {
       let parent: string | null = null;
       let depth = 0;
       for (let i = 1; i <= 2500; i++) {
-        const res = await http().post('/system/menu').set(mo).send(dir(parent, i));
+        const res: request.Response = await http().post('/system/menu').set(mo).send(dir(parent, i));
         if (res.status === 400) {
           assert.equal(res.body.errors?.[0]?.pointer, '/parentId', res.text);
           break;

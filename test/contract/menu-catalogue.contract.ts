@@ -4,7 +4,7 @@
  * while the menu has children or a role holds it, and what a change of a menu does to the permissions a login reads.
  */
 import assert from 'node:assert/strict';
-import type { Menu, MenuFields } from '../../src/domain/menu';
+import { MAX_MENU_DEPTH, type Menu, type MenuFields } from '../../src/domain/menu';
 import { ACCESS_FIXTURE, type AccessUnderTest, type MakeAccess } from './access-fixture';
 
 const fieldsOf = (m: Menu): MenuFields => {
@@ -111,6 +111,29 @@ export function describeMenuCatalogueContract(name: string, make: MakeAccess): v
       const r = await t.menus.updateMenu(users.id, { ...fieldsOf(users), parentId: t.menuId('monitor') });
       assert.ok(r.ok, JSON.stringify(r));
       assert.equal((await t.menus.findMenu(t.menuId('user-add')))?.parentId, users.id, 'its buttons go with it');
+    });
+
+    it('refuses a tree deeper than MAX_MENU_DEPTH levels, on create and on a move, and writes nothing', async () => {
+      const dir = (parentId: string | null): MenuFields => ({ ...newPage(parentId), type: 'M', component: null, permission: null });
+      const chain = async (from: string | null, levels: number): Promise<string[]> => {
+        const ids: string[] = [];
+        for (let i = 0; i < levels; i++) {
+          const r = await t.menus.createMenu(dir(ids.at(-1) ?? from));
+          assert.ok(r.ok, `level ${i + 1}: ${JSON.stringify(r)}`);
+          ids.push(r.menu.id);
+        }
+        return ids;
+      };
+      const deep = await chain(null, MAX_MENU_DEPTH);
+      const below = await t.menus.createMenu(dir(deep.at(-1) as string));
+      assert.equal(!below.ok && below.reason, 'invalid-tree');
+      assert.match(!below.ok ? below.detail : '', /levels deep/);
+      const branch = await chain(null, 2);
+      const before = await sorted();
+      const moved = await t.menus.updateMenu(branch[0] as string, dir(deep.at(-2) as string));
+      assert.equal(!moved.ok && moved.reason, 'invalid-tree', 'two levels below level 63');
+      assert.deepEqual(await sorted(), before);
+      assert.ok((await t.menus.updateMenu(branch[0] as string, dir(deep.at(-3) as string))).ok, 'two levels below level 62');
     });
 
     it('updating an unknown menu is menu-not-found', async () => {

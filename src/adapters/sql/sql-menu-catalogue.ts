@@ -1,7 +1,7 @@
 /**
  * The menu catalogue in MySQL / MariaDB: sys_menu with the columns of migration 007 (RuoYi's: `name` is the title,
  * `route_name` the vue-router name, `menu_type` M/C/F, `status` '0' enabled). A write is one transaction: a create
- * locks its parent row; an update locks every menu row first (re-parenting serialises, so two concurrent moves cannot
+ * locks its parent row (and reads the menus above it: at most MAX_MENU_DEPTH levels); an update locks every menu row first (re-parenting serialises, so two concurrent moves cannot
  * close a cycle between them); a removal locks the menu, then counts its children and the roles holding it (the
  * foreign key on parent_id refuses a child's parent too). Every value reaches the server as a parameter.
  */
@@ -66,6 +66,19 @@ export class SqlMenuCatalogue implements MenuCatalogue {
     return rows.map(menuOf);
   }
 
+  /** Every menu's id, parent and type (`lock`: ' FOR UPDATE', or '' for a plain read). */
+  private async shape(conn: PoolConnection, lock: string): Promise<Pick<Menu, 'id' | 'parentId' | 'type'>[]> {
+    const [rows] = await conn.query<RowDataPacket[]>({
+      sql: `SELECT id, parent_id, menu_type FROM sys_menu${lock}`,
+      timeout: this.timeout,
+    });
+    return rows.map((r) => ({
+      id: String(r.id),
+      parentId: r.parent_id === null ? null : String(r.parent_id),
+      type: String(r.menu_type) as MenuType,
+    }));
+  }
+
   async menus(): Promise<readonly Menu[]> {
     return this.select(this.pool, '', []);
   }
@@ -77,11 +90,12 @@ export class SqlMenuCatalogue implements MenuCatalogue {
 
   createMenu(fields: MenuFields): Promise<MenuWrite> {
     return inTransaction<MenuWrite>(this.pool, async (conn) => {
+      // The parent is locked (a concurrent removal or move waits); the menus above it give the new menu's level.
       const parents =
         fields.parentId === null || !SQL_ID.test(fields.parentId)
           ? []
           : await this.select(conn, 'WHERE id = ? FOR UPDATE', [fields.parentId]);
-      const problem = treeProblem(parents, null, fields);
+      const problem = treeProblem(parents.length === 0 ? [] : await this.shape(conn, ''), null, fields);
       if (problem !== null) return { ok: false, reason: 'invalid-tree', detail: problem };
       const [res] = await conn.query<ResultSetHeader>(
         {
@@ -99,15 +113,7 @@ export class SqlMenuCatalogue implements MenuCatalogue {
   updateMenu(id: string, fields: MenuFields): Promise<MenuWrite> {
     if (!SQL_ID.test(id)) return Promise.resolve(notFound(id));
     return inTransaction<MenuWrite>(this.pool, async (conn) => {
-      const [rows] = await conn.query<RowDataPacket[]>({
-        sql: 'SELECT id, parent_id, menu_type FROM sys_menu FOR UPDATE',
-        timeout: this.timeout,
-      });
-      const tree = rows.map((r) => ({
-        id: String(r.id),
-        parentId: r.parent_id === null ? null : String(r.parent_id),
-        type: String(r.menu_type) as MenuType,
-      }));
+      const tree = await this.shape(conn, ' FOR UPDATE');
       if (!tree.some((m) => m.id === id)) return notFound(id);
       const problem = treeProblem(tree, id, fields);
       if (problem !== null) return { ok: false, reason: 'invalid-tree', detail: problem };
