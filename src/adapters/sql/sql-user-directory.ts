@@ -183,8 +183,15 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
     return listPage(this.pool, sql, offset, limit, toDirectoryUser);
   }
 
-  /** Role ids for the keys, or the keys that name no role. */
-  private async resolveRoles(db: Queryable, keys: readonly string[]): Promise<{ ids: string[] } | { unknown: string[] }> {
+  /**
+   * Role ids for the keys, or the keys that name no role. `lock` (a grant, inside its transaction): the role rows are
+   * then locked in share mode by their primary key, the row a deletion locks first (removeRole), so a concurrent
+   * deletion waits for the grant (and then finds the role in use) or the grant waits for the deletion (and finds the
+   * role gone), instead of the grant's insert failing its foreign key. Through the primary key only (FORCE INDEX):
+   * `uk_sys_role_key` covers (role_key, id), and share locks taken through it would deadlock with the deletion, which
+   * takes the primary key first and that index last.
+   */
+  private async resolveRoles(db: Queryable, keys: readonly string[], lock = false): Promise<{ ids: string[] } | { unknown: string[] }> {
     const wanted = [...new Set(keys)];
     if (wanted.length === 0) return { ids: [] };
     const [rows] = await db.query<RowDataPacket[]>(
@@ -192,6 +199,14 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
       [wanted],
     );
     const byKey = new Map(rows.map((r) => [String(r.role_key), String(r.id)]));
+    if (lock && byKey.size > 0) {
+      const [held] = await db.query<RowDataPacket[]>(
+        { sql: 'SELECT id, status FROM sys_role FORCE INDEX (PRIMARY) WHERE id IN (?) LOCK IN SHARE MODE', timeout: this.timeout },
+        [[...byKey.values()]],
+      );
+      const live = new Set(held.map((r) => String(r.id)));
+      for (const [key, id] of byKey) if (!live.has(id)) byKey.delete(key);
+    }
     const unknown = wanted.filter((k) => !byKey.has(k));
     return unknown.length > 0 ? { unknown } : { ids: wanted.map((k) => byKey.get(k) as string) };
   }
@@ -221,7 +236,7 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
 
   create(user: NewUser): Promise<CreateUserResult> {
     return this.inTransaction<CreateUserResult>(async (conn) => {
-      const roles = await this.resolveRoles(conn, user.roles);
+      const roles = await this.resolveRoles(conn, user.roles, true);
       if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
       let id: string;
       try {
@@ -303,7 +318,7 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
         [userId],
       );
       if (found.length === 0) return notFound(userId);
-      const roles = await this.resolveRoles(conn, roleKeys);
+      const roles = await this.resolveRoles(conn, roleKeys, true);
       if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
       await conn.execute({ sql: 'DELETE FROM sys_user_role WHERE user_id = ?', timeout: this.timeout }, [userId]);
       await this.linkRoles(conn, userId, roles.ids);
