@@ -43,7 +43,7 @@ export function adminSpaRoutes(kit: RouteKit): RouteDef[] {
         const answer = await getRoutes.execute({ permissions: currentUser(ctx).permissions });
         ctx.set('ETag', answer.etag);
         ctx.set('Cache-Control', 'private, no-cache');
-        ctx.set('Vary', 'Authorization');
+        ctx.vary('Authorization'); // beside CORS's Origin, not over it
         if (noneMatch(ctx.get('If-None-Match'), answer.etag)) {
           ctx.status = 304;
           return;
