@@ -106,7 +106,12 @@ function menuWrites(kit: RouteKit, may: Guards): RouteDef[] {
       successStatus: 201,
       response: Menu,
       raises: CreateMenu.reasons,
-      audit: { type: 'menu-created', action: 'menu.create', summary: (b) => `type=${b.type} title=${b.title}` },
+      audit: {
+        type: 'menu-created',
+        action: 'menu.create',
+        target: (_p, created) => (created as { id?: string } | undefined)?.id,
+        summary: (b) => `type=${b.type} title=${b.title} parent=${b.parentId ?? '-'} permission=${b.permission ?? '-'}`,
+      },
       handler: async (_ctx, { body }) => create.execute({ fields: body }),
     }),
     route({

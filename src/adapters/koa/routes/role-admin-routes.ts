@@ -97,7 +97,12 @@ export function roleAdminRoutes(kit: RouteKit): RouteDef[] {
       successStatus: 201,
       response: Role,
       raises: CreateRole.reasons,
-      audit: { type: 'role-created', action: 'role.create', summary: (b) => `key=${b.key} menus=${b.menuIds.length}` },
+      audit: {
+        type: 'role-created',
+        action: 'role.create',
+        target: (_p, created) => (created as { id?: string } | undefined)?.id,
+        summary: (b) => `key=${b.key} menus=${b.menuIds.join(',')}`,
+      },
       handler: async (ctx, { body: { key, menuIds, ...fields } }) => create.execute({ actor: currentUser(ctx), key, fields, menuIds }),
     }),
     ...roleWrites(kit, may),
