@@ -16,14 +16,17 @@ import { UserPage } from '../schemas/account-schemas';
 import { UserDetails } from '../schemas/lifecycle-schemas';
 import { UserDeleted, UserKickedOut, UserProfile } from '../schemas/user-admin-schemas';
 
-/** Empty, an http(s) URL, or a path on the SPA's own origin (`/…`, not `//…`): never `javascript:` or `data:`. */
+/**
+ * Empty, an http(s) URL, or a path on the SPA's own origin (`/…`, not `//…` nor `/\…`, which browsers read as `//…`):
+ * never `javascript:` or `data:`. No backslash, quote, angle bracket or white space anywhere: no image URL needs them.
+ */
 const AVATAR = z
   .string()
   .trim()
   .max(255)
   .refine(
-    (v) => v === '' || /^https?:\/\/\S+$/i.test(v) || /^\/(?!\/)\S*$/.test(v),
-    'must be empty, an http(s) URL or a path starting with /',
+    (v) => v === '' || /^https?:\/\/[^\s\\"'<>]+$/i.test(v) || /^\/(?![/\\])[^\s\\"'<>]*$/.test(v),
+    'must be empty, an http(s) URL or a path starting with / (no backslash, quote or angle bracket)',
   );
 /** As given (trimmed): digits, spaces, hyphens and brackets, an optional leading +. */
 const PHONE = z
