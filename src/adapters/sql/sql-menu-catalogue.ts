@@ -1,9 +1,10 @@
 /**
  * The menu catalogue in MySQL / MariaDB: sys_menu with the columns of migration 007 (RuoYi's: `name` is the title,
  * `route_name` the vue-router name, `menu_type` M/C/F, `status` '0' enabled). A write is one transaction: a create
- * locks its parent row (and reads the menus above it: at most MAX_MENU_DEPTH levels); an update locks every menu row first (re-parenting serialises, so two concurrent moves cannot
- * close a cycle between them); a removal locks the menu, then counts its children and the roles holding it (the
- * foreign key on parent_id refuses a child's parent too). Every value reaches the server as a parameter.
+ * locks its parent row (and reads the menus above it: at most MAX_MENU_DEPTH levels); an update locks every menu row
+ * first (re-parenting serialises, so two concurrent moves cannot close a cycle between them); a removal locks the
+ * menu, then counts its children and the roles holding it (the foreign key on parent_id refuses a child's parent
+ * too). Every value reaches the server as a parameter.
  */
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { MenuCatalogue, MenuRemoval, MenuWrite } from '../../application/ports/menu-catalogue';
