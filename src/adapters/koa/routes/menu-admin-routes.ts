@@ -18,6 +18,13 @@ const ID = z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a menu id');
 /** One permission string (`system:user:add`, `*` segments allowed) or several, comma-separated. */
 const PERMISSION = /^[A-Za-z0-9_*-]+(:[A-Za-z0-9_*-]+)*(\s*,\s*[A-Za-z0-9_*-]+(:[A-Za-z0-9_*-]+)*)*$/;
 
+/**
+ * A route path as vue-router takes it (`/system/user`, `/job/:id?`), never `//…` or `/\…` (another host to a browser),
+ * or an http(s) URL (an external link); no white space, backslash, quote or angle bracket, so never `javascript:`.
+ */
+const ROUTE_PATH = /^\/(?![/\\])[^\s\\"'<>]*$/;
+const EXTERNAL_LINK = /^https?:\/\/[^\s\\"'<>]+$/i;
+
 /** A whole menu (PUT replaces every field; what is left out takes its default). */
 export const MenuBody = z
   .object({
@@ -31,7 +38,13 @@ export const MenuBody = z
       .regex(/^([A-Za-z][A-Za-z0-9_-]*)?$/, 'a route name: a letter, then letters, digits, _ or -')
       .default('')
       .openapi({ description: 'The vue-router route name; empty: derived from the path' }),
-    path: z.string().trim().max(255).default('').openapi({ description: 'The route path (directories and pages); empty for buttons' }),
+    path: z
+      .string()
+      .trim()
+      .max(255)
+      .refine((v) => v === '' || ROUTE_PATH.test(v) || EXTERNAL_LINK.test(v), 'a path starting with / (not // or /\\), or an http(s) URL')
+      .default('')
+      .openapi({ description: 'The route path (directories and pages): `/…`, or an http(s) URL for an external link; empty for buttons' }),
     component: z
       .string()
       .trim()
