@@ -134,6 +134,18 @@ export function routeNameOf(menu: Pick<Menu, 'name' | 'path' | 'id'>): string {
   return words.length === 0 ? `Menu${menu.id}` : words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('');
 }
 
+/**
+ * The directory or page other than `id` (null: a new menu) whose route name `fields` would take, or null: vue-router
+ * keeps one route per name (`addRoute` with a taken name replaces the route), so two menus sharing one would lose a
+ * page in the SPA. Names are compared as given or derived from the path (routeNameOf); buttons route nowhere.
+ */
+export function routeNameTaken(menus: readonly Menu[], id: string | null, fields: Pick<Menu, 'type' | 'name' | 'path'>): Menu | null {
+  if (fields.type === 'F') return null;
+  const name = routeNameOf({ ...fields, id: id ?? '' });
+  if (id === null && name === 'Menu') return null; // derived from a new id: nobody has it yet
+  return menus.find((m) => m.id !== id && m.type !== 'F' && routeNameOf(m) === name) ?? null;
+}
+
 /** A held permission covers one of the menu's (a menu with none is open to every logged-in user). */
 export function mayOpen(menu: Pick<Menu, 'permission'>, held: readonly string[]): boolean {
   const needed = splitPermissionColumn(menu.permission);

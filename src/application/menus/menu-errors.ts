@@ -1,5 +1,6 @@
 /** The menu catalogue's refusals as the domain's errors (what the routes answer). */
 import { DomainError } from '../../domain/errors';
+import { routeNameOf, routeNameTaken, type Menu, type MenuFields } from '../../domain/menu';
 import type { MenuRemoval, MenuWrite } from '../ports/menu-catalogue';
 
 type Refusal = Extract<MenuWrite | MenuRemoval, { ok: false }>;
@@ -16,3 +17,11 @@ export function menuError(r: Refusal): DomainError {
 }
 
 export const menuNotFound = (id: string): DomainError => new DomainError('menu-not-found', `No menu with id "${id}".`);
+
+/** 400 at /name: the route name `fields` would take is another menu's (routeNameTaken). */
+export function routeNameError(menus: readonly Menu[], id: string | null, fields: MenuFields): DomainError | null {
+  const other = routeNameTaken(menus, id, fields);
+  if (other === null) return null;
+  const detail = `the route name "${routeNameOf({ ...fields, id: id ?? '' })}" is menu ${other.id}'s ("${other.title}"): give this one another name`;
+  return new DomainError('validation-failed', detail, { errors: [{ pointer: '/name', detail }] });
+}

@@ -12,7 +12,7 @@ import { ACCESS_DELEGATION_REASONS, assertCovers } from '../roles/access-delegat
 import { ResyncHolders, type HoldersSync } from '../roles/resync-holders';
 import { TOKENS } from '../tokens';
 import type { Actor } from '../users/delegation';
-import { menuError, menuNotFound } from './menu-errors';
+import { menuError, menuNotFound, routeNameError } from './menu-errors';
 import { MenuTreeCache } from './menu-tree-cache';
 
 @injectable()
@@ -38,6 +38,8 @@ export class UpdateMenu {
     if (before === null) throw menuNotFound(input.id);
     const granted = [...splitPermissionColumn(before.permission), ...splitPermissionColumn(input.fields.permission)];
     assertCovers(input.actor, granted, 'change this menu');
+    const clash = routeNameError(await this.catalogue.menus(), input.id, input.fields);
+    if (clash !== null) throw clash;
     const r = await this.catalogue.updateMenu(input.id, input.fields);
     if (!r.ok) throw menuError(r);
     this.tree.invalidate();
