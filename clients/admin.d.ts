@@ -6583,7 +6583,7 @@ export interface operations {
                      */
                     name?: string;
                     /**
-                     * @description The route path (directories and pages); empty for buttons
+                     * @description The route path (directories and pages): `/…`, or an http(s) URL for an external link; empty for buttons
                      * @default
                      */
                     path?: string;
@@ -6849,7 +6849,7 @@ export interface operations {
                      */
                     name?: string;
                     /**
-                     * @description The route path (directories and pages); empty for buttons
+                     * @description The route path (directories and pages): `/…`, or an http(s) URL for an external link; empty for buttons
                      * @default
                      */
                     path?: string;
