@@ -22,6 +22,7 @@ export const menuNotFound = (id: string): DomainError => new DomainError('menu-n
 export function routeNameError(menus: readonly Menu[], id: string | null, fields: MenuFields): DomainError | null {
   const other = routeNameTaken(menus, id, fields);
   if (other === null) return null;
-  const detail = `the route name "${routeNameOf({ ...fields, id: id ?? '' })}" is menu ${other.id}'s ("${other.title}"): give this one another name`;
+  const name = routeNameOf({ ...fields, id: id ?? '' });
+  const detail = `the route name "${name}" is menu ${other.id}'s ("${other.title}"): give this one another name`;
   return new DomainError('validation-failed', detail, { errors: [{ pointer: '/name', detail }] });
 }
