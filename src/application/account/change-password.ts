@@ -17,10 +17,10 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { SessionRecord } from '../../domain/session';
-import { AccountLock } from '../auth/account-lock';
 import type { AuthSettings } from '../auth/auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from '../auth/device-cookies';
 import { CheckRecentAuth } from '../auth/check-recent-auth';
+import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { IssueTokens } from '../auth/issue-tokens';
 import { SecondFactors } from '../mfa/second-factors';
 import { PasswordCheck } from '../auth/password-check';
@@ -63,7 +63,7 @@ const wrongCurrent = (loginType: LoginType): DomainError =>
 @injectable()
 export class ChangePassword {
   static readonly reasons: readonly Reason[] = [
-    ...AccountLock.reasons,
+    ...GuardedProof.reasons,
     ...CheckPasswordPolicy.reasons,
     ...CheckRecentAuth.reasons,
     'current-password-wrong',
@@ -83,7 +83,7 @@ export class ChangePassword {
     @inject(TOKENS.AccountSettings) private readonly settings: AccountSettings,
     @inject(PasswordCheck) private readonly passwords: PasswordCheck,
     @inject(CheckPasswordPolicy) private readonly policy: CheckPasswordPolicy,
-    @inject(AccountLock) private readonly lock: AccountLock,
+    @inject(GuardedProof) private readonly guarded: GuardedProof,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(SessionManagers) private readonly managers: SessionManagers,
@@ -100,22 +100,10 @@ export class ChangePassword {
       : [input.currentPassword, input.newPassword];
     // An account with a second factor changes its password only on a session that proved its user recently.
     if ((await this.factors.methodsOf(loginType, userId)).length > 0) this.recent.execute({ record });
-    const deviceId = await this.devices.verify(loginType, username, input.deviceCookies);
-    const attempt = await this.lock.begin(loginType, username, { deviceId, captchaSolved: false });
-    let matches: boolean;
-    let user;
-    try {
-      user = await this.directory.findById(userId);
-      matches = await this.passwords.matches(user, current);
-    } catch (e) {
-      await this.lock.release(attempt);
-      throw e;
-    }
-    if (!matches || user === null) {
-      await this.lock.fail(attempt);
-      throw wrongCurrent(loginType);
-    }
-    await this.lock.succeed(attempt);
+    const user = await this.guarded.execute({ loginType, username, deviceCookies: input.deviceCookies }, async () => {
+      const found = await this.directory.findById(userId);
+      return (await this.passwords.matches(found, current)) && found !== null ? proved(found) : refused(wrongCurrent(loginType));
+    });
     if (next === null) {
       const errors = [{ pointer: '/newPassword', detail: 'cannot be decrypted with the key of /auth/getConfig' }];
       throw new DomainError('validation-failed', 'The new password could not be decrypted.', { errors });

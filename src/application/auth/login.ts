@@ -16,12 +16,12 @@ import type { ClientInfo } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Metrics } from '../ports/metrics';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
-import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
+import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import { AccountLock, type LockAttempt } from './account-lock';
 import type { AuthSettings } from './auth-settings';
-import { DeviceCookies } from './device-cookies';
 import { FinishLogin, type LoginOutput } from './finish-login';
+import { GuardedProof, proved, refused } from './guarded-proof';
 import { MfaChallenges } from '../mfa/mfa-challenges';
 import { SecondFactors, type MfaMethod } from '../mfa/second-factors';
 import { PasswordCheck } from './password-check';
@@ -81,7 +81,7 @@ export class Login {
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
     @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
     @inject(AccountLock) private readonly lock: AccountLock,
-    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(GuardedProof) private readonly guarded: GuardedProof,
     @inject(FinishLogin) private readonly finish: FinishLogin,
     @inject(SecondFactors) private readonly factors: SecondFactors,
     @inject(MfaChallenges) private readonly challenges: MfaChallenges,
@@ -104,24 +104,19 @@ export class Login {
     const everyLogin = input.requireCaptcha && this.settings.captcha.enabled;
     if (everyLogin) await solveCaptcha();
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-    const deviceId = await this.devices.verify(input.loginType, input.username, input.deviceCookies);
-    const attempt = await this.beginAttempt(input, deviceId, everyLogin, solveCaptcha);
-    let user: DirectoryUser | null;
-    let matches: boolean;
-    const readAt = this.clock.now();
-    try {
-      user = await this.directory.findByUsername(input.username);
-      matches = await this.passwords.matches(user, password);
-    } catch (e) {
-      // No verdict (directory down, hasher busy): the place goes back, nothing is counted.
-      await this.lock.release(attempt);
-      throw e;
-    }
-    if (!matches || user === null) {
-      await this.lock.fail(attempt);
-      throw badCredentials();
-    }
-    await this.lock.succeed(attempt);
+    const attempt = {
+      loginType: input.loginType,
+      username: input.username,
+      deviceCookies: input.deviceCookies,
+      admit: (deviceId: string | null) => this.beginAttempt(input, deviceId, everyLogin, solveCaptcha),
+    };
+    const { user, readAt } = await this.guarded.execute(attempt, async () => {
+      const at = this.clock.now();
+      const found = await this.directory.findByUsername(input.username);
+      // Compared whether or not the user exists (a dummy hash for unknown users): the same work either way.
+      const matches = await this.passwords.matches(found, password);
+      return matches && found !== null ? proved({ user: found, readAt: at }) : refused(badCredentials());
+    });
     this.finish.assertMayLogIn(input.loginType, user);
     const methods = await this.factors.methodsOf(input.loginType, user.id);
     if (methods.length > 0) {
