@@ -27,7 +27,6 @@ import { PasswordCheck } from '../auth/password-check';
 import type { AccountStore } from '../ports/account-store';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
-import type { UserDirectory } from '../ports/user-directory';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
@@ -75,7 +74,6 @@ export class ChangePassword {
   ];
 
   constructor(
-    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.AccountStore) private readonly accounts: AccountStore,
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
@@ -101,8 +99,8 @@ export class ChangePassword {
     // An account with a second factor changes its password only on a session that proved its user recently.
     if ((await this.factors.methodsOf(loginType, userId)).length > 0) this.recent.execute({ record });
     const user = await this.guarded.execute({ loginType, username, deviceCookies: input.deviceCookies }, async () => {
-      const found = await this.directory.findById(userId);
-      return (await this.passwords.matches(found, current)) && found !== null ? proved(found) : refused(wrongCurrent(loginType));
+      const found = await this.passwords.accountWith(userId, current);
+      return found !== null ? proved(found) : refused(wrongCurrent(loginType));
     });
     if (next === null) {
       const errors = [{ pointer: '/newPassword', detail: 'cannot be decrypted with the key of /auth/getConfig' }];

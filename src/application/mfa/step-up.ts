@@ -12,7 +12,6 @@ import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { PasswordCheck } from '../auth/password-check';
 import type { Clock } from '../ports/clock';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
-import type { UserDirectory } from '../ports/user-directory';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
 import { ProveFactor, type FactorProof } from './prove-factor';
@@ -44,7 +43,6 @@ export class StepUp {
   ];
 
   constructor(
-    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(PasswordCheck) private readonly passwords: PasswordCheck,
@@ -59,7 +57,7 @@ export class StepUp {
     const method = await this.guarded.execute({ loginType, username, deviceCookies: input.deviceCookies }, async () => {
       if (input.password !== undefined) {
         const plain = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-        const right = await this.passwords.matches(await this.directory.findById(userId), plain);
+        const right = (await this.passwords.accountWith(userId, plain)) !== null;
         return right ? proved<AuthMethod>('pwd') : refused(failed(loginType, 'current-password-wrong'));
       }
       const r = await this.prove.execute(loginType, userId, input);
