@@ -22,6 +22,7 @@ import { DeviceCookies, type IssuedDeviceCookie } from '../auth/device-cookies';
 import { CheckRecentAuth } from '../auth/check-recent-auth';
 import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { IssueTokens } from '../auth/issue-tokens';
+import { LiftRequiredAction, withoutRequiredAction } from '../mfa/lift-required-action';
 import { SecondFactors } from '../mfa/second-factors';
 import { PasswordCheck } from '../auth/password-check';
 import type { AccountStore } from '../ports/account-store';
@@ -88,6 +89,7 @@ export class ChangePassword {
     @inject(IssueTokens) private readonly issue: IssueTokens,
     @inject(SecondFactors) private readonly factors: SecondFactors,
     @inject(CheckRecentAuth) private readonly recent: CheckRecentAuth,
+    @inject(LiftRequiredAction) private readonly lift: LiftRequiredAction,
   ) {}
 
   async execute(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
@@ -123,7 +125,8 @@ export class ChangePassword {
 
   /** Only the caller's restriction goes (its required action is done). */
   private async keepOthers(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
-    await this.managers.get(input.loginType).replaceRecord(input.tokenHash, withoutPasswordAction(input.record));
+    const { loginType, tokenHash, record } = input;
+    await this.lift.execute({ loginType, tokenHash, record, action: 'update-password' });
     return { sessionsEnded: 0, refreshToken: null, accessToken: null, deviceCookie: null };
   }
 
@@ -149,7 +152,7 @@ export class ChangePassword {
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
     const family = this.registry.newFamily();
     const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash);
-    const next: SessionRecord = { ...withoutPasswordAction(record), attrs: { ...record.attrs, rtFamily: family } };
+    const next: SessionRecord = { ...withoutRequiredAction(record, 'update-password'), attrs: { ...record.attrs, rtFamily: family } };
     await manager.replaceRecord(tokenHash, next);
     return { sessionsEnded: ended, refreshToken, accessToken: null, deviceCookie: this.devices.issue(loginType, username) };
   }
@@ -159,7 +162,7 @@ export class ChangePassword {
     const oldFamily = record.attrs.rtFamily;
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
     await this.managers.get(loginType).kickoutByHash(tokenHash);
-    const left = withoutPasswordAction(record);
+    const left = withoutRequiredAction(record, 'update-password');
     const tokens = await this.issue.execute({
       loginType,
       principal: record.principal,
@@ -175,10 +178,4 @@ export class ChangePassword {
       deviceCookie: this.devices.issue(loginType, record.principal.username),
     };
   }
-}
-
-function withoutPasswordAction(record: SessionRecord): SessionRecord {
-  const left = (record.requiredActions ?? []).filter((a) => a !== 'update-password');
-  const { requiredActions: _done, ...rest } = record;
-  return left.length > 0 ? { ...rest, requiredActions: left } : rest;
 }
