@@ -123,7 +123,7 @@ export class Login {
       // A second factor is enrolled: no session yet, a single-use challenge for POST /auth/mfa/verify.
       return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt), methods };
     }
-    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'], methods, readAt });
+    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'], hasFactor: false, readAt });
   }
 
   /**

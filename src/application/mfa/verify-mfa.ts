@@ -71,6 +71,14 @@ export class VerifyMfa {
     });
     const user = await this.directory.findById(challenge.userId);
     if (user === null) throw mfaTokenInvalid(loginType);
-    return this.finish.execute({ loginType, user, client: input.client, amr: ['pwd', amr, 'mfa'], readAt: challenge.passwordAt });
+    // The factor that just proved the user is one: the account's factors need no second read.
+    return this.finish.execute({
+      loginType,
+      user,
+      client: input.client,
+      amr: ['pwd', amr, 'mfa'],
+      hasFactor: true,
+      readAt: challenge.passwordAt,
+    });
   }
 }
