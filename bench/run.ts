@@ -13,14 +13,14 @@
  *
  * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5),
  * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
- * scenario names, `logins`, `login-timing` and `forgot-timing` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
+ * scenario names, `logins`, `login-timing`, `forgot-timing` and `mfa-cost` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
  * BENCH_FORGOT_SAMPLES (default 300), BENCH_AUTH_PATH (default /auth/me; bench/scenarios.ts),
  * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave
  * processes unpinned),
  * BENCH_AB=<git ref> (A/B: the scenarios named in BENCH_AB_SCENARIOS, default admin-memory, also run on
  * that commit's tree, as `<name>@<ref>`, in the same rounds).
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -28,11 +28,12 @@ import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
 import Redis from 'ioredis';
-import { buildRef, compileServers, median, startServer } from './build';
+import { buildRef, compiledScript, compileServers, median, startServer } from './build';
 import { benchRedis } from './redis';
 import { loadGenerator, pinning, pinProcess, runLoad } from './load';
 import { describeForgotTiming, measureForgotTiming } from './forgot-timing';
 import { describeTiming, measureLoginTiming } from './login-timing';
+import { describeMfaCost, type MfaCost } from './mfa-cost';
 import { AUTH_PATH, BASELINE, SCENARIOS, type Ready, type Scenario, type Target } from './scenarios';
 
 const ROOT = path.join(__dirname, '..');
@@ -388,6 +389,20 @@ function contextLines(planned: readonly Planned[], samples: Map<string, Sample[]
   return lines;
 }
 
+/** bench/mfa-cost.ts, compiled (compileServers), forked with this run's Redis; its figures come back over IPC. */
+function runMfaCost(): Promise<MfaCost> {
+  return new Promise((resolve, reject) => {
+    const child = fork(compiledScript(ROOT, 'bench/mfa-cost.ts'), [], {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_REDIS_URL: REDIS_URL },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    let figures: MfaCost | null = null;
+    child.once('message', (m) => (figures = m as MfaCost));
+    child.once('exit', (code) => (figures !== null ? resolve(figures) : reject(new Error(`bench/mfa-cost.ts exited with ${code}`))));
+  });
+}
+
 async function main(): Promise<void> {
   const { planned, only } = plan();
   compileServers(ROOT);
@@ -432,6 +447,14 @@ async function measureAndReport(planned: readonly Planned[], only: string[] | un
   const forgot =
     !only || only.includes('forgot-timing') ? await measureForgotTiming(Number(process.env.BENCH_FORGOT_SAMPLES ?? 300)) : null;
   if (forgot) console.log(`- ${describeForgotTiming(forgot)}`);
+  // Second-factor costs (bench/mfa-cost.ts): compiled, in a process of its own, on the in-memory store and this run's Redis.
+  const mfa = !only || only.includes('mfa-cost') ? await runMfaCost() : null;
+  if (mfa)
+    console.log(
+      describeMfaCost(mfa)
+        .map((line) => `- ${line}`)
+        .join('\n'),
+    );
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
     JSON.stringify(
@@ -446,6 +469,7 @@ async function measureAndReport(planned: readonly Planned[], only: string[] | un
         targets,
         loginTiming: timing,
         forgotTiming: forgot,
+        mfaCost: mfa,
       },
       null,
       2,

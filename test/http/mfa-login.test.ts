@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import type request from 'supertest';
 import { OtpauthTotp } from '../../src/adapters/otp/otpauth-totp';
+import { SecondFactors } from '../../src/application/mfa/second-factors';
 import type { BuiltApp } from '../../src/main/operations';
 import { buildAdminApp } from '../../src/main/admin';
 import { STORE_KINDS, testConfig, testInfra, type TestInfra } from '../support/apps';
@@ -152,10 +153,20 @@ for (const kind of STORE_KINDS) {
       // a refresh keeps the restriction
       const refreshed = (await http().post('/auth/refresh-token').send({ refreshToken: root.refreshToken }).expect(200)).body.data;
       await http().get('/system/user/list').set(bearer(refreshed.accessToken)).expect(403);
-      await enrol(refreshed.accessToken);
+      const { secret } = await enrol(refreshed.accessToken);
       await http().get('/system/user/list').set(bearer(refreshed.accessToken)).expect(200);
       // the viewer holds no required role
       assert.deepEqual((await session('viewer', 'viewer123')).requiredActions, []);
+      // a login in two steps reads the account's factors once (the first step); the second step's factor is one
+      const factors = app.container.get(SecondFactors);
+      const methodsOf = factors.methodsOf.bind(factors);
+      let reads = 0;
+      factors.methodsOf = (...args) => (reads++, methodsOf(...args));
+      clock.advance(30_000);
+      const pending = (await login('admin', 'admin123', ip())).body.data;
+      const full = (await verify({ mfaToken: pending.mfaToken, code: codeAt(secret, clock.now()) }).expect(200)).body.data;
+      assert.deepEqual(full.requiredActions, []);
+      assert.equal(reads, 1);
     });
   });
 }

@@ -53,7 +53,26 @@ describe('TOTP arithmetic (otpauth, RFC 6238)', () => {
 
   it('a step is a non-negative integer', () => {
     const totp = new OtpauthTotp();
-    for (const bad of [-1, 1.5, Number.NaN]) assert.throws(() => totp.codeAt(secret, bad), RangeError);
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      assert.throws(() => totp.codeAt(secret, bad), RangeError);
+      assert.throws(() => totp.codesAt(secret, [1, bad]), RangeError);
+    }
+  });
+
+  it("codesAt: a window's codes at once, in the order of its steps, the RFC's codes and each step's codeAt", () => {
+    const rfc = new OtpauthTotp({ digits: 8 });
+    const steps = RFC_SHA1_VECTORS.map(([t]) => stepOf(t));
+    assert.deepEqual(
+      rfc.codesAt(secret, steps),
+      RFC_SHA1_VECTORS.map(([, code]) => code),
+    );
+    const totp = new OtpauthTotp();
+    const window = [41152262, 41152263, 41152264];
+    assert.deepEqual(
+      totp.codesAt(secret, window),
+      window.map((step) => totp.codeAt(secret, step)),
+    );
+    assert.deepEqual(totp.codesAt(secret, []), []);
   });
 
   it('new secrets are 160-bit base32 strings, each different', () => {

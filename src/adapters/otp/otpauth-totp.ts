@@ -7,7 +7,7 @@
  * Defaults are the authenticator apps': SHA-1, 6 digits, 30 s. Other options exist for the RFC's own vectors
  * (8 digits) and are not used by the service.
  */
-import { Secret, TOTP } from 'otpauth';
+import { HOTP, Secret, TOTP } from 'otpauth';
 import type { TotpAlgorithm } from '../../application/ports/totp-algorithm';
 
 export interface TotpOptions {
@@ -35,17 +35,19 @@ export class OtpauthTotp implements TotpAlgorithm {
   }
 
   codeAt(secret: string, step: number): string {
-    if (!Number.isSafeInteger(step) || step < 0) throw new RangeError(`a time step is a non-negative integer, not ${step}`);
-    // The library counts steps from a timestamp; the start of the step is exact in milliseconds.
-    return this.totp(secret).generate({ timestamp: step * this.periodSeconds * 1000 });
+    return this.codesAt(secret, [step])[0] as string;
+  }
+
+  /** RFC 6238's TOTP is HOTP with the time step as the counter: one HOTP per step, on the secret decoded once. */
+  codesAt(secret: string, steps: readonly number[]): string[] {
+    for (const step of steps)
+      if (!Number.isSafeInteger(step) || step < 0) throw new RangeError(`a time step is a non-negative integer, not ${step}`);
+    const key = Secret.fromBase32(secret);
+    return steps.map((counter) => HOTP.generate({ secret: key, algorithm: this.algorithm, digits: this.digits, counter }));
   }
 
   keyUri(secret: string, issuer: string, label: string): string {
     return new TOTP({ ...this.params(secret), issuer, label }).toString();
-  }
-
-  private totp(secret: string): TOTP {
-    return new TOTP(this.params(secret));
   }
 
   private params(secret: string) {

@@ -76,19 +76,29 @@ export interface AccountTable {
   readonly table: 'sys_user' | 'member';
   /** The account_type of its rows in account_password_history. */
   readonly accountType: 'admin' | 'member';
-  /** The account as a login sees it, by a condition on the table aliased `u` (read on `db`: inside a transaction, its connection). */
-  readonly one: (db: Queryable, where: string, value: string) => Promise<DirectoryUser | null>;
-  readonly timeout: number;
 }
 
-export class SqlAccounts implements AccountStore {
-  constructor(
-    private readonly pool: Pool,
+/**
+ * A SQL directory's AccountStore half, on its table: the directory (sys_user's, member's) extends it
+ * and says how it reads an account (`one`), which every change here answers with.
+ */
+export abstract class SqlAccounts implements AccountStore {
+  /** A statement that takes longer fails (the caller answers 503) instead of hanging. */
+  protected readonly timeout: number;
+
+  protected constructor(
+    protected readonly pool: Pool,
     private readonly t: AccountTable,
-  ) {}
+    queryTimeoutMs: number | undefined,
+  ) {
+    this.timeout = queryTimeoutMs ?? 5000;
+  }
+
+  /** The account as a login sees it, by a condition on the table aliased `u` (read on `db`: inside a transaction, its connection). */
+  protected abstract one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null>;
 
   private sql(sql: string): { sql: string; timeout: number } {
-    return { sql, timeout: this.t.timeout };
+    return { sql, timeout: this.timeout };
   }
 
   async setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
@@ -117,7 +127,7 @@ export class SqlAccounts implements AccountStore {
         [change.passwordHash, change.mustChange ? 1 : 0, userId],
       );
       await this.trimHistory(conn, userId, keep);
-      const user = await this.t.one(conn, 'u.id = ?', userId);
+      const user = await this.one(conn, 'u.id = ?', userId);
       await conn.commit();
       return user;
     } catch (e) {
@@ -164,13 +174,13 @@ export class SqlAccounts implements AccountStore {
       ...values,
       userId,
     ]);
-    return this.t.one(this.pool, 'u.id = ?', userId);
+    return this.one(this.pool, 'u.id = ?', userId);
   }
 
   async findByEmail(email: string): Promise<DirectoryUser | null> {
     const folded = foldEmail(email);
     if (folded === '' || folded.length > EMAIL_FOLDED_MAX) return null;
-    const u = await this.t.one(this.pool, 'u.email_folded = ?', folded);
+    const u = await this.one(this.pool, 'u.email_folded = ?', folded);
     // The binary collation pads ('a@b.c ' = 'a@b.c'): the row is the account only when its address folds to exactly this.
     return u !== null && u.email !== null && u.email !== undefined && foldEmail(u.email) === folded ? u : null;
   }
@@ -188,7 +198,7 @@ export class SqlAccounts implements AccountStore {
       if (duplicateEmail(e)) return { ok: false, reason: 'email-taken' };
       throw e;
     }
-    const user = await this.t.one(this.pool, 'u.id = ?', userId);
+    const user = await this.one(this.pool, 'u.id = ?', userId);
     return user === null ? { ok: false, reason: 'user-not-found' } : { ok: true, user };
   }
 

@@ -2,10 +2,9 @@
  * The web app's members (table `member`) in MySQL / MariaDB. Members hold no roles or
  * permissions: a member account is a login, nothing more. One statement per lookup. Names are
  * unique and looked up by their folded form (`username_folded`), as in sys_user; e-mail addresses
- * by theirs (`email_folded`), and the account state (AccountStore) is ./sql-accounts.ts on `member`.
+ * by theirs (`email_folded`), and the account state (AccountStore) is ./sql-accounts.ts on `member`, which it extends.
  */
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { foldUsername } from '../../domain/username';
 import { ACCOUNT_STATE_COLUMNS, SqlAccounts, type Queryable } from './sql-accounts';
@@ -26,36 +25,24 @@ function toMember(row: RowDataPacket): DirectoryUser {
   return directoryUserOf(row, [], []);
 }
 
-export class SqlMemberDirectory implements UserDirectory, AccountStore {
-  private readonly timeout: number;
-  private readonly accounts: SqlAccounts;
-
-  constructor(
-    private readonly pool: Pool,
-    opts: SqlDirectoryOptions = {},
-  ) {
-    this.timeout = opts.queryTimeoutMs ?? 5000;
-    this.accounts = new SqlAccounts(pool, {
-      table: 'member',
-      accountType: 'member',
-      one: (db, where, value) => this.one(where, value, db),
-      timeout: this.timeout,
-    });
+export class SqlMemberDirectory extends SqlAccounts implements UserDirectory {
+  constructor(pool: Pool, opts: SqlDirectoryOptions = {}) {
+    super(pool, { table: 'member', accountType: 'member' }, opts.queryTimeoutMs);
   }
 
-  private async one(where: string, value: string, db: Queryable = this.pool): Promise<DirectoryUser | null> {
+  protected async one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null> {
     const [rows] = await db.execute<RowDataPacket[]>({ sql: `${SELECT} WHERE ${where}`, timeout: this.timeout }, [value]);
     return rows[0] === undefined ? null : toMember(rows[0]);
   }
 
   async findByUsername(username: string): Promise<DirectoryUser | null> {
     const folded = foldUsername(username);
-    const m = await this.one('u.username_folded = ?', folded);
+    const m = await this.one(this.pool, 'u.username_folded = ?', folded);
     return m !== null && sameFoldedName(m.username, folded) ? m : null;
   }
 
   async findById(id: string): Promise<DirectoryUser | null> {
-    return ID.test(id) ? this.one('u.id = ?', id) : null;
+    return ID.test(id) ? this.one(this.pool, 'u.id = ?', id) : null;
   }
 
   async create(user: NewUser): Promise<CreateUserResult> {
@@ -78,7 +65,7 @@ export class SqlMemberDirectory implements UserDirectory, AccountStore {
           ...emailColumns(user.email),
         ],
       );
-      const created = await this.one('u.id = ?', String(res.insertId));
+      const created = await this.one(this.pool, 'u.id = ?', String(res.insertId));
       if (created === null) throw new Error('created member vanished');
       return { ok: true, user: created };
     } catch (e) {
@@ -96,25 +83,5 @@ export class SqlMemberDirectory implements UserDirectory, AccountStore {
       limit,
       toMember,
     );
-  }
-
-  // AccountStore (./sql-accounts.ts, on member).
-  setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
-    return this.accounts.setPassword(userId, change);
-  }
-  passwordHistory(userId: string, limit: number): Promise<readonly string[]> {
-    return this.accounts.passwordHistory(userId, limit);
-  }
-  setStatus(userId: string, status: AccountStatus): Promise<DirectoryUser | null> {
-    return this.accounts.setStatus(userId, status);
-  }
-  findByEmail(email: string): Promise<DirectoryUser | null> {
-    return this.accounts.findByEmail(email);
-  }
-  setEmail(userId: string, email: string, verified: boolean): Promise<SetEmailResult> {
-    return this.accounts.setEmail(userId, email, verified);
-  }
-  markEmailVerified(userId: string, email: string): Promise<boolean> {
-    return this.accounts.markEmailVerified(userId, email);
   }
 }

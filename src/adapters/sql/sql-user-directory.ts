@@ -10,7 +10,7 @@
  * Usernames are unique by their folded form (NFKC, then lower case; src/domain/username.ts): the
  * adapter writes it into `username_folded` (unique index, migration 002) and looks names up by it.
  *
- * Account state and e-mail (migration 003; AccountStore) are ./sql-accounts.ts, shared with the
+ * Account state and e-mail (migration 003; AccountStore) are ./sql-accounts.ts (extended), shared with the
  * member directory: `create` writes the e-mail address too, and a duplicate key on its unique
  * index is `email-taken` (on the username's, `username-taken`).
  *
@@ -29,7 +29,6 @@ import type {
   UserQuery,
 } from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
-import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
 import {
   ACCOUNT_STATE_COLUMNS,
   accountStateOf,
@@ -132,22 +131,11 @@ export function takenOnInsert(e: unknown, username: string): CreateUserResult | 
     : { ok: false, reason: 'username-taken', detail: `The username "${username}" is already taken.` };
 }
 
-export class SqlUserDirectory implements UserDirectory, UserAdministration, AccountStore {
-  private readonly timeout: number;
-  private readonly accounts: SqlAccounts;
+export class SqlUserDirectory extends SqlAccounts implements UserDirectory, UserAdministration {
   private readonly admin: SqlUserAdmin;
 
-  constructor(
-    private readonly pool: Pool,
-    opts: SqlDirectoryOptions = {},
-  ) {
-    this.timeout = opts.queryTimeoutMs ?? 5000;
-    this.accounts = new SqlAccounts(pool, {
-      table: 'sys_user',
-      accountType: 'admin',
-      one: (db, where, value) => this.one(db, where, value),
-      timeout: this.timeout,
-    });
+  constructor(pool: Pool, opts: SqlDirectoryOptions = {}) {
+    super(pool, { table: 'sys_user', accountType: 'admin' }, opts.queryTimeoutMs);
     this.admin = new SqlUserAdmin({
       pool,
       select: USER_SELECT,
@@ -157,7 +145,7 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
     });
   }
 
-  private async one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null> {
+  protected async one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null> {
     const [rows] = await db.execute<RowDataPacket[]>({ sql: `${USER_SELECT} WHERE ${where}`, timeout: this.timeout }, [value]);
     const row = rows[0];
     return row === undefined ? null : toDirectoryUser(row);
@@ -336,26 +324,6 @@ export class SqlUserDirectory implements UserDirectory, UserAdministration, Acco
   }
   deleteUser(userId: string): Promise<DirectoryUser | null> {
     return this.admin.deleteUser(userId);
-  }
-
-  // AccountStore (./sql-accounts.ts, on sys_user).
-  setPassword(userId: string, change: PasswordChange): Promise<DirectoryUser | null> {
-    return this.accounts.setPassword(userId, change);
-  }
-  passwordHistory(userId: string, limit: number): Promise<readonly string[]> {
-    return this.accounts.passwordHistory(userId, limit);
-  }
-  setStatus(userId: string, status: AccountStatus): Promise<DirectoryUser | null> {
-    return this.accounts.setStatus(userId, status);
-  }
-  findByEmail(email: string): Promise<DirectoryUser | null> {
-    return this.accounts.findByEmail(email);
-  }
-  setEmail(userId: string, email: string, verified: boolean): Promise<SetEmailResult> {
-    return this.accounts.setEmail(userId, email, verified);
-  }
-  markEmailVerified(userId: string, email: string): Promise<boolean> {
-    return this.accounts.markEmailVerified(userId, email);
   }
 }
 

@@ -17,17 +17,17 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { SessionRecord } from '../../domain/session';
-import { AccountLock } from '../auth/account-lock';
 import type { AuthSettings } from '../auth/auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from '../auth/device-cookies';
 import { CheckRecentAuth } from '../auth/check-recent-auth';
+import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { IssueTokens } from '../auth/issue-tokens';
+import { LiftRequiredAction, withoutRequiredAction } from '../mfa/lift-required-action';
 import { SecondFactors } from '../mfa/second-factors';
 import { PasswordCheck } from '../auth/password-check';
 import type { AccountStore } from '../ports/account-store';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
-import type { UserDirectory } from '../ports/user-directory';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
@@ -63,7 +63,7 @@ const wrongCurrent = (loginType: LoginType): DomainError =>
 @injectable()
 export class ChangePassword {
   static readonly reasons: readonly Reason[] = [
-    ...AccountLock.reasons,
+    ...GuardedProof.reasons,
     ...CheckPasswordPolicy.reasons,
     ...CheckRecentAuth.reasons,
     'current-password-wrong',
@@ -75,7 +75,6 @@ export class ChangePassword {
   ];
 
   constructor(
-    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.AccountStore) private readonly accounts: AccountStore,
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
@@ -83,13 +82,14 @@ export class ChangePassword {
     @inject(TOKENS.AccountSettings) private readonly settings: AccountSettings,
     @inject(PasswordCheck) private readonly passwords: PasswordCheck,
     @inject(CheckPasswordPolicy) private readonly policy: CheckPasswordPolicy,
-    @inject(AccountLock) private readonly lock: AccountLock,
+    @inject(GuardedProof) private readonly guarded: GuardedProof,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(IssueTokens) private readonly issue: IssueTokens,
     @inject(SecondFactors) private readonly factors: SecondFactors,
     @inject(CheckRecentAuth) private readonly recent: CheckRecentAuth,
+    @inject(LiftRequiredAction) private readonly lift: LiftRequiredAction,
   ) {}
 
   async execute(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
@@ -100,22 +100,10 @@ export class ChangePassword {
       : [input.currentPassword, input.newPassword];
     // An account with a second factor changes its password only on a session that proved its user recently.
     if ((await this.factors.methodsOf(loginType, userId)).length > 0) this.recent.execute({ record });
-    const deviceId = await this.devices.verify(loginType, username, input.deviceCookies);
-    const attempt = await this.lock.begin(loginType, username, { deviceId, captchaSolved: false });
-    let matches: boolean;
-    let user;
-    try {
-      user = await this.directory.findById(userId);
-      matches = await this.passwords.matches(user, current);
-    } catch (e) {
-      await this.lock.release(attempt);
-      throw e;
-    }
-    if (!matches || user === null) {
-      await this.lock.fail(attempt);
-      throw wrongCurrent(loginType);
-    }
-    await this.lock.succeed(attempt);
+    const user = await this.guarded.execute({ loginType, username, deviceCookies: input.deviceCookies }, async () => {
+      const found = await this.passwords.accountWith(userId, current);
+      return found !== null ? proved(found) : refused(wrongCurrent(loginType));
+    });
     if (next === null) {
       const errors = [{ pointer: '/newPassword', detail: 'cannot be decrypted with the key of /auth/getConfig' }];
       throw new DomainError('validation-failed', 'The new password could not be decrypted.', { errors });
@@ -137,7 +125,8 @@ export class ChangePassword {
 
   /** Only the caller's restriction goes (its required action is done). */
   private async keepOthers(input: ChangePasswordInput): Promise<ChangePasswordOutput> {
-    await this.managers.get(input.loginType).replaceRecord(input.tokenHash, withoutPasswordAction(input.record));
+    const { loginType, tokenHash, record } = input;
+    await this.lift.execute({ loginType, tokenHash, record, action: 'update-password' });
     return { sessionsEnded: 0, refreshToken: null, accessToken: null, deviceCookie: null };
   }
 
@@ -163,7 +152,7 @@ export class ChangePassword {
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
     const family = this.registry.newFamily();
     const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash);
-    const next: SessionRecord = { ...withoutPasswordAction(record), attrs: { ...record.attrs, rtFamily: family } };
+    const next: SessionRecord = { ...withoutRequiredAction(record, 'update-password'), attrs: { ...record.attrs, rtFamily: family } };
     await manager.replaceRecord(tokenHash, next);
     return { sessionsEnded: ended, refreshToken, accessToken: null, deviceCookie: this.devices.issue(loginType, username) };
   }
@@ -173,7 +162,7 @@ export class ChangePassword {
     const oldFamily = record.attrs.rtFamily;
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
     await this.managers.get(loginType).kickoutByHash(tokenHash);
-    const left = withoutPasswordAction(record);
+    const left = withoutRequiredAction(record, 'update-password');
     const tokens = await this.issue.execute({
       loginType,
       principal: record.principal,
@@ -189,10 +178,4 @@ export class ChangePassword {
       deviceCookie: this.devices.issue(loginType, record.principal.username),
     };
   }
-}
-
-function withoutPasswordAction(record: SessionRecord): SessionRecord {
-  const left = (record.requiredActions ?? []).filter((a) => a !== 'update-password');
-  const { requiredActions: _done, ...rest } = record;
-  return left.length > 0 ? { ...rest, requiredActions: left } : rest;
 }

@@ -13,7 +13,6 @@ import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AccountSettings } from '../users/account-settings';
 import { RequiredActions } from '../mfa/required-actions';
-import type { MfaMethod } from '../mfa/second-factors';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { principalOf } from '../users/principal';
@@ -32,8 +31,11 @@ export interface FinishLoginInput {
    * cut-off falls after it (it landed while the proof was being checked) ends this login.
    */
   readonly readAt: number;
-  /** The account's second factors when the caller has read them already (the required actions need them). */
-  readonly methods?: readonly MfaMethod[];
+  /**
+   * Whether the account has a second factor, when the caller knows it (it read the factors, or one
+   * just proved the user): the required actions need it, and the factors are not read again.
+   */
+  readonly hasFactor?: boolean;
 }
 
 export interface LoginOutput extends TokenPair {
@@ -76,7 +78,7 @@ export class FinishLogin {
   async execute(input: FinishLoginInput): Promise<LoginOutput> {
     const { loginType, user } = input;
     this.assertMayLogIn(loginType, user);
-    const requiredActions = await this.actions.of(loginType, user, input.methods);
+    const requiredActions = await this.actions.of(loginType, user, input.hasFactor);
     const tokens = await this.issue.execute({
       loginType,
       principal: principalOf(user),

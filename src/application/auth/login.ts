@@ -16,12 +16,12 @@ import type { ClientInfo } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Metrics } from '../ports/metrics';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
-import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
+import type { UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import { AccountLock, type LockAttempt } from './account-lock';
 import type { AuthSettings } from './auth-settings';
-import { DeviceCookies } from './device-cookies';
 import { FinishLogin, type LoginOutput } from './finish-login';
+import { GuardedProof, proved, refused } from './guarded-proof';
 import { MfaChallenges } from '../mfa/mfa-challenges';
 import { SecondFactors, type MfaMethod } from '../mfa/second-factors';
 import { PasswordCheck } from './password-check';
@@ -81,7 +81,7 @@ export class Login {
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
     @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
     @inject(AccountLock) private readonly lock: AccountLock,
-    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(GuardedProof) private readonly guarded: GuardedProof,
     @inject(FinishLogin) private readonly finish: FinishLogin,
     @inject(SecondFactors) private readonly factors: SecondFactors,
     @inject(MfaChallenges) private readonly challenges: MfaChallenges,
@@ -104,40 +104,30 @@ export class Login {
     const everyLogin = input.requireCaptcha && this.settings.captcha.enabled;
     if (everyLogin) await solveCaptcha();
     const password = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-    const deviceId = await this.devices.verify(input.loginType, input.username, input.deviceCookies);
-    const attempt = await this.beginAttempt(input, deviceId, everyLogin, solveCaptcha);
-    let user: DirectoryUser | null;
-    let matches: boolean;
-    const readAt = this.clock.now();
-    try {
-      user = await this.directory.findByUsername(input.username);
-      matches = await this.passwords.matches(user, password);
-    } catch (e) {
-      // No verdict (directory down, hasher busy): the place goes back, nothing is counted.
-      await this.lock.release(attempt);
-      throw e;
-    }
-    if (!matches || user === null) {
-      await this.lock.fail(attempt);
-      throw badCredentials();
-    }
-    // With a second factor owed, the right password clears nothing: the second step's failures spend this budget
-    // too, and a cleared one would let a fresh mfaToken every few guesses walk the code space. The place goes back;
-    // the completed login (VerifyMfa) clears the budget.
-    let methods: MfaMethod[];
-    try {
-      methods = await this.factors.methodsOf(input.loginType, user.id);
-    } catch (e) {
-      await this.lock.release(attempt);
-      throw e;
-    }
-    await (methods.length > 0 ? this.lock.release(attempt) : this.lock.succeed(attempt));
+    const attempt = {
+      loginType: input.loginType,
+      username: input.username,
+      deviceCookies: input.deviceCookies,
+      admit: (deviceId: string | null) => this.beginAttempt(input, deviceId, everyLogin, solveCaptcha),
+    };
+    const { user, readAt, methods } = await this.guarded.execute(attempt, async () => {
+      const at = this.clock.now();
+      const found = await this.directory.findByUsername(input.username);
+      // Compared whether or not the user exists (a dummy hash for unknown users): the same work either way.
+      const matches = await this.passwords.matches(found, password);
+      if (!matches || found === null) return refused(badCredentials());
+      // With a second factor owed, the right password clears nothing: the second step's failures spend this budget
+      // too, and a cleared one would let a fresh mfaToken every few guesses walk the code space. The place goes
+      // back; the completed login (VerifyMfa) clears the budget.
+      const owed = await this.factors.methodsOf(input.loginType, found.id);
+      return proved({ user: found, readAt: at, methods: owed }, owed.length === 0);
+    });
     this.finish.assertMayLogIn(input.loginType, user);
     if (methods.length > 0) {
       // A second factor is enrolled: no session yet, a single-use challenge for POST /auth/mfa/verify.
       return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt), methods };
     }
-    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'], methods, readAt });
+    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'], hasFactor: false, readAt });
   }
 
   /**

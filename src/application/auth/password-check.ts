@@ -1,12 +1,12 @@
 /**
- * The one BCrypt compare every password check makes (login, password change): the same work
+ * The one BCrypt compare every password check makes (login, password change, step-up): the same work
  * whatever the case, so its time tells nothing about the account.
  */
 import { inject, injectable } from 'inversify';
 import { BCRYPT_MAX_BYTES, isBcryptHash, utf8Length } from '../../domain/password';
 import type { Clock } from '../ports/clock';
 import type { PasswordHasher } from '../ports/password-hasher';
-import type { DirectoryUser } from '../ports/user-directory';
+import type { DirectoryUser, UserDirectory } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 
@@ -16,6 +16,7 @@ export class PasswordCheck {
 
   constructor(
     @inject(TOKENS.PasswordHasher) private readonly hasher: PasswordHasher,
+    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
   ) {}
@@ -30,6 +31,16 @@ export class PasswordCheck {
     const storedHash = user !== null && isBcryptHash(user.passwordHash) ? user.passwordHash : null;
     const matches = await this.hasher.verify(usable ? password : 'x', storedHash ?? (await this.dummy()));
     return usable && storedHash !== null && matches;
+  }
+
+  /**
+   * A signed-in user's password (a password change's current one, a step-up's): the account
+   * `userId` when `password` is its password, else null (no such account, a wrong password). One
+   * compare whatever the case, as `matches`.
+   */
+  async accountWith(userId: string, password: string | null): Promise<DirectoryUser | null> {
+    const user = await this.directory.findById(userId);
+    return (await this.matches(user, password)) ? user : null;
   }
 
   /** A hash of a random password at the configured cost: unknown users cost one real compare too. */

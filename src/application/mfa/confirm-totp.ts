@@ -7,7 +7,7 @@ import { inject, injectable } from 'inversify';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { SessionRecord } from '../../domain/session';
-import { SessionManagers } from '../session/session-manager';
+import { LiftRequiredAction } from './lift-required-action';
 import { TotpFactors } from './totp-factors';
 
 export interface ConfirmTotpInput {
@@ -32,17 +32,13 @@ export class ConfirmTotp {
 
   constructor(
     @inject(TotpFactors) private readonly factors: TotpFactors,
-    @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(LiftRequiredAction) private readonly lift: LiftRequiredAction,
   ) {}
 
   async execute(input: ConfirmTotpInput): Promise<readonly string[]> {
     const codes = await this.factors.confirm(input.loginType, input.record.principal.userId, input.code);
-    const actions = input.record.requiredActions ?? [];
-    if (actions.includes('mfa-enrolment')) {
-      const { requiredActions: _done, ...rest } = input.record;
-      const left = actions.filter((a) => a !== 'mfa-enrolment');
-      await this.managers.get(input.loginType).replaceRecord(input.tokenHash, left.length > 0 ? { ...rest, requiredActions: left } : rest);
-    }
+    const { loginType, tokenHash, record } = input;
+    await this.lift.execute({ loginType, tokenHash, record, action: 'mfa-enrolment' });
     return codes;
   }
 }

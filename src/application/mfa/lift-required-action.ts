@@ -1,6 +1,7 @@
 /**
- * A session's pending required action is done (a factor was enrolled, ...): the same session
- * becomes a full one, without a new login. Reads nothing: the caller has the record in hand.
+ * A session's pending required action is done (a TOTP factor confirmed, a passkey registered, the
+ * password changed): the same session becomes a full one, without a new login. Reads nothing: the
+ * caller has the record in hand.
  */
 import { inject, injectable } from 'inversify';
 import type { Reason } from '../../domain/errors';
@@ -20,10 +21,14 @@ export class LiftRequiredAction {
     readonly record: SessionRecord;
     readonly action: RequiredAction;
   }): Promise<void> {
-    const pending = input.record.requiredActions ?? [];
-    if (!pending.includes(input.action)) return;
-    const left = pending.filter((a) => a !== input.action);
-    const { requiredActions: _old, ...rest } = input.record;
-    await this.managers.get(input.loginType).replaceRecord(input.tokenHash, left.length > 0 ? { ...rest, requiredActions: left } : rest);
+    if (!(input.record.requiredActions ?? []).includes(input.action)) return;
+    await this.managers.get(input.loginType).replaceRecord(input.tokenHash, withoutRequiredAction(input.record, input.action));
   }
+}
+
+/** The record without the pending action `action` (without the field when no action is left). */
+export function withoutRequiredAction(record: SessionRecord, action: RequiredAction): SessionRecord {
+  const left = (record.requiredActions ?? []).filter((a) => a !== action);
+  const { requiredActions: _done, ...rest } = record;
+  return left.length > 0 ? { ...rest, requiredActions: left } : rest;
 }

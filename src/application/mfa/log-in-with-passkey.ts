@@ -57,6 +57,14 @@ export class LogInWithPasskey {
     const user = await this.directory.findById(proof.userId);
     // A passkey outliving its account proves nobody.
     if (user === null) throw passkeyInvalid();
-    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: [proof.method, 'mfa'], readAt });
+    // The passkey is a second factor of the account: its factors need no read.
+    return this.finish.execute({
+      loginType: input.loginType,
+      user,
+      client: input.client,
+      amr: [proof.method, 'mfa'],
+      hasFactor: true,
+      readAt,
+    });
   }
 }

@@ -10,7 +10,7 @@ import type { DirectoryUser } from '../ports/user-directory';
 import { TOKENS } from '../tokens';
 import { requiredActionsOf } from '../users/principal';
 import type { MfaSettings } from './mfa-settings';
-import { SecondFactors, type MfaMethod } from './second-factors';
+import { SecondFactors } from './second-factors';
 
 @injectable()
 export class RequiredActions {
@@ -19,10 +19,13 @@ export class RequiredActions {
     @inject(TOKENS.MfaSettings) private readonly settings: MfaSettings,
   ) {}
 
-  /** `methods`: the account's factors when the caller has read them already (saves the reads). */
-  async of(loginType: LoginType, user: DirectoryUser, methods?: readonly MfaMethod[]): Promise<RequiredAction[]> {
+  /**
+   * `hasFactor`: whether the account has a second factor, when the caller knows it already (it read
+   * the factors, or a factor just proved the user): the factors are then not read again.
+   */
+  async of(loginType: LoginType, user: DirectoryUser, hasFactor?: boolean): Promise<RequiredAction[]> {
     const actions = requiredActionsOf(user);
-    if (this.needsFactor(user) && (methods ?? (await this.factors.methodsOf(loginType, user.id))).length === 0) {
+    if (this.needsFactor(user) && !(hasFactor ?? (await this.factors.methodsOf(loginType, user.id)).length > 0)) {
       actions.push('mfa-enrolment');
     }
     return actions;

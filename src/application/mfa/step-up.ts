@@ -8,12 +8,10 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { AuthMethod, SessionRecord } from '../../domain/session';
-import { AccountLock } from '../auth/account-lock';
-import { DeviceCookies } from '../auth/device-cookies';
+import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { PasswordCheck } from '../auth/password-check';
 import type { Clock } from '../ports/clock';
 import type { RsaDecryptor } from '../ports/rsa-decryptor';
-import type { UserDirectory } from '../ports/user-directory';
 import { SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
 import { ProveFactor, type FactorProof } from './prove-factor';
@@ -28,10 +26,13 @@ export interface StepUpInput extends FactorProof {
   readonly deviceCookies: readonly string[];
 }
 
+const failed = (loginType: LoginType, reason: 'current-password-wrong' | 'mfa-code-invalid' | 'passkey-invalid'): DomainError =>
+  new DomainError(reason, 'The re-authentication failed.', { loginType });
+
 @injectable()
 export class StepUp {
   static readonly reasons: readonly Reason[] = [
-    ...AccountLock.reasons,
+    ...GuardedProof.reasons,
     'current-password-wrong',
     'mfa-code-invalid',
     'passkey-invalid',
@@ -42,41 +43,26 @@ export class StepUp {
   ];
 
   constructor(
-    @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(TOKENS.RsaDecryptor) private readonly rsa: RsaDecryptor,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(PasswordCheck) private readonly passwords: PasswordCheck,
     @inject(ProveFactor) private readonly prove: ProveFactor,
-    @inject(AccountLock) private readonly lock: AccountLock,
-    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(GuardedProof) private readonly guarded: GuardedProof,
     @inject(SessionManagers) private readonly managers: SessionManagers,
   ) {}
 
   async execute(input: StepUpInput): Promise<{ authTime: number; amr: readonly AuthMethod[] }> {
     const { loginType, record } = input;
     const { userId, username } = record.principal;
-    const deviceId = await this.devices.verify(loginType, username, input.deviceCookies);
-    const attempt = await this.lock.begin(loginType, username, { deviceId, captchaSolved: false });
-    let method: AuthMethod | null;
-    let reason: 'current-password-wrong' | 'mfa-code-invalid' | 'passkey-invalid' = 'current-password-wrong';
-    try {
+    const method = await this.guarded.execute({ loginType, username, deviceCookies: input.deviceCookies }, async () => {
       if (input.password !== undefined) {
         const plain = input.encrypted ? await this.rsa.decrypt(input.password) : input.password;
-        method = (await this.passwords.matches(await this.directory.findById(userId), plain)) ? 'pwd' : null;
-      } else {
-        const r = await this.prove.execute(loginType, userId, input);
-        method = r.ok ? r.amr : null;
-        if (!r.ok) reason = r.reason;
+        const right = (await this.passwords.accountWith(userId, plain)) !== null;
+        return right ? proved<AuthMethod>('pwd') : refused(failed(loginType, 'current-password-wrong'));
       }
-    } catch (e) {
-      await this.lock.release(attempt);
-      throw e;
-    }
-    if (method === null) {
-      await this.lock.fail(attempt);
-      throw new DomainError(reason, 'The re-authentication failed.', { loginType });
-    }
-    await this.lock.succeed(attempt);
+      const r = await this.prove.execute(loginType, userId, input);
+      return r.ok ? proved(r.amr) : refused(failed(loginType, r.reason));
+    });
     const authTime = this.clock.now();
     const amr = [...new Set([...(record.amr ?? ['pwd']), method])];
     const renewed: SessionRecord = { ...record, authTime, amr };

@@ -8,8 +8,7 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { ClientInfo } from '../../domain/session';
-import { AccountLock } from '../auth/account-lock';
-import { DeviceCookies } from '../auth/device-cookies';
+import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { FinishLogin, type LoginOutput } from '../auth/finish-login';
 import { VerifyCaptcha } from '../auth/verify-captcha';
 import type { UserDirectory } from '../ports/user-directory';
@@ -35,7 +34,7 @@ const WRONG: Record<'mfa-code-invalid' | 'passkey-invalid', string> = {
 export class VerifyMfa {
   static readonly reasons: readonly Reason[] = [
     ...FinishLogin.reasons,
-    ...AccountLock.reasons,
+    ...GuardedProof.reasons,
     ...VerifyCaptcha.reasons,
     'mfa-token-invalid',
     'mfa-code-invalid',
@@ -48,8 +47,7 @@ export class VerifyMfa {
     @inject(TOKENS.UserDirectory) private readonly directory: UserDirectory,
     @inject(MfaChallenges) private readonly challenges: MfaChallenges,
     @inject(ProveFactor) private readonly prove: ProveFactor,
-    @inject(AccountLock) private readonly lock: AccountLock,
-    @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(GuardedProof) private readonly guarded: GuardedProof,
     @inject(VerifyCaptcha) private readonly captcha: VerifyCaptcha,
     @inject(FinishLogin) private readonly finish: FinishLogin,
   ) {}
@@ -58,26 +56,29 @@ export class VerifyMfa {
     const { loginType } = input;
     const challenge = await this.challenges.read(loginType, input.mfaToken);
     if (input.captcha !== undefined) await this.captcha.execute({ scope: loginType, uuid: input.captcha.uuid, code: input.captcha.code });
-    const deviceId = await this.devices.verify(loginType, challenge.username, input.deviceCookies);
-    const attempt = await this.lock.begin(loginType, challenge.username, { deviceId, captchaSolved: input.captcha !== undefined });
-    let result;
-    try {
-      result = await this.prove.execute(loginType, challenge.userId, input);
-    } catch (e) {
-      await this.lock.release(attempt);
-      throw e;
-    }
-    if (!result.ok) {
-      await this.lock.fail(attempt);
-      throw new DomainError(result.reason, WRONG[result.reason], { loginType });
-    }
-    if (!(await this.challenges.take(loginType, input.mfaToken))) {
-      await this.lock.release(attempt);
-      throw mfaTokenInvalid(loginType);
-    }
-    await this.lock.succeed(attempt);
+    const attempt = {
+      loginType,
+      username: challenge.username,
+      deviceCookies: input.deviceCookies,
+      captchaSolved: input.captcha !== undefined,
+    };
+    const amr = await this.guarded.execute(attempt, async () => {
+      const result = await this.prove.execute(loginType, challenge.userId, input);
+      if (!result.ok) return refused(new DomainError(result.reason, WRONG[result.reason], { loginType }));
+      // The proof is right, but only the first of concurrent right proofs takes the mfaToken: the others count nothing.
+      if (!(await this.challenges.take(loginType, input.mfaToken))) throw mfaTokenInvalid(loginType);
+      return proved(result.amr);
+    });
     const user = await this.directory.findById(challenge.userId);
     if (user === null) throw mfaTokenInvalid(loginType);
-    return this.finish.execute({ loginType, user, client: input.client, amr: ['pwd', result.amr, 'mfa'], readAt: challenge.passwordAt });
+    // The factor that just proved the user is one: the account's factors need no second read.
+    return this.finish.execute({
+      loginType,
+      user,
+      client: input.client,
+      amr: ['pwd', amr, 'mfa'],
+      hasFactor: true,
+      readAt: challenge.passwordAt,
+    });
   }
 }

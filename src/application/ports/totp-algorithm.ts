@@ -12,6 +12,8 @@ export interface TotpAlgorithm {
   newSecret(): string;
   /** The code of time step `step` (the number of whole periods since the Unix epoch) for a base32 secret. */
   codeAt(secret: string, step: number): string;
+  /** The codes of several time steps, in their order: the secret is decoded once for all of them (a verify's window). */
+  codesAt(secret: string, steps: readonly number[]): string[];
   /** The Key Uri Format URI (`otpauth://totp/<issuer>:<label>?secret=...&issuer=...`) a QR code carries. */
   keyUri(secret: string, issuer: string, label: string): string;
 }
