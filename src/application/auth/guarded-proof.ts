@@ -14,8 +14,7 @@ import { DeviceCookies } from './device-cookies';
 
 /** What a proof decided: right (with what it found), or wrong (with the error the caller answers). */
 export type ProofVerdict<T> =
-  | { readonly ok: true; readonly value: T; readonly clearsBudget: boolean }
-  | { readonly ok: false; readonly error: DomainError };
+  { readonly ok: true; readonly value: T; readonly clearsBudget: boolean } | { readonly ok: false; readonly error: DomainError };
 
 /**
  * A right proof. `clearsBudget` false: the proof was right but the sign-in is not complete (a second factor is still
