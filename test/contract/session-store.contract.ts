@@ -9,6 +9,7 @@ import type { SessionStore } from '../../src/application/ports/session-store';
 import type { SessionRecord, StoredSession } from '../../src/domain/session';
 import { type MakeFixture, useFixture } from './fixture';
 import { describeOnlinePageContract } from './online-page.contract';
+import { describeSessionPatchContract } from './session-patch.contract';
 import type { LoginType } from '../../src/domain/login-type';
 import { listAll } from '../support/online-page';
 
@@ -467,6 +468,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
     });
 
     describeOnlinePageContract(fx);
+    describeSessionPatchContract(fx);
 
     describe('findByTokenId', () => {
       it('finds the hash of an active session by its token id, per login type', async () => {

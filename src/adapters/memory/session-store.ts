@@ -8,6 +8,7 @@
 import type { Clock } from '../../application/ports/clock';
 import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
+import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
 import { bySessionAge } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
 import { OnlineIndex } from './online-index';
@@ -75,6 +76,16 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     this.sessions.set(key2(loginType, tokenHash), next);
     this.index(loginType, tokenHash, next);
     return true;
+  }
+
+  async patch(loginType: LoginType, tokenHash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
+    const entry = this.liveSession(loginType, tokenHash);
+    if (entry?.kind !== 'active') return null;
+    // One synchronous step: the record read is the one replaced. User, token id and createdAt stay: so do the indexes.
+    const current = recordOf(entry);
+    const next = activeEntry(applySessionPatch(current, change(current)), entry.lastActiveAt, entry.deadline);
+    this.sessions.set(key2(loginType, tokenHash), next);
+    return recordOf(next);
   }
 
   async deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean> {

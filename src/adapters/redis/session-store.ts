@@ -19,6 +19,8 @@
  *   delete   the record (one script), then its index entries;
  *   update   the record (one script, only if active), then the entries of the new record, then
  *            the old entries if the user or token id changed;
+ *   patch    read the record, then compare-and-set the patched one (one script, TTL kept); the user and
+ *            token id never change, so no index does;
  *   listByUser / listPage / findByTokenId   read the index, then each session's slot; entries
  *            whose session is gone (for the online index: or past its expiry) are pruned afterwards
  *            (online-listing.ts: what a page costs).
@@ -28,6 +30,7 @@
  */
 import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
+import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
 import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
@@ -44,11 +47,15 @@ const SCRIPTS = {
   agSessionTouchMany: { file: 'session-touch-many.lua', keys: 'counted', sessionLib: true },
   agSessionWrite: { file: 'session-write.lua', keys: 2, sessionLib: true },
   agSessionReplace: { file: 'session-replace.lua', keys: 2, sessionLib: true },
+  agSessionPatch: { file: 'session-patch.lua', keys: 1, sessionLib: true },
   agSessionRemove: { file: 'session-remove.lua', keys: 2, sessionLib: true },
   agSessionTombstone: { file: 'session-tombstone.lua', keys: 2, sessionLib: true },
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 1, sessionLib: true },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
 } satisfies Record<string, LuaScript>;
+
+/** How many compare-and-set rounds a patch tries before it gives up. */
+const PATCH_ATTEMPTS = 8;
 
 /** A session's record and last-active keys. */
 type SessionKeys = readonly [string, string];
@@ -144,6 +151,25 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
       if (movedUser || movedToken) await this.indexes.removeMoved(type, hash, old, { user: movedUser, token: movedToken });
     }
     return true;
+  }
+
+  /**
+   * Read the record, patch it, compare-and-set it (one script); when another write landed in between, again on the
+   * record it wrote. A record that keeps changing under the patch (not expected: a session's writers are its own
+   * requests and role changes) ends the attempts with an error rather than with a write over a newer record.
+   */
+  async patch(type: string, hash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
+    const sKey = this.keys.session(type, hash);
+    for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
+      const raw = await this.client.get(sKey);
+      const stored = decodeStored(raw);
+      if (raw === null || stored?.state !== 'active') return null;
+      const next = applySessionPatch(stored.record, change(stored.record));
+      const written = Number(await this.run('agSessionPatch', sKey, raw, JSON.stringify(next)));
+      if (written === 1) return next;
+      if (written === -1) return null;
+    }
+    throw new Error(`session record changed under ${PATCH_ATTEMPTS} patch attempts in a row`);
   }
 
   async deleteSession(type: string, hash: string): Promise<boolean> {

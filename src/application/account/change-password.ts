@@ -22,7 +22,7 @@ import { DeviceCookies, type IssuedDeviceCookie } from '../auth/device-cookies';
 import { CheckRecentAuth } from '../auth/check-recent-auth';
 import { GuardedProof, proved, refused } from '../auth/guarded-proof';
 import { IssueTokens } from '../auth/issue-tokens';
-import { LiftRequiredAction, withoutRequiredAction } from '../mfa/lift-required-action';
+import { actionsLeft, LiftRequiredAction, withoutRequiredAction } from '../mfa/lift-required-action';
 import { SecondFactors } from '../mfa/second-factors';
 import { PasswordCheck } from '../auth/password-check';
 import type { AccountStore } from '../ports/account-store';
@@ -152,8 +152,11 @@ export class ChangePassword {
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
     const family = this.registry.newFamily();
     const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash);
-    const next: SessionRecord = { ...withoutRequiredAction(record, 'update-password'), attrs: { ...record.attrs, rtFamily: family } };
-    await manager.replaceRecord(tokenHash, next);
+    // On the session as it is now (its roles may have changed meanwhile): only the action and the family change.
+    await manager.patchRecord(tokenHash, (current) => ({
+      requiredActions: actionsLeft(current, 'update-password'),
+      attrs: { ...current.attrs, rtFamily: family },
+    }));
     return { sessionsEnded: ended, refreshToken, accessToken: null, deviceCookie: this.devices.issue(loginType, username) };
   }
 

@@ -64,11 +64,12 @@ export class StepUp {
       return r.ok ? proved(r.amr) : refused(failed(loginType, r.reason));
     });
     const authTime = this.clock.now();
-    const amr = [...new Set([...(record.amr ?? ['pwd']), method])];
-    const renewed: SessionRecord = { ...record, authTime, amr };
-    if (!(await this.managers.get(loginType).replaceRecord(input.tokenHash, renewed))) {
-      throw new DomainError('token-invalid', 'The session ended during the re-authentication.', { loginType });
-    }
+    // The session as it is now gets the new authTime and method: its roles may have changed during the proof.
+    const renewed = await this.managers
+      .get(loginType)
+      .patchRecord(input.tokenHash, (current) => ({ authTime, amr: [...new Set([...(current.amr ?? ['pwd']), method])] }));
+    if (renewed === null) throw new DomainError('token-invalid', 'The session ended during the re-authentication.', { loginType });
+    const amr = renewed.amr ?? [method];
     return { authTime, amr };
   }
 }

@@ -1,4 +1,5 @@
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
+import type { SessionPatch } from '../../domain/session-patch';
 import type { LoginType } from '../../domain/login-type';
 
 /** A live session as listed from the per-user or per-type index. */
@@ -73,6 +74,14 @@ export interface SessionStore {
   getSession(loginType: LoginType, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null>;
   /** Replaces the record of an active session (renew, permission resync); false if not active. */
   update(loginType: LoginType, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean>;
+  /**
+   * Changes some fields of an active session's CURRENT record in one atomic step: `change` gets the record as stored
+   * at that step and returns the fields to change (SessionPatch); the rest of the record (principal, expiry: what
+   * another writer may have changed meanwhile), its retention, last-active time and index entries stay. `change` must
+   * be pure: a store may call it more than once (Redis: compare-and-set, again when the record changed in between).
+   * Returns the new record, or null when the session is not active.
+   */
+  patch(loginType: LoginType, tokenHash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null>;
   /** Removes a session and its index entries; true if something was removed. */
   deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean>;
   /** Turns active sessions into tombstones that keep their TTL; returns how many changed. */

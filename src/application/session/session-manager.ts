@@ -22,6 +22,7 @@ import {
   type SessionRecord,
   type StoredSession,
 } from '../../domain/session';
+import type { SessionPatch } from '../../domain/session-patch';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
@@ -240,9 +241,13 @@ export class SessionManager {
     return ok ? record : null;
   }
 
-  /** Replaces the record of one live session (its expiry unchanged); false when it is no longer active. */
-  replaceRecord(tokenHash: string, record: SessionRecord): Promise<boolean> {
-    return this.store.update(this.loginType, tokenHash, record, retentionUntil(record.expiresAt, this.clock.now()));
+  /**
+   * Changes some fields of one live session's record as it is stored now (SessionStore.patch, one atomic step): what
+   * the caller read earlier is never written back, so a role change or another patch that landed meanwhile stays.
+   * The new record, or null when the session is no longer active.
+   */
+  patchRecord(tokenHash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
+    return this.store.patch(this.loginType, tokenHash, change);
   }
 
   /** Replaces the principal snapshot (roles, permissions) of every live session of a user. */

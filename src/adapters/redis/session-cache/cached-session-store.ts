@@ -19,6 +19,7 @@ import type { Clock } from '../../../application/ports/clock';
 import type { Metrics } from '../../../application/ports/metrics';
 import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
+import type { SessionPatch } from '../../../domain/session-patch';
 import type { RedisKeys } from '../key-layout';
 import { decodeStored, parseLastActive } from '../session-codec';
 import { type CacheEntry, CacheEntries, entryDeadline } from './cache-entries';
@@ -166,6 +167,13 @@ export class CachedSessionStore implements SessionStore {
     const ok = await this.d.inner.update(type, hash, record, retentionMs);
     this.entries.invalidate(this.d.keys.session(type, hash));
     return ok;
+  }
+
+  async patch(type: LoginType, hash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
+    // The Redis store reads the record itself (never this cache): the patch applies to the record as stored.
+    const record = await this.d.inner.patch(type, hash, change);
+    this.entries.invalidate(this.d.keys.session(type, hash));
+    return record;
   }
 
   async deleteSession(type: LoginType, hash: string): Promise<boolean> {

@@ -15,6 +15,7 @@
  */
 import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
+import type { SessionPatch } from '../../../domain/session-patch';
 import type { LoginType } from '../../../domain/login-type';
 
 export class FencedSessionStore implements SessionStore {
@@ -30,6 +31,10 @@ export class FencedSessionStore implements SessionStore {
 
   async update(type: LoginType, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
     return this.fenced(await this.inner.update(type, hash, record, retentionMs), (ok) => ok);
+  }
+
+  async patch(type: LoginType, hash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
+    return this.fenced(await this.inner.patch(type, hash, change), (r) => r !== null);
   }
 
   async deleteSession(type: LoginType, hash: string): Promise<boolean> {
