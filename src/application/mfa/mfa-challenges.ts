@@ -1,8 +1,9 @@
 /**
  * The `mfaToken` of a login waiting for its second factor: 32 random bytes (base64url), stored only
- * as its SHA-256 with the account it was issued for, living svc.mfa.challenge-ttl-seconds. Wrong
- * codes leave it (they spend the account's failure budget instead); the first success takes it
- * (of concurrent successes exactly one), so it is single-use.
+ * as its SHA-256 with the account it was issued for, living svc.mfa.challenge-ttl-seconds. An answer
+ * takes it before its proof is checked (of concurrent answers exactly one); a wrong proof puts it back
+ * for the rest of its lifetime (wrong codes spend the account's failure budget instead), a right one
+ * keeps it, so it is single-use.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
@@ -53,9 +54,20 @@ export class MfaChallenges {
     return challenge;
   }
 
-  /** Takes the challenge (the factor was proved); false when another request took it first. */
-  async take(loginType: LoginType, token: string): Promise<boolean> {
-    return TOKEN.test(token) && (await this.kv.getAndDelete(keyOf(loginType, token))) !== null;
+  /**
+   * Takes the challenge before its proof is checked; null when it is gone (another request holds or used it) or
+   * expired. Of concurrent callers at most one gets it: only that one checks (and spends) its proof.
+   */
+  async take(loginType: LoginType, token: string): Promise<MfaChallenge | null> {
+    const raw = TOKEN.test(token) ? await this.kv.getAndDelete(keyOf(loginType, token)) : null;
+    const challenge = raw === null ? null : readChallenge(raw);
+    return challenge === null || challenge.expiresAt <= this.clock.now() ? null : challenge;
+  }
+
+  /** Puts a taken challenge back for the rest of its lifetime (its proof was wrong: the user may try again). */
+  async putBack(loginType: LoginType, token: string, challenge: MfaChallenge): Promise<void> {
+    const leftMs = challenge.expiresAt - this.clock.now();
+    if (leftMs > 0) await this.kv.setIfAbsent(keyOf(loginType, token), JSON.stringify(challenge), leftMs);
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The second step of a login (`POST /auth/mfa/verify`): the mfaToken of a login whose password was
  * right, and one proof of a second factor. Wrong proofs spend the account's failure budget exactly
- * like wrong passwords (device cookies included), so the 10^6 codes cannot be walked; the first
- * right proof takes the mfaToken (of concurrent ones exactly one wins) and answers what a login answers.
+ * like wrong passwords (device cookies included), so the 10^6 codes cannot be walked. The mfaToken is
+ * taken before the proof is checked (of concurrent answers exactly one checks its proof; the others get
+ * mfa-token-invalid with their proofs unspent); a wrong proof puts it back, a right one answers what a login answers.
  */
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
@@ -63,11 +64,17 @@ export class VerifyMfa {
       captchaSolved: input.captcha !== undefined,
     };
     const amr = await this.guarded.execute(attempt, async () => {
-      const result = await this.prove.execute(loginType, challenge.userId, input);
-      if (!result.ok) return refused(new DomainError(result.reason, WRONG[result.reason], { loginType }));
-      // The proof is right, but only the first of concurrent right proofs takes the mfaToken: the others count nothing.
-      if (!(await this.challenges.take(loginType, input.mfaToken))) throw mfaTokenInvalid(loginType);
-      return proved(result.amr);
+      // The mfaToken first: of concurrent answers only the one holding it checks (and spends) its proof; the others
+      // are refused with their proofs (a recovery code) unspent. A wrong proof, or a check without a verdict, puts it back.
+      const taken = await this.challenges.take(loginType, input.mfaToken);
+      if (taken === null) throw mfaTokenInvalid(loginType);
+      const result = await this.prove.execute(loginType, challenge.userId, input).catch(async (e: unknown) => {
+        await this.challenges.putBack(loginType, input.mfaToken, taken);
+        throw e;
+      });
+      if (result.ok) return proved(result.amr);
+      await this.challenges.putBack(loginType, input.mfaToken, taken);
+      return refused(new DomainError(result.reason, WRONG[result.reason], { loginType }));
     });
     const user = await this.directory.findById(challenge.userId);
     if (user === null) throw mfaTokenInvalid(loginType);
