@@ -171,7 +171,9 @@ export function cliDeps(): CliDeps {
         throw e;
       }
     },
-    revokeRefreshTokens: (type, userId) => ctx.container().get(RefreshTokenRegistry).revokeAllOfUser(type, userId),
+    revokeRefreshTokens: async (type, userId) => {
+      await ctx.container().get(RefreshTokenRegistry).revokeAllOfUser(type, userId);
+    },
     async resync(userId) {
       const c = ctx.container();
       if (!c.isBound(TOKENS.AdminDirectory))

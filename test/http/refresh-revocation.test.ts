@@ -209,6 +209,22 @@ for (const kind of STORE_KINDS) {
         await profile(c, b2.accessToken).expect(200);
       });
 
+      it('is-concurrent=false: a login on a clock that moves while it runs is not refused by the cut-off it writes itself', async () => {
+        // The replacement writes the user's refresh cut-off after the login read the account: a later cut-off than that
+        // read is what a concurrent password change leaves, but this one is the login's own (found by bench:scale).
+        c.clock.tickPerRead = 1;
+        try {
+          const a = await login(c, 'ticking-a');
+          const b = await login(c, 'ticking-b');
+          await profile(c, b.accessToken).expect(200);
+          assert.equal((await profile(c, a.accessToken)).body.code, 'token-replaced');
+          const b2 = (await refresh(c, b.refreshToken).expect(200)).body as { accessToken: string };
+          await profile(c, b2.accessToken).expect(200);
+        } finally {
+          c.clock.tickPerRead = 0;
+        }
+      });
+
       it('is-concurrent=false: a device replaced after its old session was purged still cannot come back', async () => {
         const a = await login(c, 'device-a-old');
         c.clock.advance(604800 * 1000 + 2 * 3600 * 1000); // A's session expired and its record (the tombstone's carrier) is gone

@@ -79,14 +79,14 @@ export class FinishLogin {
     const { loginType, user } = input;
     this.assertMayLogIn(loginType, user);
     const requiredActions = await this.actions.of(loginType, user, input.hasFactor);
-    const tokens = await this.issue.execute({
+    const { tokens, ownCutOff } = await this.issue.issueNoting({
       loginType,
       principal: principalOf(user),
       client: input.client,
       requiredActions,
       amr: input.amr,
     });
-    await this.assertNotCutOff(input, tokens.accessToken);
+    await this.assertNotCutOff(input, tokens.accessToken, ownCutOff);
     return {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
@@ -111,9 +111,10 @@ export class FinishLogin {
    * cut-off in the very millisecond of the read is taken as before it, as a family born in the
    * millisecond of a cut-off survives it.)
    */
-  private async assertNotCutOff(input: FinishLoginInput, accessToken: string): Promise<void> {
+  private async assertNotCutOff(input: FinishLoginInput, accessToken: string, ownCutOff: number | null): Promise<void> {
     const cut = await this.registry.cutOffOf(input.loginType, input.user.id);
-    if (cut === null || cut <= input.readAt) return;
+    // The cut-off this login wrote itself (session.is-concurrent=false: it replaces the user's other logins) is no change.
+    if (cut === null || cut <= input.readAt || cut === ownCutOff) return;
     const manager = this.managers.get(input.loginType);
     const resolved = await manager.resolveToken(accessToken);
     if (resolved.ok) {

@@ -44,11 +44,20 @@ export class IssueTokens {
   ) {}
 
   async execute(input: IssueTokensInput): Promise<TokenPair> {
+    return (await this.issueNoting(input)).tokens;
+  }
+
+  /**
+   * As execute, and says which refresh cut-off this issue wrote itself (session.is-concurrent=false), so a login that
+   * re-reads the cut-off afterwards (FinishLogin) does not take its own replacement for a change to the account.
+   */
+  async issueNoting(input: IssueTokensInput): Promise<{ tokens: TokenPair; ownCutOff: number | null }> {
     const manager = this.managers.get(input.loginType);
+    let ownCutOff: number | null = null;
     if (input.family === undefined && !manager.policy.isConcurrent) {
       // session.is-concurrent=false: this login replaces every other session of the user, so every
       // refresh family born before it is refused too, even one whose replaced session is long purged.
-      await this.registry.revokeAllOfUser(input.loginType, input.principal.userId);
+      ownCutOff = await this.registry.revokeAllOfUser(input.loginType, input.principal.userId);
     }
     const family = input.family ?? this.registry.newFamily();
     // No access token outlives its family: the family's absolute lifetime bounds the whole login.
@@ -62,11 +71,12 @@ export class IssueTokens {
     // in between leaves only a session whose token nobody received, which ends with its TTL.
     const refreshToken = await this.registry.issue(input.loginType, input.principal.userId, family, session.tokenHash);
     const expiresAt = session.record.expiresAt;
-    return {
+    const tokens = {
       accessToken: session.token,
       refreshToken,
       expires: expiresAt === null ? null : formatDateTime(expiresAt, this.settings.timeZone),
     };
+    return { tokens, ownCutOff };
   }
 
   /** The client with its User-Agent read once, here, so that no listing parses it again (the online list shows the names). */

@@ -140,8 +140,10 @@ export class RefreshTokenRegistry {
    * "Revoke everything before now" for one user: every family of theirs created before this
    * moment is refused at its next refresh, whether or not a live session still lists it.
    */
-  async revokeAllOfUser(loginType: LoginType, userId: string): Promise<void> {
-    await this.kv.set(`rtcut:${loginType}:${userId}`, String(this.clock.now()), this.ttlMs);
+  async revokeAllOfUser(loginType: LoginType, userId: string): Promise<number> {
+    const at = this.clock.now();
+    await this.kv.set(`rtcut:${loginType}:${userId}`, String(at), this.ttlMs);
+    return at;
   }
 
   /** The user's cut-off (ms): every family born before it is refused; null when there is none. One GET. */
