@@ -70,4 +70,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' } },
+  // The stand-in admin SPA of the browser tests runs in the browser, as a plain script.
+  {
+    files: ['test/browser/spa/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'writable', document: 'readonly', fetch: 'readonly', crypto: 'readonly', atob: 'readonly', btoa: 'readonly', TextEncoder: 'readonly' },
+    },
+  },
 );

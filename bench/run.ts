@@ -12,8 +12,9 @@
  * against round i of the other, which cancels the machine's drift between rounds.
  *
  * Env: BENCH_ROUNDS (default 5), BENCH_SECONDS per round (default 3), BENCH_LOGIN_SECONDS (default 5),
- * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY (comma-separated
- * scenario names, `logins`, `login-timing`, `forgot-timing` and `mfa-cost` included; the baseline always runs), BENCH_TIMING_SAMPLES (default 60),
+ * BENCH_CONNECTIONS (default 50), BENCH_REDIS_URL (default: a redis-server of its own, bench/redis.ts), BENCH_ONLY
+ * (comma-separated scenario names, `logins`, `login-timing`, `forgot-timing` and `mfa-cost` included; the baseline always
+ * runs), BENCH_TIMING_SAMPLES (default 60),
  * BENCH_FORGOT_SAMPLES (default 300), BENCH_AUTH_PATH (default /auth/me; bench/scenarios.ts),
  * BENCH_WARMUP_SECONDS (unmeasured load per server before the rounds, default 1), BENCH_LOADGEN (wrk | autocannon), BENCH_PIN (0 to leave
  * processes unpinned),

@@ -149,6 +149,32 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'admin-routes-memory',
+    description: 'admin GET /auth/routes, a tree of 204 menus seen whole (*:*:*), full stack, in-memory store',
+    script: 'bench/servers/authguard.ts',
+    args: ['memory', 'admin', 'routes'],
+    usesRedis: false,
+    request: (r) => ({ path: '/auth/routes', headers: { authorization: `Bearer ${r.token}` } }),
+    // Within 2× the cost of GET /auth/me (issue 28): at least half its requests per second, at most twice its CPU.
+    targets: [
+      { metric: 'rps', vs: 'admin-memory', min: 0.5 },
+      { metric: 'cpu', vs: 'admin-memory', max: 2 },
+    ],
+  },
+  {
+    name: 'admin-routes-redis',
+    description: 'admin GET /auth/routes, a tree of 204 menus seen whole (*:*:*), full stack, Redis store',
+    script: 'bench/servers/authguard.ts',
+    args: ['redis', 'admin', 'routes'],
+    usesRedis: true,
+    request: (r) => ({ path: '/auth/routes', headers: { authorization: `Bearer ${r.token}` } }),
+    targets: [
+      { metric: 'rps', vs: 'admin-redis', min: 0.5 },
+      // The session read only: the menu tree is kept in memory.
+      { metric: 'redis', max: 1.01 },
+    ],
+  },
+  {
     name: 'public-redis',
     description: 'public GET /auth/getConfig on the Redis-backed admin app (needs no store)',
     script: 'bench/servers/authguard.ts',

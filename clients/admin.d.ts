@@ -138,6 +138,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your live admin sessions, oldest first, with the online list's columns; `current` marks this one
+         * @description Your live admin sessions, oldest first, with the online list's columns; `current` marks this one.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404
+         * @description End one of your own sessions ("log out that device"); its refresh token dies with it. Not yours or unknown -> 404.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        delete: operations["deleteAuthSessionsTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag
+         * @description The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         */
+        get: operations["getAuthRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/passkeys/options": {
         parameters: {
             query?: never;
@@ -151,7 +217,7 @@ export interface paths {
          * Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds
          * @description Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postAuthPasskeysOptions"];
         delete?: never;
@@ -245,7 +311,7 @@ export interface paths {
          * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
          * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postAuthMfaTotpSetup"];
         delete?: never;
@@ -437,7 +503,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Admin users, paged and filtered: ?page=&pageSize=&username= (part, any case)&status=enabled|disabled&role=<key>
+         * @description Admin users, paged and filtered: ?page=&pageSize=&username= (part, any case)&status=enabled|disabled&role=<key>.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:list`.
+         */
+        get: operations["getSystemUser"];
         put?: never;
         /**
          * Create an admin user (password RSA-encrypted; duplicate username -> 409)
@@ -482,8 +554,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live admin sessions: token id, user, login time, client IP, user agent
-         * @description Live admin sessions: token id, user, login time, client IP, user agent.
+         * Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type
+         * @description Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:list`.
          */
@@ -584,6 +656,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/system/menu": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole menu tree (directories, pages, buttons; disabled ones too), siblings in order
+         * @description The whole menu tree (directories, pages, buttons; disabled ones too), siblings in order.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:list`.
+         */
+        get: operations["getSystemMenu"];
+        put?: never;
+        /**
+         * Add a menu under a directory or page (or at the top); an unknown parent or a button as parent -> 400
+         * @description Add a menu under a directory or page (or at the top); an unknown parent or a button as parent -> 400.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:add`.
+         */
+        post: operations["postSystemMenu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/menu/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One menu
+         * @description One menu.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:query`.
+         */
+        get: operations["getSystemMenuId"];
+        /**
+         * Replace a menu; a parent that is the menu or below it (a cycle) -> 400. The users of the roles holding it get its new permission and status at once
+         * @description Replace a menu; a parent that is the menu or below it (a cycle) -> 400. The users of the roles holding it get its new permission and status at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        put: operations["putSystemMenuId"];
+        post?: never;
+        /**
+         * Delete a menu; refused (409) while menus are below it or a role holds it
+         * @description Delete a menu; refused (409) while menus are below it or a role holds it.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:menu:remove`.
+         */
+        delete: operations["deleteSystemMenuId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Roles, paged (?page&pageSize), filtered by part of the key or name and by status (?enabled), by order number
+         * @description Roles, paged (?page&pageSize), filtered by part of the key or name and by status (?enabled), by order number.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:list`.
+         */
+        get: operations["getSystemRole"];
+        put?: never;
+        /**
+         * Add a role with its menus; a taken key -> 409; the caller must hold what the menus grant
+         * @description Add a role with its menus; a taken key -> 409; the caller must hold what the menus grant.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:add`.
+         */
+        post: operations["postSystemRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/role/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One role, its menus and every permission it could grant
+         * @description One role, its menus and every permission it could grant.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:query`.
+         */
+        get: operations["getSystemRoleId"];
+        /**
+         * Change a role's name, order, status and remark (not its key); its users' sessions follow a status change at once
+         * @description Change a role's name, order, status and remark (not its key); its users' sessions follow a status change at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        put: operations["putSystemRoleId"];
+        post?: never;
+        /**
+         * Delete a role; refused (409) while users hold it
+         * @description Delete a role; refused (409) while users hold it.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:remove`.
+         */
+        delete: operations["deleteSystemRoleId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/role/{id}/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a role's menus; every live session of its users gets the new permissions (and routes) at once
+         * @description Replace a role's menus; every live session of its users gets the new permissions (and routes) at once.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:role:edit`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        put: operations["putSystemRoleIdMenus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/idempotent/token": {
         parameters: {
             query?: never;
@@ -614,14 +832,48 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One user and the state of the account: enabled, disabled reason and until, locked until, must change password
-         * @description One user and the state of the account: enabled, disabled reason and until, locked until, must change password.
+         * One user and the state of the account: enabled, disabled reason and until, locked until, must change password, contact
+         * @description One user and the state of the account: enabled, disabled reason and until, locked until, must change password, contact.
          *
-         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:list`.
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:query`.
          */
         get: operations["getSystemUserId"];
-        put?: never;
+        /**
+         * Edit a user's profile {nickname?, avatar?, email?, phone?} (absent: unchanged; email/phone null: cleared)
+         * @description Edit a user's profile {nickname?, avatar?, email?, phone?} (absent: unchanged; email/phone null: cleared).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:edit`.
+         */
+        put: operations["putSystemUserId"];
         post?: never;
+        /**
+         * Delete a user: every live session ends at once (401 token-kicked-out), its refresh tokens, device cookies and second factors go with it; never your own account
+         * @description Delete a user: every live session ends at once (401 token-kicked-out), its refresh tokens, device cookies and second factors go with it; never your own account.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:remove`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        delete: operations["deleteSystemUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/user/{id}/kickout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again
+         * @description End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again.
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:forceLogout`.
+         */
+        post: operations["postSystemUserIdKickout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -733,6 +985,28 @@ export interface paths {
          */
         post: operations["postSystemUserIdUnlock"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/user/{id}/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset a user's second factors: the TOTP factor, its recovery codes and every passkey are removed and every login of the user ends; the next login takes the password alone (restricted to enrolment where a role requires a factor)
+         * @description Reset a user's second factors: the TOTP factor, its recovery codes and every passkey are removed and every login of the user ends; the next login takes the password alone (restricted to enrolment where a role requires a factor).
+         *
+         *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `system:user:resetMfa`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
+         */
+        delete: operations["deleteSystemUserIdMfa"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1200,6 +1474,123 @@ export interface components {
             permissions: string[];
         };
         /**
+         * @description One of your live admin sessions
+         * @example {
+         *       "tokenId": "3f9a1c0d5e7b2a48",
+         *       "userId": "1",
+         *       "username": "admin",
+         *       "loginType": "admin",
+         *       "loginTime": "2025/01/31 14:05:09",
+         *       "lastActiveTime": "2025/01/31 14:20:00",
+         *       "expires": "2025/01/31 16:05:09",
+         *       "ipaddr": "203.0.113.7",
+         *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop",
+         *       "current": true
+         *     }
+         */
+        OwnSession: {
+            /**
+             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
+             * @example 3f9a1c0d5e7b2a48
+             */
+            tokenId: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            loginTime: string;
+            /**
+             * @description A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)
+             * @example 2025/01/31 14:05:09
+             */
+            lastActiveTime: string;
+            /**
+             * @description When the access token expires; null when tokens never expire (session.timeout -1)
+             * @example 2025/01/31 14:05:09
+             */
+            expires: string | null;
+            /** @description Client IP at login */
+            ipaddr: string;
+            /** @description User-Agent at login (first 256 characters) */
+            userAgent: string;
+            userId: string;
+            username: string;
+            /**
+             * @description The session's login type (the admin app lists admin sessions)
+             * @enum {string}
+             */
+            loginType: "admin" | "web";
+            /** @description OS from the User-Agent, read once at login; `unknown` when not known */
+            os: string;
+            /** @description Browser and major version, read once at login; `unknown` when not known */
+            browser: string;
+            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
+            deviceType: string;
+            /** @description Whether this is the caller's own session */
+            current: boolean;
+        };
+        /**
+         * @description A route of the admin SPA (vue-router, as vue-pure-admin builds them): a directory or a page the caller may see
+         * @example {
+         *       "path": "/system",
+         *       "name": "System",
+         *       "redirect": "/system/user",
+         *       "meta": {
+         *         "title": "System",
+         *         "icon": "ri:settings-3-line",
+         *         "rank": 1,
+         *         "showLink": true,
+         *         "keepAlive": false,
+         *         "auths": []
+         *       },
+         *       "children": [
+         *         {
+         *           "path": "/system/user",
+         *           "name": "SystemUser",
+         *           "component": "system/user/index",
+         *           "meta": {
+         *             "title": "Users",
+         *             "icon": "ri:admin-line",
+         *             "rank": 1,
+         *             "showLink": true,
+         *             "keepAlive": false,
+         *             "auths": [
+         *               "system:user:add"
+         *             ]
+         *           },
+         *           "children": []
+         *         }
+         *       ]
+         *     }
+         */
+        AsyncRoute: {
+            path: string;
+            /** @description The route name (the menu route name, else derived from the path) */
+            name: string;
+            /** @description Pages: the view under the SPA's views */
+            component?: string;
+            /** @description Directories: the path of the first child */
+            redirect?: string;
+            /** @description vue-pure-admin route meta */
+            meta: {
+                title: string;
+                /** @description An icon name the SPA understands; empty: none */
+                icon: string;
+                /** @description Order among siblings (the menu order number) */
+                rank: number;
+                /** @description false: routed but not shown in the menu */
+                showLink: boolean;
+                keepAlive: boolean;
+                /** @description Pages: the permissions of the page's buttons that the caller holds */
+                auths: string[];
+            };
+            /** @description The routes below, in order */
+            children: components["schemas"]["AsyncRoute"][];
+        };
+        /**
          * @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to PublicKeyCredential.parseCreationOptionsFromJSON, then navigator.credentials.create({publicKey})
          * @example {
          *       "rp": {
@@ -1597,11 +1988,15 @@ export interface components {
          *       "tokenId": "3f9a1c0d5e7b2a48",
          *       "userId": "1",
          *       "username": "admin",
+         *       "loginType": "admin",
          *       "loginTime": "2025/01/31 14:05:09",
          *       "lastActiveTime": "2025/01/31 14:20:00",
          *       "expires": "2025/01/31 16:05:09",
          *       "ipaddr": "203.0.113.7",
-         *       "userAgent": "Mozilla/5.0"
+         *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *       "os": "macOS Sonoma",
+         *       "browser": "Safari 17",
+         *       "deviceType": "desktop"
          *     }
          */
         OnlineSession: {
@@ -1631,6 +2026,51 @@ export interface components {
             userAgent: string;
             userId: string;
             username: string;
+            /**
+             * @description The session's login type (the admin app lists admin sessions)
+             * @enum {string}
+             */
+            loginType: "admin" | "web";
+            /** @description OS from the User-Agent, read once at login; `unknown` when not known */
+            os: string;
+            /** @description Browser and major version, read once at login; `unknown` when not known */
+            browser: string;
+            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
+            deviceType: string;
+        };
+        /**
+         * @description One page of the live sessions, oldest first
+         * @example {
+         *       "list": [
+         *         {
+         *           "tokenId": "3f9a1c0d5e7b2a48",
+         *           "userId": "1",
+         *           "username": "admin",
+         *           "loginType": "admin",
+         *           "loginTime": "2025/01/31 14:05:09",
+         *           "lastActiveTime": "2025/01/31 14:20:00",
+         *           "expires": "2025/01/31 16:05:09",
+         *           "ipaddr": "203.0.113.7",
+         *           "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *           "os": "macOS Sonoma",
+         *           "browser": "Safari 17",
+         *           "deviceType": "desktop"
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "totalExact": true,
+         *       "page": 1,
+         *       "size": 20
+         *     }
+         */
+        OnlineSessionPage: {
+            list: components["schemas"]["OnlineSession"][];
+            /** @description Sessions matching (see totalExact) */
+            total: number;
+            /** @description Whether total is exact: always with a username filter; with an ip filter when its scan reached the end of the index; unfiltered while the index holds at most 1,000 entries (past that, total is the index size: sessions expired since a listing last met them count until pruned) */
+            totalExact: boolean;
+            page: number;
+            size: number;
         };
         /**
          * @description The session is ended; its token answers 401 token-kicked-out
@@ -1759,6 +2199,252 @@ export interface components {
             current: boolean;
         };
         /**
+         * @description A menu and the menus below it (the whole tree, disabled menus included)
+         * @example {
+         *       "id": "100",
+         *       "parentId": "1",
+         *       "type": "C",
+         *       "title": "Users",
+         *       "name": "SystemUser",
+         *       "path": "/system/user",
+         *       "component": "system/user/index",
+         *       "icon": "ri:admin-line",
+         *       "orderNum": 1,
+         *       "visible": true,
+         *       "keepAlive": false,
+         *       "permission": "system:user:list",
+         *       "enabled": true,
+         *       "children": [
+         *         {
+         *           "id": "1001",
+         *           "parentId": "100",
+         *           "type": "F",
+         *           "title": "Add user",
+         *           "name": "",
+         *           "path": "",
+         *           "component": null,
+         *           "icon": "ri:admin-line",
+         *           "orderNum": 1,
+         *           "visible": true,
+         *           "keepAlive": false,
+         *           "permission": "system:user:add",
+         *           "enabled": true,
+         *           "children": []
+         *         }
+         *       ]
+         *     }
+         */
+        MenuNode: {
+            id: string;
+            /** @description The directory or page above; null: top level */
+            parentId: string | null;
+            /**
+             * @description M directory, C page, F button
+             * @enum {string}
+             */
+            type: "M" | "C" | "F";
+            title: string;
+            /** @description The vue-router route name; empty: derived from the path */
+            name: string;
+            path: string;
+            component: string | null;
+            icon: string;
+            orderNum: number;
+            visible: boolean;
+            keepAlive: boolean;
+            /** @description Permission string(s), comma-separated; null: none */
+            permission: string | null;
+            enabled: boolean;
+            /** @description The menus below, in order */
+            children: components["schemas"]["MenuNode"][];
+        };
+        /**
+         * @description One menu: a directory, a page or a button
+         * @example {
+         *       "id": "100",
+         *       "parentId": "1",
+         *       "type": "C",
+         *       "title": "Users",
+         *       "name": "SystemUser",
+         *       "path": "/system/user",
+         *       "component": "system/user/index",
+         *       "icon": "ri:admin-line",
+         *       "orderNum": 1,
+         *       "visible": true,
+         *       "keepAlive": false,
+         *       "permission": "system:user:list",
+         *       "enabled": true
+         *     }
+         */
+        Menu: {
+            id: string;
+            /** @description The directory or page above; null: top level */
+            parentId: string | null;
+            /**
+             * @description M directory, C page, F button
+             * @enum {string}
+             */
+            type: "M" | "C" | "F";
+            title: string;
+            /** @description The vue-router route name; empty: derived from the path */
+            name: string;
+            path: string;
+            component: string | null;
+            icon: string;
+            orderNum: number;
+            visible: boolean;
+            keepAlive: boolean;
+            /** @description Permission string(s), comma-separated; null: none */
+            permission: string | null;
+            enabled: boolean;
+        };
+        /**
+         * @description The menu as written, and what became of the live sessions of the users of the roles holding it: their permission snapshots replaced, or ended (a user disabled meanwhile)
+         * @example {
+         *       "menu": {
+         *         "id": "100",
+         *         "parentId": "1",
+         *         "type": "C",
+         *         "title": "Users",
+         *         "name": "SystemUser",
+         *         "path": "/system/user",
+         *         "component": "system/user/index",
+         *         "icon": "ri:admin-line",
+         *         "orderNum": 1,
+         *         "visible": true,
+         *         "keepAlive": false,
+         *         "permission": "system:user:list",
+         *         "enabled": true
+         *       },
+         *       "sessionsUpdated": 2,
+         *       "sessionsEnded": 0
+         *     }
+         */
+        MenuChange: {
+            menu: components["schemas"]["Menu"];
+            sessionsUpdated: number;
+            sessionsEnded: number;
+        };
+        /**
+         * @description The menu is gone
+         * @example {
+         *       "id": "1001",
+         *       "deleted": true
+         *     }
+         */
+        MenuDeleted: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /**
+         * @description A role and the menus it holds
+         * @example {
+         *       "id": "2",
+         *       "key": "viewer",
+         *       "name": "Viewer",
+         *       "orderNum": 2,
+         *       "enabled": true,
+         *       "remark": "",
+         *       "menuIds": [
+         *         "100",
+         *         "200"
+         *       ],
+         *       "permissions": [
+         *         "system:user:list",
+         *         "monitor:online:list"
+         *       ]
+         *     }
+         */
+        Role: {
+            id: string;
+            /** @description What users and settings name the role by; it never changes */
+            key: string;
+            name: string;
+            orderNum: number;
+            /** @description A disabled role stays assigned but grants nothing */
+            enabled: boolean;
+            remark: string;
+            /** @description The menus the role holds */
+            menuIds: string[];
+            /** @description Every permission the role could grant (its menus, disabled ones included; admin: *:*:*) */
+            permissions: string[];
+        };
+        /**
+         * @description One page of roles, by order number
+         * @example {
+         *       "total": 1,
+         *       "page": 1,
+         *       "pageSize": 20,
+         *       "list": [
+         *         {
+         *           "id": "2",
+         *           "key": "viewer",
+         *           "name": "Viewer",
+         *           "orderNum": 2,
+         *           "enabled": true,
+         *           "remark": "",
+         *           "menuIds": [
+         *             "100",
+         *             "200"
+         *           ],
+         *           "permissions": [
+         *             "system:user:list",
+         *             "monitor:online:list"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        RolePage: {
+            total: number;
+            page: number;
+            pageSize: number;
+            list: components["schemas"]["Role"][];
+        };
+        /**
+         * @description The role as written, and what became of the live sessions of its users: their permission snapshots replaced, or ended (a user disabled meanwhile)
+         * @example {
+         *       "role": {
+         *         "id": "2",
+         *         "key": "viewer",
+         *         "name": "Viewer",
+         *         "orderNum": 2,
+         *         "enabled": true,
+         *         "remark": "",
+         *         "menuIds": [
+         *           "100",
+         *           "200"
+         *         ],
+         *         "permissions": [
+         *           "system:user:list",
+         *           "monitor:online:list"
+         *         ]
+         *       },
+         *       "sessionsUpdated": 3,
+         *       "sessionsEnded": 0
+         *     }
+         */
+        RoleChange: {
+            role: components["schemas"]["Role"];
+            sessionsUpdated: number;
+            sessionsEnded: number;
+        };
+        /**
+         * @description The role is gone
+         * @example {
+         *       "id": "5",
+         *       "key": "auditor",
+         *       "deleted": true
+         *     }
+         */
+        RoleDeleted: {
+            id: string;
+            key: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /**
          * @description A one-time duplicate-submission token
          * @example {
          *       "token": "U2emQjzTE4Xh1MxxVidbTw.1767225600000.a.nJYfFDYwF3QHhHSMhX8ckS9vGwy-vTfG_jpsvl62Ysg",
@@ -1791,7 +2477,8 @@ export interface components {
          *       "lockedUntil": null,
          *       "mustChangePassword": false,
          *       "email": null,
-         *       "emailVerified": false
+         *       "emailVerified": false,
+         *       "phone": null
          *     }
          */
         UserDetails: {
@@ -1819,6 +2506,63 @@ export interface components {
             mustChangePassword: boolean;
             email: string | null;
             emailVerified: boolean;
+            phone: string | null;
+        };
+        /**
+         * @description The account's profile as it now is
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "nickname": "Lee Ops",
+         *       "avatar": "https://cdn.example.com/avatars/lee.png",
+         *       "email": "lee@example.com",
+         *       "emailVerified": false,
+         *       "phone": "+44 20 7946 0958",
+         *       "sessionsUpdated": 1
+         *     }
+         */
+        UserProfile: {
+            userId: string;
+            username: string;
+            nickname: string;
+            avatar: string;
+            email: string | null;
+            /** @description False after a change to another address; kept when the same one is respelt */
+            emailVerified: boolean;
+            phone: string | null;
+            /** @description Live sessions whose snapshot shows the new nickname and avatar */
+            sessionsUpdated: number;
+        };
+        /**
+         * @description The account is gone with its roles, second factors, refresh tokens and device cookies; its id is never reused
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "deleted": true,
+         *       "sessionsEnded": 2
+         *     }
+         */
+        UserDeleted: {
+            userId: string;
+            username: string;
+            /** @enum {boolean} */
+            deleted: true;
+            /** @description Live sessions kicked out (their tokens answer token-kicked-out) */
+            sessionsEnded: number;
+        };
+        /**
+         * @description Every login of the account ended (sessions, refresh tokens, device cookies); the user may log in again
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "sessionsEnded": 3
+         *     }
+         */
+        UserKickedOut: {
+            userId: string;
+            username: string;
+            /** @description Live sessions kicked out */
+            sessionsEnded: number;
         };
         /**
          * @description The user's new roles and permissions, already in force in their live sessions
@@ -1913,6 +2657,24 @@ export interface components {
             username: string;
             /** @enum {boolean} */
             unlocked: true;
+        };
+        /**
+         * @description The account's second factors are removed (TOTP, recovery codes, passkeys) and its logins ended; its next login takes the password alone (restricted to enrolling a factor where a role requires one)
+         * @example {
+         *       "userId": "7",
+         *       "username": "ops.lee",
+         *       "totpRemoved": true,
+         *       "passkeysRemoved": 2,
+         *       "sessionsEnded": 1
+         *     }
+         */
+        MfaReset: {
+            userId: string;
+            username: string;
+            /** @description A TOTP factor was active (its recovery codes went with it) */
+            totpRemoved: boolean;
+            passkeysRemoved: number;
+            sessionsEnded: number;
         };
         /**
          * @description The signed JSON body as parsed (null when none was sent) and the app key that signed it
@@ -2697,6 +3459,321 @@ export interface operations {
             };
         };
     };
+    getAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["OwnSession"][];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAuthSessionsTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not-found` (40400): No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin SPA's routes for the caller (vue-router, vue-pure-admin's shape): the directories and pages its permissions open, each page's `meta.auths` the permissions of its buttons it holds; answered with an ETag */
+            200: {
+                headers: {
+                    /** @description The entity tag of the answer (it changes with the menu tree and with the permissions of the session) */
+                    ETag?: string;
+                    /** @description private, no-cache: a client may keep the answer and revalidate it with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["AsyncRoute"][];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The entity tag of the answer (it changes with the menu tree and with the permissions of the session) */
+                    ETag?: string;
+                    /** @description private, no-cache: a client may keep the answer and revalidate it with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postAuthPasskeysOptions: {
         parameters: {
             query?: never;
@@ -2741,7 +3818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first */
+            /** @description `password-change-required` (40303): The password must be changed first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2768,7 +3845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2897,7 +3974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3133,7 +4210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3392,7 +4469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first */
+            /** @description `password-change-required` (40303): The password must be changed first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,7 +4487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3534,7 +4611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,6 +4716,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4302,7 +5388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4456,7 +5542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4492,6 +5578,105 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left: "<key>";r=<remaining requests>;t=<seconds until the window frees one> */
                     RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemUser: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                username?: string;
+                status?: "enabled" | "disabled";
+                role?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserPage"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4762,7 +5947,12 @@ export interface operations {
     };
     getMonitorOnline: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                size?: number;
+                username?: string;
+                ip?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4780,11 +5970,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data: components["schemas"]["OnlineSession"][];
+                        data: components["schemas"]["OnlineSessionPage"];
                     };
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4840,7 +6030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `store-unavailable` (50300): The session store is unavailable */
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -4982,7 +6172,7 @@ export interface operations {
                 username?: string;
                 ip?: string;
                 outcome?: "success" | "failure";
-                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed";
+                type?: "login" | "logout" | "logout-all" | "session-ended" | "refresh-rotated" | "refresh-reused" | "session-refused" | "registered" | "email-verified" | "password-reset-requested" | "access-denied" | "rate-limited" | "signature-refused" | "nonce-replayed" | "idempotency-conflict" | "kickout" | "user-created" | "roles-changed" | "user-disabled" | "user-enabled" | "account-unlocked" | "password-reset" | "password-changed" | "mfa-verified" | "step-up" | "mfa-enrolled" | "mfa-removed" | "mfa-reset" | "user-updated" | "user-deleted" | "user-kicked-out" | "role-created" | "role-changed" | "role-menus-changed" | "role-deleted" | "menu-created" | "menu-changed" | "menu-deleted";
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -5273,6 +6463,1436 @@ export interface operations {
             };
         };
     };
+    getSystemMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The directory or page above; null: top level
+                     * @default null
+                     */
+                    parentId?: string | null;
+                    /**
+                     * @description M directory, C page, F button
+                     * @enum {string}
+                     */
+                    type: "M" | "C" | "F";
+                    title: string;
+                    /**
+                     * @description The vue-router route name; empty: derived from the path
+                     * @default
+                     */
+                    name?: string;
+                    /**
+                     * @description The route path (directories and pages): `/…`, or an http(s) URL for an external link; empty for buttons
+                     * @default
+                     */
+                    path?: string;
+                    /** @default null */
+                    component?: string | null;
+                    /** @default  */
+                    icon?: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /** @default true */
+                    visible?: boolean;
+                    /** @default false */
+                    keepAlive?: boolean;
+                    /** @default null */
+                    permission?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Menu"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemMenuId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Menu"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `menu-not-found` (40411): No such menu */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemMenuId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The directory or page above; null: top level
+                     * @default null
+                     */
+                    parentId?: string | null;
+                    /**
+                     * @description M directory, C page, F button
+                     * @enum {string}
+                     */
+                    type: "M" | "C" | "F";
+                    title: string;
+                    /**
+                     * @description The vue-router route name; empty: derived from the path
+                     * @default
+                     */
+                    name?: string;
+                    /**
+                     * @description The route path (directories and pages): `/…`, or an http(s) URL for an external link; empty for buttons
+                     * @default
+                     */
+                    path?: string;
+                    /** @default null */
+                    component?: string | null;
+                    /** @default  */
+                    icon?: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /** @default true */
+                    visible?: boolean;
+                    /** @default false */
+                    keepAlive?: boolean;
+                    /** @default null */
+                    permission?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MenuChange"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role; `menu-not-found` (40411): No such menu */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemMenuId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MenuDeleted"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `menu-not-found` (40411): No such menu */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `menu-has-children` (40932): The menu still has menus below it; `menu-in-use` (40933): The menu is still held by roles; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemRole: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                key?: string;
+                name?: string;
+                enabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RolePage"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What users and settings name the role by; it never changes */
+                    key: string;
+                    name: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /**
+                     * @description A disabled role stays assigned but grants nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /** @default  */
+                    remark?: string;
+                    /**
+                     * @description The ids of the menus the role holds (duplicates ignored)
+                     * @default []
+                     */
+                    menuIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Role"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-key-taken` (40930): The role key is already taken; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["Role"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description When sent, the role's own key (it never changes) */
+                    key?: string;
+                    name: string;
+                    /** @default 0 */
+                    orderNum?: number;
+                    /**
+                     * @description A disabled role stays assigned but grants nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /** @default  */
+                    remark?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RoleChange"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RoleDeleted"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-in-use` (40931): The role is still assigned to users; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemRoleIdMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The ids of the menus the role holds (duplicates ignored) */
+                    menuIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["RoleChange"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `role-not-found` (40410): No such role */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getIdempotentToken: {
         parameters: {
             query?: never;
@@ -5451,6 +8071,400 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSystemUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    nickname?: string;
+                    avatar?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserProfile"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `email-taken` (40901): The e-mail address is already in use; `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserDeleted"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSystemUserIdKickout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["UserKickedOut"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6101,6 +9115,137 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload-too-large` (41300): The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported-media-type` (41500): The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `headers-too-large` (43100): The request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal-error` (50000): Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `store-unavailable` (50300): The session store is unavailable; `directory-unavailable` (50301): The user directory is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSystemUserIdMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with code 0 and the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @enum {string} */
+                        message: "ok";
+                        data: components["schemas"]["MfaReset"];
+                    };
+                };
+            };
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `malformed-json` (40001): The request body is not valid JSON; `validation-failed` (40000): The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `token-missing` (40100): Authentication is required; `token-bad-prefix` (40101): The authorization scheme is not supported; `token-invalid` (40102): The access token is not valid; `token-expired` (40103): The access token has expired; `token-frozen` (40104): The session was idle for too long; `token-kicked-out` (40105): The session was ended by an administrator; `token-replaced` (40106): The session was replaced by a newer login */
+            401: {
+                headers: {
+                    /** @description Bearer realm="<login type>"[, error="invalid_token"] */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `password-change-required` (40303): The password must be changed first; `mfa-enrolment-required` (40306): A second factor must be enrolled first; `permission-denied` (40300): A required permission is missing; `step-up-required` (40305): Recent re-authentication is required; `delegation-denied` (40302): You cannot grant or manage more than you hold */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `user-not-found` (40401): No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request-timeout` (40800): The request took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

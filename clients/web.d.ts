@@ -327,7 +327,7 @@ export interface paths {
          * Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once
          * @description Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once.
          *
-         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postAuthMfaTotpSetup"];
         delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
          * Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds
          * @description Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); the challenge is single use and lives svc.mfa.challenge-ttl-seconds.
          *
-         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
+         *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`. Step-up: the session must have authenticated within the last 300 seconds (login or `POST /auth/step-up`), else 403 `step-up-required`.
          */
         post: operations["postAuthPasskeysOptions"];
         delete?: never;
@@ -977,7 +977,7 @@ export interface components {
              * @description The reason (stable)
              * @enum {string}
              */
-            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable";
+            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "last-required-factor" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable" | "role-not-found" | "menu-not-found" | "role-key-taken" | "role-in-use" | "menu-has-children" | "menu-in-use";
             errors?: components["schemas"]["FieldErrors"];
         };
         /**
@@ -3403,7 +3403,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first */
+            /** @description `password-change-required` (40303): The password must be changed first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3421,7 +3421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `mfa-already-enrolled` (40922): A second factor of this kind is already active; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3539,7 +3539,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active */
+            /** @description `mfa-setup-missing` (40921): There is no pending second-factor enrolment to confirm; `mfa-already-enrolled` (40922): A second factor of this kind is already active; `directory-read-only` (40920): Accounts cannot be changed on this directory */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3644,6 +3644,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4255,7 +4264,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `password-change-required` (40303): The password must be changed first */
+            /** @description `password-change-required` (40303): The password must be changed first; `step-up-required` (40305): Recent re-authentication is required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4282,7 +4291,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,7 +4414,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4635,7 +4644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4753,7 +4762,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4901,7 +4910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -33,11 +33,15 @@ import type { StoreHealth } from './ports/store-health';
 import type { TotpAlgorithm } from './ports/totp-algorithm';
 import type { TotpStore } from './ports/totp-store';
 import type { UserAdministration } from './ports/user-administration';
+import type { UserAgentParser } from './ports/user-agent-parser';
 import type { UserDirectory } from './ports/user-directory';
 import type { SessionSettings } from './session/session-settings';
 import type { SignSettings } from './signing/sign-settings';
 import type { AccountSettings } from './users/account-settings';
 import type { MfaSettings } from './mfa/mfa-settings';
+import type { MenuSettings } from './menus/menu-settings';
+import type { MenuCatalogue } from './ports/menu-catalogue';
+import type { RoleAdministration } from './ports/role-administration';
 
 const id = <T>(name: string): interfaces.ServiceIdentifier<T> => Symbol.for(`authguard.${name}`);
 
@@ -68,6 +72,10 @@ export const TOKENS = {
   MemberDirectory: id<UserDirectory>('MemberDirectory'),
   /** Role and enabled-flag changes of admin accounts; unbound when the directory is read-only. */
   UserAdministration: id<UserAdministration>('UserAdministration'),
+  /** The admin SPA's menu tree (sys_menu, or the embedded directory's menus.yml): its routes and the roles' permissions. */
+  MenuCatalogue: id<MenuCatalogue>('MenuCatalogue'),
+  /** Roles of admin accounts and the menus they hold; writes refuse (directory-read-only) where they cannot be kept. */
+  RoleAdministration: id<RoleAdministration>('RoleAdministration'),
   /** Password, state and e-mail changes of the app's accounts; bound to a refusing stand-in on a read-only directory. */
   AccountStore: id<AccountStore>('AccountStore'),
   /** The passkeys (WebAuthn credentials) of both login types' accounts. */
@@ -87,6 +95,8 @@ export const TOKENS = {
   /** RFC 6238 arithmetic (secrets, codes, otpauth URIs). */
   TotpAlgorithm: id<TotpAlgorithm>('TotpAlgorithm'),
   QrCodes: id<QrCodes>('QrCodes'),
+  /** Reads a User-Agent header into OS, browser and device type (once per login, kept on the session). */
+  UserAgentParser: id<UserAgentParser>('UserAgentParser'),
   // settings
   AuthSettings: id<AuthSettings>('AuthSettings'),
   SessionSettings: id<SessionSettings>('SessionSettings'),
@@ -95,4 +105,5 @@ export const TOKENS = {
   AccountSettings: id<AccountSettings>('AccountSettings'),
   MfaSettings: id<MfaSettings>('MfaSettings'),
   TotpSettings: id<TotpSettings>('TotpSettings'),
+  MenuSettings: id<MenuSettings>('MenuSettings'),
 } as const;

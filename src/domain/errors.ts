@@ -63,6 +63,7 @@ export const REASONS = [
   'mfa-setup-missing',
   'mfa-already-enrolled',
   'mfa-unavailable',
+  'last-required-factor',
   // request signing
   'sign-headers-missing',
   'sign-nonce-invalid',
@@ -81,6 +82,13 @@ export const REASONS = [
   'idempotency-in-progress',
   // user directory
   'directory-unavailable',
+  // roles and menus (the admin SPA's back office)
+  'role-not-found',
+  'menu-not-found',
+  'role-key-taken',
+  'role-in-use',
+  'menu-has-children',
+  'menu-in-use',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

@@ -54,6 +54,10 @@ export interface ClientInfo {
   readonly ip?: string;
   readonly userAgent?: string;
   readonly device?: string;
+  /** The User-Agent read once at login (never per listing): OS and browser names, device type. Absent on older sessions. */
+  readonly os?: string;
+  readonly browser?: string;
+  readonly deviceType?: string;
 }
 
 /** What the store keeps for one live token (keyed by the SHA-256 of the token, never the token). */

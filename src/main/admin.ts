@@ -5,6 +5,10 @@ import type { RouteTable } from '../adapters/koa/route-kit';
 import { adminAuditRoutes } from '../adapters/koa/routes/audit-routes';
 import { adminAuthRoutes } from '../adapters/koa/routes/auth-routes';
 import { adminMeRoutes } from '../adapters/koa/routes/me-routes';
+import { adminSessionRoutes } from '../adapters/koa/routes/own-session-routes';
+import { adminSpaRoutes } from '../adapters/koa/routes/spa-routes';
+import { menuAdminRoutes } from '../adapters/koa/routes/menu-admin-routes';
+import { roleAdminRoutes } from '../adapters/koa/routes/role-admin-routes';
 import { adminPasswordRoutes } from '../adapters/koa/routes/password-routes';
 import { mfaLoginRoutes } from '../adapters/koa/routes/mfa-login-routes';
 import { mfaTotpRoutes } from '../adapters/koa/routes/mfa-totp-routes';
@@ -46,6 +50,8 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
   const tables: RouteTable[] = [
     adminAuthRoutes,
     adminMeRoutes,
+    adminSessionRoutes,
+    adminSpaRoutes,
     passkeyRoutes,
     adminPasswordRoutes,
     mfaTotpRoutes,
@@ -53,6 +59,8 @@ export function buildAdminApp(config: AppConfig, infra: Infrastructure): BuiltAp
     passkeyLoginRoutes,
     systemRoutes,
     adminAuditRoutes,
+    menuAdminRoutes,
+    roleAdminRoutes,
     idempotentTokenRoutes,
     ...userAdminTables(container),
   ];

@@ -13,13 +13,17 @@ import { ListSessions } from '../application/auth/list-sessions';
 import { CreateUser } from '../application/users/create-user';
 import { RefreshTokenRegistry } from '../application/session/refresh-token-registry';
 import { TOKENS } from '../application/tokens';
+import { ResetUserMfa } from '../application/users/reset-user-mfa';
 import { ResyncUserSessions } from '../application/users/resync-user-sessions';
 import { PooledBcryptHasher } from '../adapters/crypto/bcrypt-hasher';
 import { NoRsaDecryptor } from '../adapters/crypto/rsa';
 import { CryptoWorkerPool } from '../adapters/crypto/worker-pool';
 import { YamlFileUserDirectory } from '../adapters/directory/yaml-file-user-directory';
 import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
-import { ACCOUNT_WRITES, readOnlyDirectory } from '../adapters/directory/read-only-directory';
+import { ACCOUNT_WRITES, MENU_WRITES, readOnlyDirectory, ROLE_WRITES } from '../adapters/directory/read-only-directory';
+import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
+import type { MenuCatalogue } from '../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../application/ports/role-administration';
 import { CliFailure, processIo, UsageError } from '../adapters/cli/io';
 import { runCli, type CliDeps } from '../adapters/cli/program';
 import { createPinoLogger } from '../adapters/logging/pino-logger';
@@ -105,6 +109,7 @@ class CliContext {
     } else {
       if (c.usersFile === '') throw new CliFailure('no user directory is configured: set svc.users-file (SVC_USERS_FILE)');
       const file = new YamlFileUserDirectory(c.usersFile);
+      const access = InMemoryUserDirectory.fromFile(c.usersFile).access;
       // `users add` is the one change the CLI writes to the file: account changes are refused (edit the file).
       const accounts = readOnlyDirectory(file.snapshotAccounts(), ACCOUNT_WRITES);
       directories = {
@@ -115,6 +120,8 @@ class CliContext {
         adminAccounts: accounts,
         memberAccounts: accounts,
         totp: new InMemoryTotpStore(),
+        menus: readOnlyDirectory<MenuCatalogue>(access, MENU_WRITES),
+        roles: readOnlyDirectory<RoleAdministration>(access, ROLE_WRITES),
         close: async () => undefined,
       };
       where = c.usersFile;
@@ -170,6 +177,18 @@ export function cliDeps(): CliDeps {
       if (!c.isBound(TOKENS.AdminDirectory))
         throw new CliFailure(`no user directory is configured for svc.directory=${ctx.cfg().directory}`);
       return c.get(ResyncUserSessions).execute({ userId });
+    },
+    async resetMfa(type, userId) {
+      if (ctx.cfg().directory !== 'sql')
+        throw new CliFailure(
+          `svc.directory=${ctx.cfg().directory} keeps second factors inside the server process (prod enrols none there): ` +
+            'reset them with DELETE /system/user/{id}/mfa on the admin app',
+        );
+      try {
+        return await ctx.container().get(ResetUserMfa).byOperator(type, userId);
+      } catch (e) {
+        return translate(e);
+      }
     },
     verifyAuditChain: (type, log, range) => ctx.container().get(TOKENS.AuditStore).verifyChain(type, log, range),
     close: () => ctx.close(),

@@ -36,6 +36,7 @@ import { authGuards, type AuthGuards } from '../adapters/koa/guards';
 import { PackagedCommonPasswords } from '../adapters/passwords/common-password-list';
 import { OtpauthTotp } from '../adapters/otp/otpauth-totp';
 import { QrcodeSvg } from '../adapters/otp/qrcode-svg';
+import { BowserUserAgentParser } from '../adapters/audit/bowser-user-agent-parser';
 import type { IdempotencyGuardDeps } from '../adapters/koa/idempotency-guards';
 import type { AppMiddleware } from '../adapters/koa/state';
 import { EXACT_BYTES_HEADERS, xssFilter } from '../adapters/koa/xss-filter';
@@ -156,6 +157,16 @@ export function idempotencySettingsOf(config: AppConfig, log?: Logger): Idempote
   return { ...settings, tokenSecrets: secretsOf(config, 'svc.idempotency.token-secret', tokenSecret, tokenPreviousSecret, lapse, log) };
 }
 
+/**
+ * The relying party of one app: the shared id and name, and only that app's front-end origins, so an answer made on
+ * the other app's front end is refused. The CLI's containers run no ceremony: no origin.
+ */
+function webAuthnVerifierOf(config: AppConfig, app: string): SimpleWebAuthnVerifier {
+  const r = config.raw;
+  const origins = app === 'admin' ? r['svc.webauthn.admin-origins'] : app === 'web' ? r['svc.webauthn.web-origins'] : [];
+  return new SimpleWebAuthnVerifier({ id: r['svc.webauthn.rp-id'], name: r['svc.webauthn.rp-name'], origins });
+}
+
 /** `app` labels the container's metrics registry (one per app; the stores are shared, their latency is counted per app). */
 export function createContainer(config: AppConfig, infra: Infrastructure, app: string, accounts: AppAccounts): Container {
   const c = new Container({ defaultScope: 'Singleton', autoBindInjectable: true });
@@ -191,11 +202,12 @@ export function createContainer(config: AppConfig, infra: Infrastructure, app: s
   c.bind(TOKENS.TotpStore).toConstantValue(infra.directories.totp);
   c.bind(TOKENS.TotpAlgorithm).toConstantValue(new OtpauthTotp());
   c.bind(TOKENS.QrCodes).toConstantValue(new QrcodeSvg());
+  c.bind(TOKENS.UserAgentParser).toConstantValue(new BowserUserAgentParser());
   c.bind(TOKENS.PasskeyStore).toConstantValue(infra.directories.passkeys);
-  const r = config.raw;
-  c.bind(TOKENS.WebAuthnVerifier).toConstantValue(
-    new SimpleWebAuthnVerifier({ id: r['svc.webauthn.rp-id'], name: r['svc.webauthn.rp-name'], origins: r['svc.webauthn.origins'] }),
-  );
+  c.bind(TOKENS.WebAuthnVerifier).toConstantValue(webAuthnVerifierOf(config, app));
+  c.bind(TOKENS.MenuCatalogue).toConstantValue(infra.directories.menus);
+  c.bind(TOKENS.RoleAdministration).toConstantValue(infra.directories.roles);
+  c.bind(TOKENS.MenuSettings).toConstantValue({ cacheSeconds: config.raw['svc.menus.cache-seconds'] });
   // Only the apps that serve logins use device cookies: the CLI's containers stay quiet about a generated key.
   c.bind(TOKENS.AccountSettings).toConstantValue(accountSettingsOf(config));
   c.bind(TOKENS.MfaSettings).toConstantValue({

@@ -4,13 +4,15 @@
  *
  *  - `sql`: MySQL / MariaDB through one mysql2 pool (src/adapters/sql).
  *  - `file` (default): the embedded YAML files (svc.users-file, svc.members-file); changes made
- *    through the service (created users, roles, passwords, account state, e-mail, passkeys) live in memory
- *    only. In prod, where such a change would silently vanish at the next restart (and differ
- *    between instances), every write refuses with 409 `directory-read-only` instead; the reads
- *    (logins) work as ever.
+ *    through the service (created users, roles, passwords, account state, e-mail, passkeys, TOTP factors)
+ *    live in memory only. In prod, where such a change would silently vanish at the next restart (and
+ *    differ between instances), every write refuses with 409 `directory-read-only` instead (enrolling
+ *    a second factor included); the reads (logins) work as ever.
  */
 import type { Container } from 'inversify';
 import type { AccountStore } from '../application/ports/account-store';
+import type { MenuCatalogue } from '../application/ports/menu-catalogue';
+import type { RoleAdministration } from '../application/ports/role-administration';
 import type { Logger } from '../application/ports/logger';
 import type { TotpStore } from '../application/ports/totp-store';
 import type { PasskeyStore } from '../application/ports/passkey-store';
@@ -19,6 +21,8 @@ import type { UserDirectory } from '../application/ports/user-directory';
 import { TOKENS } from '../application/tokens';
 import type { RouteTable } from '../adapters/koa/route-kit';
 import { userAdminRoutes } from '../adapters/koa/routes/user-admin-routes';
+import { userMfaRoutes } from '../adapters/koa/routes/user-mfa-routes';
+import { userRecordRoutes } from '../adapters/koa/routes/user-record-routes';
 import { directoryFailClosed } from '../adapters/sql/fail-closed';
 import { createMySqlPool } from '../adapters/sql/mysql-pool';
 import { SqlMemberDirectory } from '../adapters/sql/sql-member-directory';
@@ -28,12 +32,17 @@ import { InMemoryTotpStore } from '../adapters/memory/totp-store';
 import { InMemoryPasskeyStore } from '../adapters/directory/in-memory-passkey-store';
 import { InMemoryUserDirectory } from '../adapters/directory/in-memory-user-directory';
 import { SqlPasskeyStore } from '../adapters/sql/sql-passkey-store';
+import { SqlMenuCatalogue } from '../adapters/sql/sql-menu-catalogue';
+import { SqlRoleAdministration } from '../adapters/sql/sql-role-administration';
 import {
   ACCOUNT_WRITES,
   ADMINISTRATION_WRITES,
   DIRECTORY_WRITES,
+  MENU_WRITES,
   PASSKEY_WRITES,
+  ROLE_WRITES,
   readOnlyDirectory,
+  TOTP_ENROLMENT,
 } from '../adapters/directory/read-only-directory';
 import type { AppConfig } from './config';
 
@@ -50,9 +59,12 @@ export interface Directories {
   readonly memberAccounts: AccountStore;
   /**
    * TOTP factors of both login types, kept with the accounts: the SQL tables of migration 004, or the process's memory
-   * beside the file directory (not shared between instances; docs/sql-directory.md).
+   * beside the file directory (not shared between instances, so prod refuses enrolment there; docs/sql-directory.md).
    */
   readonly totp: TotpStore;
+  /** The admin SPA's menu tree and the roles holding its menus (read-only where the directory is). */
+  readonly menus: MenuCatalogue;
+  readonly roles: RoleAdministration;
   close(): Promise<void>;
 }
 
@@ -76,21 +88,33 @@ export const createFileDirectories: DirectoryFactory = (config, log) => {
     log.warn({}, 'svc.members-file is not set: the member directory starts empty');
   const memberFile = config.membersFile === '' ? new InMemoryUserDirectory() : InMemoryUserDirectory.fromFile(config.membersFile);
   const [admins, members] = [fileDirectoryFor(config, adminFile), fileDirectoryFor(config, memberFile)];
-  const passkeys = config.profile === 'prod' ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
+  const prod = config.profile === 'prod';
+  const passkeys = prod ? readOnlyDirectory(new InMemoryPasskeyStore(), PASSKEY_WRITES) : new InMemoryPasskeyStore();
+  const totp = prod ? readOnlyDirectory(new InMemoryTotpStore(), TOTP_ENROLMENT) : new InMemoryTotpStore();
+  const access = adminFile.access;
   return {
     admins,
     members,
     administration: admins,
     adminAccounts: admins,
     memberAccounts: members,
-    totp: new InMemoryTotpStore(),
+    totp,
     passkeys,
+    menus: prod ? readOnlyDirectory<MenuCatalogue>(access, MENU_WRITES) : access,
+    roles: prod ? readOnlyDirectory<RoleAdministration>(access, ROLE_WRITES) : access,
     close: async () => undefined,
   };
 };
 
 const DIRECTORY_METHODS = ['findByUsername', 'findById', 'create', 'list'] as const;
-const ADMINISTRATION_METHODS = ['rolePermissions', 'assignedRoles', 'setRoles'] as const;
+const ADMINISTRATION_METHODS = [
+  'rolePermissions',
+  'assignedRoles',
+  'setRoles',
+  'findUsers',
+  'updateProfile',
+  'deleteUser',
+] as const satisfies readonly (keyof UserAdministration)[];
 const ACCOUNT_METHODS = ['setPassword', 'passwordHistory', 'setStatus', 'findByEmail', 'setEmail', 'markEmailVerified'] as const;
 const TOTP_METHODS = [
   'savePending',
@@ -103,6 +127,23 @@ const TOTP_METHODS = [
   'remove',
 ] as const satisfies readonly (keyof TotpStore)[];
 const PASSKEY_METHODS = ['add', 'find', 'list', 'remove', 'recordUse'] as const;
+const MENU_METHODS = [
+  'menus',
+  'findMenu',
+  'createMenu',
+  'updateMenu',
+  'removeMenu',
+  'usersOfMenu',
+] as const satisfies readonly (keyof MenuCatalogue)[];
+const ROLE_METHODS = [
+  'listRoles',
+  'findRole',
+  'createRole',
+  'updateRole',
+  'setRoleMenus',
+  'removeRole',
+  'usersOfRole',
+] as const satisfies readonly (keyof RoleAdministration)[];
 
 export const createSqlDirectories: DirectoryFactory = (config, log) => {
   const pool = createMySqlPool(config.datasource);
@@ -116,6 +157,8 @@ export const createSqlDirectories: DirectoryFactory = (config, log) => {
     adminAccounts: directoryFailClosed<AccountStore>(admins, ACCOUNT_METHODS, log),
     memberAccounts: directoryFailClosed<AccountStore>(members, ACCOUNT_METHODS, log),
     totp: directoryFailClosed<TotpStore>(new SqlTotpStore(pool), TOTP_METHODS, log),
+    menus: directoryFailClosed<MenuCatalogue>(new SqlMenuCatalogue(pool), MENU_METHODS, log),
+    roles: directoryFailClosed<RoleAdministration>(new SqlRoleAdministration(pool), ROLE_METHODS, log),
     close: () => pool.end(),
   };
 };
@@ -126,5 +169,5 @@ export function createDirectories(config: AppConfig, log: Logger): Directories {
 
 /** The admin app's account-administration routes, when the directory can change accounts (their use cases need it). */
 export function userAdminTables(c: Container): RouteTable[] {
-  return c.isBound(TOKENS.UserAdministration) ? [userAdminRoutes] : [];
+  return c.isBound(TOKENS.UserAdministration) ? [userRecordRoutes, userAdminRoutes, userMfaRoutes] : [];
 }

@@ -44,7 +44,7 @@ const SESSION_METHODS = allMethods<SessionStore>()([
   'deleteSession',
   'mark',
   'listByUser',
-  'listAll',
+  'listPage',
   'findByTokenId',
 ]);
 const KV_METHODS = allMethods<KeyValueStore>()([

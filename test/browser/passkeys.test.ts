@@ -7,28 +7,17 @@
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import request from 'supertest';
+import { userHandleOf } from '../../src/application/mfa/passkeys';
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../support/browser';
-import { addVirtualAuthenticator, newPage, serveApps, type ServedApps } from '../support/webauthn-browser';
+import { addVirtualAuthenticator, browserSnippet, newPage, serveApps, type ServedApps } from '../support/webauthn-browser';
 
 // The page functions passed to waitForFunction run in the browser (the project's tsconfig has no DOM lib).
 declare const document: {
   getElementById(id: string): { textContent: string | null } | null;
   querySelector(s: string): { textContent: string | null } | null;
 };
-
-/** The `n`th ```js block after `## Passkeys` in an integration doc (0: registration, 1: passwordless login). */
-function browserSnippet(doc: string, n = 0): string {
-  const text = readFileSync(path.join(__dirname, '../../docs', doc), 'utf8');
-  const section = text.slice(text.indexOf('\n## Passkeys'));
-  const blocks = [...section.matchAll(/```js\n([\s\S]*?)\n```/g)].map((m) => m[1] as string);
-  const block = blocks[n];
-  if (block === undefined) throw new Error(`${doc} has no browser snippet ${n} under "## Passkeys"`);
-  return block;
-}
 
 describe('passkeys in chromium with a virtual authenticator', function () {
   this.timeout(60000);
@@ -80,7 +69,11 @@ describe('passkeys in chromium with a virtual authenticator', function () {
       const [credential] = credentials;
       assert.equal(credential?.isResidentCredential, true, 'a discoverable credential');
       assert.equal(credential?.rpId, 'localhost');
-      assert.equal(Buffer.from(credential?.userHandle ?? '', 'base64').toString(), '1', 'the user handle is the user id');
+      assert.equal(
+        Buffer.from(credential?.userHandle ?? '', 'base64').toString('base64url'),
+        userHandleOf('admin', '1'),
+        "the user handle is the login type's and id's hash",
+      );
       const listed = await request(apps.admin).get('/auth/passkeys').set('Authorization', `Bearer ${token}`).expect(200);
       const passkeys = listed.body.data as { id: string; name: string; lastUsedAt: string | null }[];
       assert.deepEqual(

@@ -50,6 +50,13 @@ describe('try-it page: mounted by svc.try-it.enabled', () => {
             .expect(200)
             .expect('Content-Type', /javascript/);
           assert.ok(passkeys.text.includes('parseCreationOptionsFromJSON'));
+          const totp = await request(app)
+            .get('/try-it/totp.js')
+            .expect(200)
+            .expect('Content-Type', /javascript/);
+          assert.ok(totp.text.includes('/auth/mfa/totp/setup') && totp.text.includes('data:image/svg+xml;base64,'));
+          assert.ok(!/innerHTML|insertAdjacentHTML|document\.write/.test(totp.text), 'nothing from an answer goes in as markup');
+          assert.ok(res.text.includes('<script src="/try-it/totp.js"></script>'));
           const js = await request(app).get('/try-it/jsencrypt.min.js').expect(200);
           assert.ok(js.text.includes('encryptOAEP'));
         }

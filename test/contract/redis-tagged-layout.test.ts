@@ -16,6 +16,7 @@ import { slotCheckedClient, type SlotCheckedClient } from '../support/slot-check
 import { describeRedisStoreContracts } from './redis-contracts';
 import { makeRecord, newHash } from './session-store.contract';
 import type { LoginType } from '../../src/domain/login-type';
+import { listAll } from '../support/online-page';
 
 describe('Redis key layout: tagged (cluster) on one server', function () {
   let checked: SlotCheckedClient | undefined;
@@ -114,12 +115,12 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       for (const h of dead.slice(0, 5)) await store.deleteSession(MERGE, h);
       await store.mark(MERGE, dead.slice(5), 'kicked-out');
       const live = made.filter((m) => !dead.includes(m.hash)).sort((a, b) => a.createdAt - b.createdAt || (a.hash < b.hash ? -1 : 1));
-      const listed = await store.listAll(MERGE, clock.now(), 25);
+      const listed = await listAll(store, MERGE, clock.now(), 25);
       assert.deepEqual(
         listed.map((s) => s.tokenHash),
         live.slice(0, 25).map((m) => m.hash),
       );
-      assert.equal((await store.listAll(MERGE, clock.now(), 100)).length, 30);
+      assert.equal((await listAll(store, MERGE, clock.now(), 100)).length, 30);
     });
 
     it('setMany over several subjects writes them all; one subject stays one script', async () => {

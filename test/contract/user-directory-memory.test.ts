@@ -13,6 +13,7 @@ import {
   type DirectoryFixture,
   type MakeDirectory,
 } from './user-directory.contract';
+import { describeUserRecordsContract } from './user-records.contract';
 
 const make: MakeDirectory = async (f) => {
   const dir = await memoryDirectoryWith(f.roles, f.users);
@@ -21,6 +22,7 @@ const make: MakeDirectory = async (f) => {
 
 describeUserDirectoryContract('in-memory (test reference)', make);
 describeUserAdministrationContract('in-memory (test reference)', make);
+describeUserRecordsContract('in-memory (test reference)', make);
 describeAccountStoreContract('in-memory (test reference)', make);
 describeAccountStoreContract('in-memory (test reference), members', make, MEMBER_FIXTURE);
 
@@ -48,6 +50,7 @@ const makeFile: MakeDirectory = async (f) => {
 
 describeUserDirectoryContract('file (YAML adapter)', makeFile);
 describeUserAdministrationContract('file (YAML adapter)', makeFile);
+describeUserRecordsContract('file (YAML adapter)', makeFile);
 describeAccountStoreContract('file (YAML adapter)', makeFile);
 describeAccountStoreContract('file (YAML adapter), members', makeFile, MEMBER_FIXTURE);
 

@@ -374,6 +374,7 @@ describe('CLI (child process)', function () {
       const dir = tmp('users');
       const file = path.join(dir, 'users.yml');
       copyFileSync(path.join(root, 'config/users.yml'), file);
+      copyFileSync(path.join(root, 'config/menus.yml'), path.join(dir, 'menus.yml')); // its roles name these menus
       const env = { SVC_USERS_FILE: file };
       const r = await cli(['users', 'add', '--username', 'operator', '--roles', 'viewer', '--nickname', 'Ops'], {
         input: 'operator-pass-1\n',

@@ -269,7 +269,7 @@ for (const kind of STORE_KINDS) {
       it('online sessions: list, then force logout answers 401 kicked out', async () => {
         const victim = (await login(c, 'viewer', 'viewer123', '10.9.9.9').expect(200)).body.data;
         const list = await request(c.app.callback()).get('/monitor/online').set(bearer(viewerToken)).expect(200);
-        const entry = (list.body.data as Array<Record<string, string>>).find((s) => s.ipaddr === '10.9.9.9');
+        const entry = (list.body.data.list as Array<Record<string, string>>).find((s) => s.ipaddr === '10.9.9.9');
         assert.ok(entry);
         assert.match(entry.tokenId as string, /^[0-9a-f]{16}$/);
         assert.equal(entry.username, 'viewer');

@@ -67,7 +67,7 @@ for (const kind of STORE_KINDS) {
     }
     const tokenIdOf = async (username: string, adminToken: string): Promise<string[]> =>
       (
-        (await http(admin.app).get('/monitor/online').set(bearer(adminToken)).expect(200)).body.data as Array<{
+        (await http(admin.app).get('/monitor/online').set(bearer(adminToken)).expect(200)).body.data.list as Array<{
           tokenId: string;
           userName: string;
           username?: string;

@@ -171,7 +171,7 @@ describe('OpenAPI: success payloads and derived statuses', () => {
     const ref = (doc: Doc, p: string, m: string, s = '200') => doc.paths[p]?.[m].responses[s].content['application/json'].schema;
     assert.equal(ref(docOf('admin'), '/auth/login', 'post').properties.data.$ref, '#/components/schemas/LoginAnswer');
     assert.equal(ref(docOf('admin'), '/system/user/list', 'get').properties.data.$ref, '#/components/schemas/UserPage');
-    assert.equal(ref(docOf('admin'), '/monitor/online', 'get').properties.data.items.$ref, '#/components/schemas/OnlineSession');
+    assert.equal(ref(docOf('admin'), '/monitor/online', 'get').properties.data.$ref, '#/components/schemas/OnlineSessionPage');
     assert.equal(ref(docOf('web'), '/auth/login', 'post').$ref, '#/components/schemas/WebLoginAnswer');
     assert.equal(ref(docOf('web'), '/orders', 'post', '201').$ref, '#/components/schemas/Order');
     assert.equal(ref(docOf('web'), '/idempotent/token', 'get').$ref, '#/components/schemas/IdempotencyToken');

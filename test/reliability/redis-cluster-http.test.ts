@@ -108,7 +108,7 @@ describe('both apps on a Redis Cluster over HTTP (svc.redis.mode=cluster)', func
     }
     const [other, victim] = [viewers[0], viewers[3]];
     assert.ok(other && victim);
-    const online = (await admin().get('/monitor/online').set(bearer(boss.accessToken)).expect(200)).body.data as Array<
+    const online = (await admin().get('/monitor/online').set(bearer(boss.accessToken)).expect(200)).body.data.list as Array<
       Record<string, string>
     >;
     for (const v of viewers)

@@ -14,6 +14,7 @@ import { RedisKeyValueStore } from '../../src/adapters/redis/key-value-store';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import { makeRecord, newHash } from '../contract/session-store.contract';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
+import { listAll } from '../support/online-page';
 
 const HOUR = 3_600_000;
 
@@ -118,7 +119,7 @@ describe('Redis session store: ordered steps under interleaving', function () {
 
       it('listAll and other logins sampling the bucket during a login keep its online entry', async () => {
         const a = await loginInFlight('online');
-        await a.other.listAll('admin', a.now, 1000);
+        await listAll(a.other, 'admin', a.now, 1000);
         for (let i = 0; i < 48; i++) {
           const h = newHash();
           await a.other.create({
@@ -134,7 +135,7 @@ describe('Redis session store: ordered steps under interleaving', function () {
         await a.finish();
         assert.equal(await state(a.other, a.hash), 'active');
         assert.ok(
-          (await a.other.listAll('admin', Date.now(), 1000)).some((x) => x.tokenHash === a.hash),
+          (await listAll(a.other, 'admin', Date.now(), 1000)).some((x) => x.tokenHash === a.hash),
           'the live session is listed',
         );
       });
@@ -185,7 +186,7 @@ describe('Redis session store: ordered steps under interleaving', function () {
           prefix,
           layout,
         );
-        const listed = new Set((await viewer.listAll('admin', Date.now(), 1000)).map((x) => x.tokenHash));
+        const listed = new Set((await listAll(viewer, 'admin', Date.now(), 1000)).map((x) => x.tokenHash));
         assert.deepEqual(
           hashes.slice(40).filter((h) => !listed.has(h)),
           [],

@@ -4,6 +4,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { readMigrations } from '../../src/adapters/sql/migrator';
+import { DEV_MENU_TREE, type DevMenu } from '../../src/adapters/sql/dev-menus';
 import { SqlMemberDirectory } from '../../src/adapters/sql/sql-member-directory';
 import { SqlUserDirectory } from '../../src/adapters/sql/sql-user-directory';
 import { SessionManagers } from '../../src/application/session/session-manager';
@@ -15,6 +16,8 @@ import { testConfig } from '../support/apps';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 import { prodSecrets } from '../support/prod-env';
 import { REDIS_URL, deleteByPrefix, requireRedis, testKeyPrefix } from '../support/services';
+
+const flat = (list: readonly DevMenu[]): DevMenu[] => list.flatMap((m) => [m, ...flat(m.children ?? [])]);
 
 function capture() {
   const lines = { out: [] as string[], err: [] as string[] };
@@ -72,7 +75,7 @@ describe('ops CLI: db migrate, db seed, sessions resync (MariaDB)', function () 
     assert.ok(alice && (await bcrypt.compare('alice-pass-123', alice.passwordHash)));
     assert.deepEqual([alice.email, alice.emailVerified], ['alice@example.com', true], 'the dev member has a verified address');
     const [menus] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM sys_menu');
-    assert.equal(Number(menus[0]?.n), 7, 'menus are not duplicated by a second seed');
+    assert.equal(Number(menus[0]?.n), flat(DEV_MENU_TREE).length, 'menus are not duplicated by a second seed');
     // An alice seeded before migration 003 (no address) gets hers; her password stays.
     await db.pool.execute("UPDATE member SET email = NULL, email_folded = NULL, email_verified = 0 WHERE username = 'alice'");
     const c = capture();

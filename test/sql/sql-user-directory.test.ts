@@ -12,6 +12,7 @@ import {
   describeUserDirectoryContract,
   type MakeDirectory,
 } from '../contract/user-directory.contract';
+import { describeUserRecordsContract } from '../contract/user-records.contract';
 import { ScratchDatabase, requireMariaDb } from '../support/mariadb';
 import { seedSqlFixture, seedSqlMembers } from './fixture';
 
@@ -31,6 +32,7 @@ describe('SQL user directory (MariaDB)', function () {
   };
   describeUserDirectoryContract('MariaDB (SqlUserDirectory)', make);
   describeUserAdministrationContract('MariaDB (SqlUserDirectory)', make);
+  describeUserRecordsContract('MariaDB (SqlUserDirectory)', make);
   describeAccountStoreContract('MariaDB (SqlUserDirectory, sys_user)', make);
 
   const makeMembers: MakeDirectory = async (f) => {

@@ -2,6 +2,7 @@
  * A container for unit tests of the account use cases: the in-memory store backend, a FakeAccounts
  * directory (also the AccountStore), a CapturingMailer, a fake clock and a fake (instant) hasher.
  */
+import { BowserUserAgentParser } from '../../src/adapters/audit/bowser-user-agent-parser';
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { NoRsaDecryptor } from '../../src/adapters/crypto/rsa';
@@ -79,6 +80,7 @@ export function accountTestbed(settings: Partial<AccountSettings> = {}): Account
   c.bind(TOKENS.UserDirectory).toConstantValue(accounts);
   c.bind(TOKENS.AccountStore).toConstantValue(accounts);
   c.bind(TOKENS.Mailer).toConstantValue(mailer);
+  c.bind(TOKENS.UserAgentParser).toConstantValue(new BowserUserAgentParser());
   // No second factors here (test/http/mfa-login.test.ts has them): every account has none.
   c.bind(SecondFactors).toConstantValue({ methodsOf: async () => [] } as unknown as SecondFactors);
   c.bind(TOKENS.MfaSettings).toConstantValue({ requiredRoles: [], challengeTtlSeconds: 300 });

@@ -11,7 +11,14 @@ import {
   type PasswordChange,
   type SetEmailResult,
 } from '../../src/application/ports/account-store';
-import type { AdministrationResult, RoleGrant, UserAdministration } from '../../src/application/ports/user-administration';
+import type {
+  AdministrationResult,
+  ProfileChange,
+  ProfileResult,
+  RoleGrant,
+  UserAdministration,
+  UserQuery,
+} from '../../src/application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../src/application/ports/user-directory';
 
 export interface MemoryRole {
@@ -23,8 +30,9 @@ export interface MemoryRole {
 interface Row {
   readonly id: string;
   readonly username: string;
-  readonly nickname: string;
-  readonly avatar: string;
+  nickname: string;
+  avatar: string;
+  phone: string | null;
   passwordHash: string;
   enabled: boolean;
   roles: string[];
@@ -63,6 +71,7 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration, A
       mustChangePassword: r.mustChangePassword,
       email: r.email,
       emailVerified: r.emailVerified,
+      phone: r.phone,
     };
   }
 
@@ -99,6 +108,7 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration, A
       username: user.username,
       nickname: user.nickname,
       avatar: user.avatar ?? '',
+      phone: null,
       passwordHash: user.passwordHash,
       enabled: true,
       roles: [...new Set(user.roles)],
@@ -116,6 +126,42 @@ export class MemoryUserDirectory implements UserDirectory, UserAdministration, A
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
     const all = [...this.rows.values()].sort((a, b) => Number(a.id) - Number(b.id));
     return { total: all.length, users: all.slice(offset, offset + limit).map((r) => this.view(r)) };
+  }
+
+  async findUsers(q: UserQuery): Promise<{ total: number; users: DirectoryUser[] }> {
+    const part = foldUsername(q.username ?? '');
+    const all = [...this.rows.values()]
+      .filter((r) => foldUsername(r.username).includes(part))
+      .filter((r) => q.status === undefined || r.enabled === (q.status === 'enabled'))
+      .filter((r) => q.role === undefined || r.roles.includes(q.role))
+      .sort((a, b) => Number(a.id) - Number(b.id));
+    return { total: all.length, users: all.slice(q.offset, q.offset + q.limit).map((r) => this.view(r)) };
+  }
+
+  async updateProfile(userId: string, change: ProfileChange): Promise<ProfileResult> {
+    const row = this.rows.get(userId);
+    if (!row) return { ok: false, reason: 'user-not-found', detail: `No user with id "${userId}".` };
+    if (typeof change.email === 'string') {
+      const holder = this.rowByEmail(change.email);
+      if (holder !== undefined && holder !== row)
+        return { ok: false, reason: 'email-taken', detail: 'The e-mail address is already taken.' };
+    }
+    if (change.nickname !== undefined) row.nickname = change.nickname;
+    if (change.avatar !== undefined) row.avatar = change.avatar;
+    if (change.phone !== undefined) row.phone = change.phone;
+    if (change.email !== undefined) {
+      const same = change.email !== null && row.email !== null && foldEmail(change.email) === foldEmail(row.email);
+      row.emailVerified = same && row.emailVerified;
+      row.email = change.email === null ? null : change.email.trim();
+    }
+    return { ok: true, user: this.view(row) };
+  }
+
+  async deleteUser(userId: string): Promise<DirectoryUser | null> {
+    const row = this.rows.get(userId);
+    if (!row) return null;
+    this.rows.delete(userId);
+    return this.view(row);
   }
 
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {

@@ -1,7 +1,7 @@
 /**
  * Both apps as the passkey tests drive them: logging in with a password (admin: RSA-encrypted, web:
  * plain), reading an answer in the app's format (admin `{code, message, data}`, web the bare value or
- * a problem), and the origin its front end runs on (svc.webauthn.origins' dev defaults).
+ * a problem), and the origin its front end runs on (svc.webauthn.admin-origins' and web-origins' dev defaults).
  */
 import assert from 'node:assert/strict';
 import type { Container } from 'inversify';
@@ -18,7 +18,7 @@ import { adminLogin } from './flows';
 export interface PasskeyApp {
   readonly type: LoginType;
   readonly app: Koa;
-  /** The origin a browser on this app's front end reports (svc.webauthn.origins). */
+  /** The origin a browser on this app's front end reports (its app's svc.webauthn.admin-origins or web-origins). */
   readonly origin: string;
   /** Two accounts of the app: [username, password]. */
   readonly users: readonly (readonly [string, string])[];

@@ -17,10 +17,17 @@ const withoutKey = (extra: Record<string, string> = {}): Record<string, string> 
   return rest;
 };
 const hex = 'a1'.repeat(32);
+/** A directory that keeps second factors (prod refuses required roles with the file directory). */
+const SQL = {
+  SVC_DIRECTORY: 'sql',
+  SVC_DATASOURCE_URL: 'mysql://127.0.0.1:3306/authguard',
+  SVC_DATASOURCE_USERNAME: 'authguard',
+  SVC_DATASOURCE_PASSWORD: 'a-long-database-password-0123',
+};
 
 describe('configuration: svc.mfa.encryption-key', () => {
   it('a prod start with svc.mfa.required-roles and no key is refused, naming the key and the roles', () => {
-    const problems = problemsOf(withoutKey({ SVC_MFA_REQUIRED_ROLES: 'admin,ops' }));
+    const problems = problemsOf(withoutKey({ SVC_MFA_REQUIRED_ROLES: 'admin,ops', ...SQL }));
     assert.equal(problems.length, 1, problems.join('\n'));
     assert.match(problems[0] ?? '', NAMED);
     assert.match(problems[0] ?? '', /required in prod while svc\.mfa\.required-roles is set \(admin, ops\)/);
@@ -33,8 +40,17 @@ describe('configuration: svc.mfa.encryption-key', () => {
     assert.match(warnings[0] ?? '', /^svc\.mfa\.encryption-key \(SVC_MFA_ENCRYPTION_KEY\) is not set in prod: .*503 mfa-unavailable/);
   });
 
+  it('a prod start with svc.mfa.required-roles and svc.directory=file is refused, saying why (it keeps no second factor)', () => {
+    const problems = problemsOf(prodEnv({ SVC_MFA_REQUIRED_ROLES: 'admin', SVC_DIRECTORY: 'file' }));
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0] ?? '', /^svc\.mfa\.required-roles \(SVC_MFA_REQUIRED_ROLES\): cannot be met in prod while svc\.directory/);
+    assert.match(problems[0] ?? '', /directory-read-only.*use svc\.directory=sql/);
+    for (const profile of ['dev', 'test'])
+      loadConfig({ env: { APP_PROFILE: profile, SVC_MFA_REQUIRED_ROLES: 'admin', SVC_DIRECTORY: 'file' }, configDir: emptyConfigDir() });
+  });
+
   it('prod with the key and required roles starts without an mfa warning; dev and test need no key', () => {
-    const config = loadConfig({ env: prodEnv({ SVC_MFA_REQUIRED_ROLES: 'admin' }), configDir: emptyConfigDir() });
+    const config = loadConfig({ env: prodEnv({ SVC_MFA_REQUIRED_ROLES: 'admin', ...SQL }), configDir: emptyConfigDir() });
     assert.deepEqual(
       configWarnings(config).filter((w) => w.startsWith('svc.mfa.')),
       [],

@@ -8,10 +8,12 @@ import assert from 'node:assert/strict';
 import { InMemoryPasskeyStore } from '../../src/adapters/directory/in-memory-passkey-store';
 import { silentLogger } from '../../src/adapters/logging/pino-logger';
 import { InMemoryKeyValueStore } from '../../src/adapters/memory/key-value-store';
+import { InMemoryTotpStore } from '../../src/adapters/memory/totp-store';
 import { SimpleWebAuthnVerifier } from '../../src/adapters/webauthn/simple-webauthn-verifier';
 import { PasskeyChallenges } from '../../src/application/mfa/passkey-challenges';
-import { Passkeys, userHandleOf } from '../../src/application/mfa/passkeys';
+import { legacyUserHandleOf, Passkeys, userHandleOf } from '../../src/application/mfa/passkeys';
 import { RegisterPasskey } from '../../src/application/mfa/register-passkey';
+import { RequiredFactor } from '../../src/application/mfa/required-factor';
 import { isDomainError, type Reason } from '../../src/domain/errors';
 import type { LoginType } from '../../src/domain/login-type';
 import { TEST_RP } from '../contract/webauthn-verifier.contract';
@@ -26,7 +28,10 @@ function setup() {
   const store = new InMemoryPasskeyStore();
   const verifier = new SimpleWebAuthnVerifier(TEST_RP);
   const challenges = new PasskeyChallenges(new InMemoryKeyValueStore(clock), verifier, { challengeTtlSeconds: TTL_SECONDS });
-  const passkeys = new Passkeys(store, verifier, clock, silentLogger, { timeZone: 'UTC' }, challenges);
+  const totp = new InMemoryTotpStore();
+  const settings = { requiredRoles: [] as string[] };
+  const required = new RequiredFactor(totp, store, settings);
+  const passkeys = new Passkeys(store, verifier, clock, silentLogger, { timeZone: 'UTC' }, challenges, required);
   const register = new RegisterPasskey(store, verifier, clock, silentLogger, { timeZone: 'UTC' }, challenges);
   const user = (userId: string) => ({ userId, username: `user${userId}`, displayName: `User ${userId}` });
   /** Registers a passkey of `userId` on `auth` and returns its id. */
@@ -34,9 +39,10 @@ function setup() {
     const options = await passkeys.registrationOptions(loginType, user(userId));
     return (await register.execute({ loginType, userId, response: auth.create(options), name })).id;
   }
-  return { clock, store, passkeys, register, user, enrol };
+  return { clock, store, totp, settings, passkeys, register, user, enrol };
 }
 
+const holder = (userId: string, roles: string[] = []) => ({ userId, roles });
 const refused = (reason: Reason) => (e: unknown) => isDomainError(e) && e.reason === reason;
 
 describe('Passkeys: registration', () => {
@@ -58,7 +64,10 @@ describe('Passkeys: registration', () => {
       options.excludeCredentials?.map((c) => c.id),
       [first, second],
     );
-    assert.equal(options.user.id, userHandleOf('1'));
+    assert.equal(options.user.id, userHandleOf('admin', '1'));
+    assert.equal(Buffer.from(options.user.id, 'base64url').length, 32, 'a SHA-256, whatever the id');
+    const member = await s.passkeys.registrationOptions('web', s.user('1'));
+    assert.notEqual(member.user.id, options.user.id, 'admin 1 and member 1 have different handles under the one relying party');
     assert.equal(options.timeout, TTL_SECONDS * 1000);
     assert.deepEqual(await s.passkeys.list('web', '1'), [], 'the login types are apart');
   });
@@ -112,11 +121,31 @@ describe('Passkeys: registration', () => {
   it("removes the user's own passkey; another user's or an unknown id is not-found", async () => {
     const s = setup();
     const id = await s.enrol(new SoftAuthenticator(ORIGIN), '1');
-    await assert.rejects(s.passkeys.remove('admin', '2', id), refused('not-found'));
-    await assert.rejects(s.passkeys.remove('web', '1', id), refused('not-found'));
-    await s.passkeys.remove('admin', '1', id);
-    await assert.rejects(s.passkeys.remove('admin', '1', id), refused('not-found'));
+    await assert.rejects(s.passkeys.remove('admin', holder('2'), id), refused('not-found'));
+    await assert.rejects(s.passkeys.remove('web', holder('1'), id), refused('not-found'));
+    await s.passkeys.remove('admin', holder('1'), id);
+    await assert.rejects(s.passkeys.remove('admin', holder('1'), id), refused('not-found'));
     assert.deepEqual(await s.passkeys.list('admin', '1'), []);
+  });
+
+  it('the last second factor of a holder of a required role stays (last-required-factor); another factor lets it go', async () => {
+    const s = setup();
+    s.settings.requiredRoles.push('admin');
+    const auth = new SoftAuthenticator(ORIGIN);
+    const [first, second] = [await s.enrol(auth, '1'), await s.enrol(auth, '1')];
+    await s.passkeys.remove('admin', holder('1', ['admin']), first);
+    await assert.rejects(s.passkeys.remove('admin', holder('1', ['viewer', 'admin']), second), refused('last-required-factor'));
+    assert.equal((await s.passkeys.list('admin', '1')).length, 1, 'kept');
+    await assert.rejects(s.passkeys.remove('admin', holder('1', ['admin']), 'no-such-id'), refused('not-found'), 'an unknown id first');
+    // A TOTP factor counts; a pending setup does not.
+    await s.totp.savePending('admin', '1', 'sealed', s.clock.now() + 60_000);
+    await assert.rejects(s.passkeys.remove('admin', holder('1', ['admin']), second), refused('last-required-factor'));
+    assert.ok(await s.totp.activate('admin', '1', { pendingSecret: 'sealed', lastStep: 1, recoveryCodeHashes: [] }, s.clock.now()));
+    await s.passkeys.remove('admin', holder('1', ['admin']), second);
+    // A holder of no required role removes their last one.
+    const web = await s.enrol(auth, '1', 'web');
+    await s.passkeys.remove('web', holder('1', ['member']), web);
+    assert.deepEqual(await s.passkeys.list('web', '1'), []);
   });
 });
 
@@ -224,10 +253,16 @@ describe('Passkeys: authentication', () => {
     assert.equal((await s.store.find('admin', id))?.counter, 3);
 
     const forged = auth.get(await s.passkeys.authenticationOptions('admin', null));
-    const wrongHandle = { ...forged, response: { ...forged.response, userHandle: userHandleOf('2') } };
-    await assert.rejects(s.passkeys.verifyAuthentication('admin', wrongHandle, null), refused('passkey-invalid'));
+    for (const userHandle of [userHandleOf('admin', '2'), userHandleOf('web', '1'), legacyUserHandleOf('2')]) {
+      const wrongHandle = { ...forged, response: { ...forged.response, userHandle } };
+      await assert.rejects(s.passkeys.verifyAuthentication('admin', wrongHandle, null), refused('passkey-invalid'), userHandle);
+    }
+    // A passkey registered while the handle was the id's bytes still names its user.
+    const legacy = auth.get(await s.passkeys.authenticationOptions('admin', null));
+    const old = { ...legacy, response: { ...legacy.response, userHandle: legacyUserHandleOf('1') } };
+    assert.equal((await s.passkeys.verifyAuthentication('admin', old, null)).userId, '1');
 
-    await s.passkeys.remove('admin', '1', id);
+    await s.passkeys.remove('admin', holder('1'), id);
     const gone = auth.get(await s.passkeys.authenticationOptions('admin', null), { credentialId: id });
     await assert.rejects(s.passkeys.verifyAuthentication('admin', gone, null), refused('passkey-invalid'));
   });

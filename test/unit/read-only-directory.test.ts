@@ -13,6 +13,7 @@ import {
   DIRECTORY_WRITES,
   PASSKEY_WRITES,
   readOnlyDirectory,
+  TOTP_ENROLMENT,
 } from '../../src/adapters/directory/read-only-directory';
 import { isDomainError } from '../../src/domain/errors';
 import { ERROR_CATALOGUE } from '../../src/adapters/koa/error-catalogue';
@@ -33,6 +34,8 @@ function writesOn(dir: InMemoryUserDirectory, userId: string): Array<[string, ()
   return [
     ['create', () => dir.create({ username: 'newbie', nickname: 'N', passwordHash: HASH, roles: [], email: 'n@example.test' })],
     ['setRoles', () => dir.setRoles(userId, [])],
+    ['updateProfile', () => dir.updateProfile(userId, { nickname: 'Changed' })],
+    ['deleteUser', () => dir.deleteUser(userId)],
     ['setPassword', () => dir.setPassword(userId, { passwordHash: HASH, mustChange: true, keepHistory: 3 })],
     ['setStatus', () => dir.setStatus(userId, { enabled: false, reason: 'x', until: null })],
     ['setEmail', () => dir.setEmail(userId, 'other@example.test', false)],
@@ -44,11 +47,13 @@ describe('the read-only file directory (prod)', () => {
   it('names every write of UserDirectory, UserAdministration and AccountStore', () => {
     assert.deepEqual([...DIRECTORY_WRITES, ...ADMINISTRATION_WRITES, ...ACCOUNT_WRITES].sort(), [
       'create',
+      'deleteUser',
       'markEmailVerified',
       'setEmail',
       'setPassword',
       'setRoles',
       'setStatus',
+      'updateProfile',
     ]);
     assert.equal(ERROR_CATALOGUE['directory-read-only'].status, 409);
   });
@@ -65,6 +70,7 @@ describe('the read-only file directory (prod)', () => {
     assert.equal((await dir.list(0, 100)).total, before.total);
     assert.deepEqual(await dir.assignedRoles(admin.id), ['admin']);
     assert.ok((await dir.rolePermissions(['viewer'])).ok);
+    assert.deepEqual((await dir.findUsers({ username: 'adm', offset: 0, limit: 10 })).users, [admin]);
     assert.deepEqual(await dir.passwordHistory(admin.id, 5), []);
     assert.equal(await dir.findByEmail('nobody@example.test'), null);
   });
@@ -90,6 +96,26 @@ describe('the read-only file directory (prod)', () => {
     assert.deepEqual(await dirs.members.findById(alice.id), alice, 'unchanged');
   });
 
+  it('prod: the menus and roles beside the file directory are read, never written', async () => {
+    const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
+    const menus = await dirs.menus.menus();
+    assert.ok(menus.length > 0, 'the menus.yml beside the users file is read');
+    const [menu] = menus;
+    assert.ok(menu);
+    const role = await dirs.roles.findRole('2');
+    assert.equal(role?.key, 'viewer');
+    const fields = { name: 'x', orderNum: 0, enabled: true, remark: '' };
+    await assert.rejects(dirs.menus.createMenu({ ...menu, parentId: null }), readOnlyRefusal);
+    await assert.rejects(dirs.menus.updateMenu(menu.id, menu), readOnlyRefusal);
+    await assert.rejects(dirs.menus.removeMenu(menu.id), readOnlyRefusal);
+    await assert.rejects(dirs.roles.createRole('x', fields, []), readOnlyRefusal);
+    await assert.rejects(dirs.roles.updateRole('2', fields), readOnlyRefusal);
+    await assert.rejects(dirs.roles.setRoleMenus('2', []), readOnlyRefusal);
+    await assert.rejects(dirs.roles.removeRole('2'), readOnlyRefusal);
+    assert.deepEqual(await dirs.roles.findRole('2'), role, 'unchanged');
+    assert.deepEqual(await dirs.menus.menus(), menus, 'unchanged');
+  });
+
   it('prod: passkeys beside the file directory refuse to be added or removed (they would vanish at a restart)', async () => {
     const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
     assert.deepEqual([...PASSKEY_WRITES].sort(), ['add', 'recordUse', 'remove']);
@@ -110,6 +136,25 @@ describe('the read-only file directory (prod)', () => {
     await assert.rejects(dirs.passkeys.recordUse('admin', passkey.id, { counter: 1, usedAt: 2, backedUp: false }), readOnlyRefusal);
     assert.deepEqual(await dirs.passkeys.list('admin', '1'), []);
     assert.equal(await createFileDirectories(testConfig(), silentLogger).passkeys.add('admin', passkey), true, 'test: in memory');
+  });
+
+  it('prod: TOTP beside the file directory refuses enrolment (a factor one process knows the others do not ask for)', async () => {
+    const dirs = createFileDirectories(loadConfig({ env: prodEnv({ SVC_USERS_FILE: USERS, SVC_MEMBERS_FILE: MEMBERS }) }), silentLogger);
+    assert.deepEqual([...TOTP_ENROLMENT].sort(), ['activate', 'pending', 'savePending']);
+    await assert.rejects(dirs.totp.savePending('web', '1', 'sealed', 10_000), readOnlyRefusal);
+    await assert.rejects(dirs.totp.pending('web', '1', 0), readOnlyRefusal);
+    await assert.rejects(
+      dirs.totp.activate('web', '1', { pendingSecret: 'sealed', lastStep: 1, recoveryCodeHashes: [] }, 0),
+      readOnlyRefusal,
+    );
+    // With nothing enrolled the rest finds no factor and changes nothing: a login asks nothing, a removal is a no-op.
+    assert.equal(await dirs.totp.active('web', '1'), null);
+    assert.equal(await dirs.totp.acceptStep('web', '1', 5), false);
+    assert.equal(await dirs.totp.useRecoveryCode('web', '1', 'hash'), false);
+    assert.equal(await dirs.totp.remove('web', '1'), false);
+    const test = createFileDirectories(testConfig(), silentLogger).totp;
+    await test.savePending('web', '1', 'sealed', 10_000);
+    assert.equal(await test.pending('web', '1', 0), 'sealed', 'test: in memory');
   });
 
   it('dev and test: the file directory is changed in memory, unwrapped', async () => {

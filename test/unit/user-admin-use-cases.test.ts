@@ -1,3 +1,4 @@
+import { BowserUserAgentParser } from '../../src/adapters/audit/bowser-user-agent-parser';
 import assert from 'node:assert/strict';
 import { InMemoryBackend } from '../../src/adapters/memory/in-memory-backend';
 import type { AuthSettings } from '../../src/application/auth/auth-settings';
@@ -50,7 +51,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     web = managers.get('web');
     const settings = { refreshTokenTtlSeconds: 2592000, refreshTokenAbsoluteTtlSeconds: 90 * 86400, timeZone: 'UTC' } as AuthSettings;
     registry = new RefreshTokenRegistry(store.kv, settings, clock, managers);
-    tokens = new IssueTokens(managers, registry, settings);
+    tokens = new IssueTokens(managers, registry, settings, new BowserUserAgentParser());
     dir = await memoryDirectoryWith(FIXTURE.roles, FIXTURE.users);
     const ann = await dir.findByUsername('ann');
     assert.ok(ann);

@@ -1,4 +1,4 @@
-/** The commands on accounts and live sessions: `users add`, `sessions list|kickout|resync`. */
+/** The commands on accounts and live sessions: `users add|reset-mfa`, `sessions list|kickout|resync`. */
 import { USERNAME_PATTERN } from '../../domain/password';
 import { loginType, parse, password, required, str } from './args';
 import type { CliDeps } from './deps';
@@ -6,7 +6,9 @@ import { CliFailure, UsageError, type CliIo } from './io';
 
 export async function usersCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== 'add') throw new UsageError(sub === undefined ? 'users: expected "add"' : `users: unknown subcommand "${sub}"`);
+  if (sub === 'reset-mfa') return resetMfaCommand(io, rest, deps);
+  if (sub !== 'add')
+    throw new UsageError(sub === undefined ? 'users: expected "add" or "reset-mfa"' : `users: unknown subcommand "${sub}"`);
   const { values } = parse(
     rest,
     { username: { type: 'string' }, roles: { type: 'string' }, nickname: { type: 'string' }, password: { type: 'string' } },
@@ -23,6 +25,20 @@ export async function usersCommand(io: CliIo, argv: readonly string[], deps: () 
   const pw = await password(io, values, true);
   const { user, where } = await d.addUser({ username, password: pw, roles, ...(nickname !== undefined ? { nickname } : {}) });
   io.out(`added user "${user.username}" (id ${user.userId}, roles ${user.roles.join(', ') || '-'}) to ${where}`);
+}
+
+/** `users reset-mfa <admin|web> <userId>`: the operator's `DELETE /system/user/{id}/mfa` (members too). */
+async function resetMfaCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {
+  const { positionals } = parse(argv, {}, 2);
+  const type = loginType(positionals[0]);
+  const userId = positionals[1];
+  if (userId === undefined || userId === '') throw new UsageError('users reset-mfa: the user id is required');
+  const r = await (await deps()).resetMfa(type, userId);
+  const totp = r.totpRemoved ? 'the TOTP factor and its recovery codes' : 'no TOTP factor';
+  io.out(
+    `${type} user "${r.username}" (id ${userId}): removed ${totp} and ${r.passkeysRemoved} passkey(s); ` +
+      `${r.sessionsEnded} live session(s) ended, earlier refresh tokens refused`,
+  );
 }
 
 export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {

@@ -18,6 +18,11 @@ export interface CliDeps {
   revokeRefreshTokens(type: CliLoginType, userId: string): Promise<void>;
   /** Brings the user's live admin sessions in line with the directory (after direct database edits). */
   resync(userId: string): Promise<{ sessions: number; action: 'updated' | 'ended'; userFound: boolean }>;
+  /** Removes the user's TOTP factor, recovery codes and passkeys and ends every login of the user. */
+  resetMfa(
+    type: CliLoginType,
+    userId: string,
+  ): Promise<{ username: string; totpRemoved: boolean; passkeysRemoved: number; sessionsEnded: number }>;
   /** Walks a stored audit log (svc.store=redis) checking its hash chain. */
   verifyAuditChain(type: CliLoginType, log: 'login' | 'operation', range: { from?: number; to?: number }): Promise<ChainReport>;
   close(): Promise<void>;

@@ -28,6 +28,9 @@ commands:
       X-Nonce, X-Sign; rfc9421 Content-Digest (with a body), Signature-Input, Signature
   users add --username <name> --roles <role,...> [--nickname <name>] [--password <pw>]
       add a user to the configured directory (svc.users-file, or sys_user with svc.directory=sql)
+  users reset-mfa <admin|web> <userId>
+      remove the user's second factors (TOTP, recovery codes, passkeys) and end its logins
+      (svc.directory=sql, svc.store=redis): for an owner who lost them, or after a takeover
   sessions list <admin|web> <userId> [--json]
       the user's live sessions in the configured store (svc.store=redis)
   sessions kickout <admin|web> <userId|tokenId>

@@ -3,9 +3,11 @@
  * it; the CLI's YamlFileUserDirectory rewrites it).
  *
  * File shape:
- *   roles:  { <role>: [<permission>, ...] | { enabled: bool, permissions: [...] } }
+ *   roles:  { <role>: [<permission>, ...] | { id?, name?, enabled?, order?, remark?, menus?: [<menu id>, ...], permissions?: [...] } }
+ *           (a role's permissions are those of its menus, in the menus.yml beside the file, and any it lists outright:
+ *           ./embedded-access.ts)
  *   users:  [{ id, username, nickname?, avatar?, password: <BCrypt hash>, enabled?, roles: [..], permissions?: [..],
- *              email?, emailVerified? }]
+ *              email?, emailVerified?, phone? }]
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -14,7 +16,17 @@ import { isBcryptHash } from '../../domain/password';
 
 const roleSchema = z.union([
   z.array(z.string()),
-  z.object({ enabled: z.boolean().default(true), permissions: z.array(z.string()).default([]) }).strict(),
+  z
+    .object({
+      id: z.union([z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9][0-9]{0,15}$/)]).optional(),
+      name: z.string().trim().min(1).max(64).optional(),
+      enabled: z.boolean().default(true),
+      order: z.number().int().default(0),
+      remark: z.string().max(255).default(''),
+      menus: z.array(z.number().int().min(1)).default([]),
+      permissions: z.array(z.string()).default([]),
+    })
+    .strict(),
 ]);
 
 const fileSchema = z
@@ -35,6 +47,8 @@ const fileSchema = z
             /** The account's e-mail address (unique whatever its case); unverified unless `emailVerified`. */
             email: z.string().trim().min(1).max(254).optional(),
             emailVerified: z.boolean().default(false),
+            /** A phone number as given. */
+            phone: z.string().trim().min(1).max(32).optional(),
           })
           .strict()
           .refine((u) => !u.emailVerified || u.email !== undefined, { message: 'emailVerified needs an email', path: ['emailVerified'] }),
@@ -47,7 +61,8 @@ type ParsedUser = z.infer<typeof fileSchema>['users'][number];
 
 /** The parsed file, the input of `new InMemoryUserDirectory(...)` (`emailVerified` may be left out: false). */
 export interface DirectoryFile {
-  readonly roles: z.infer<typeof fileSchema>['roles'];
+  /** A role as the file may write it (what is left out takes its default: ./embedded-access.ts). */
+  readonly roles: Readonly<Record<string, z.input<typeof roleSchema>>>;
   readonly users: readonly (Omit<ParsedUser, 'emailVerified'> & { readonly emailVerified?: boolean })[];
 }
 

@@ -13,19 +13,28 @@
  */
 import type { AccountStatus, AccountStore, PasswordChange, SetEmailResult } from '../../application/ports/account-store';
 import { foldEmail } from '../../application/ports/account-store';
-import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
+import type {
+  AdministrationResult,
+  ProfileChange,
+  ProfileResult,
+  RoleGrant,
+  UserAdministration,
+  UserQuery,
+} from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import { ALL_PERMISSIONS } from '../../domain/permission';
 import { SUPER_ADMIN_ROLE } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
 import { compareIds, readDirectoryFile, type DirectoryFile } from './directory-file';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { EmbeddedAccess, type RoleBook } from './embedded-access';
+import { readMenusFile } from './menus-file';
 
 export { readDirectoryFile, type DirectoryFile } from './directory-file';
 
-interface RoleDef {
-  readonly enabled: boolean;
-  readonly permissions: readonly string[];
-}
+/** The embedded admin directory's menu tree, read beside svc.users-file (./menus-file.ts). */
+export const MENUS_FILE = 'menus.yml';
 
 /** What the directory keeps per account; the DirectoryUser view is derived from it and the roles. */
 interface Account extends Omit<DirectoryUser, 'permissions'> {
@@ -36,6 +45,7 @@ interface Account extends Omit<DirectoryUser, 'permissions'> {
   readonly mustChangePassword: boolean;
   readonly email: string | null;
   readonly emailVerified: boolean;
+  readonly phone: string | null;
   /** Earlier password hashes, newest first. */
   readonly history: readonly string[];
 }
@@ -47,6 +57,7 @@ const NO_STATE = {
   mustChangePassword: false,
   email: null,
   emailVerified: false,
+  phone: null,
   history: [],
 } as const;
 
@@ -64,12 +75,17 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   private readonly byId = new Map<string, Account>();
   /** Account ids keyed by the folded e-mail address (`foldEmail`): one account per address. */
   private readonly byEmail = new Map<string, string>();
-  private readonly roles: ReadonlyMap<string, RoleDef>;
+  /** The highest numeric id ever held: a new account gets the next one, so a deleted account's id is never reused. */
+  private lastId = 0;
+  private readonly roles: RoleBook;
+  /** The roles and menus (the role and menu administration of this directory). */
+  readonly access: EmbeddedAccess;
 
-  constructor(data: DirectoryFile = { roles: {}, users: [] }) {
-    this.roles = new Map(
-      Object.entries(data.roles).map(([k, v]) => [k, Array.isArray(v) ? { enabled: true, permissions: v } : v] as [string, RoleDef]),
-    );
+  /** `access`: the roles and menus (default: the file's roles, no menus); the file's `roles` are then ignored. */
+  constructor(data: DirectoryFile = { roles: {}, users: [] }, access?: EmbeddedAccess) {
+    this.access = access ?? new EmbeddedAccess(data.roles);
+    this.roles = this.access;
+    this.access.setHolders((key) => [...this.byId.values()].filter((a) => a.roles.includes(key)).map((a) => a.id));
     for (const u of data.users) {
       const unknown = u.roles.filter((r) => !this.roles.has(r));
       if (unknown.length > 0) throw new Error(`user "${u.username}": unknown role(s) ${unknown.join(', ')}`);
@@ -98,22 +114,28 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
         ...NO_STATE,
         email,
         emailVerified: email !== null && u.emailVerified === true,
+        phone: u.phone ?? null,
       });
     }
   }
 
-  /** Errors name the file: a file the directory cannot load unambiguously stops the start. */
+  /**
+   * Errors name the file: a file the directory cannot load unambiguously stops the start. The menu tree the roles'
+   * `menus` name is `menus.yml` beside the file (none there: no menus).
+   */
   static fromFile(file: string): InMemoryUserDirectory {
     const data = readDirectoryFile(file);
+    const menusFile = path.join(path.dirname(file), MENUS_FILE);
+    const menus = existsSync(menusFile) ? readMenusFile(menusFile) : [];
     try {
-      return new InMemoryUserDirectory(data);
+      return new InMemoryUserDirectory(data, new EmbeddedAccess(data.roles, menus));
     } catch (e) {
       throw new Error(`${file}: ${(e as Error).message}`);
     }
   }
 
   private view(a: Account): DirectoryUser {
-    const roles = [...new Set(a.roles)].filter((r) => this.roles.get(r)?.enabled === true);
+    const roles = [...new Set(a.roles)].filter((r) => this.roles.isEnabled(r));
     return {
       id: a.id,
       username: a.username,
@@ -122,22 +144,25 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
       passwordHash: a.passwordHash,
       enabled: a.enabled,
       roles,
-      permissions: this.grantOf(roles, a.extra),
+      permissions: this.grantOf(roles, a.extra, true),
       disabledReason: a.disabledReason,
       disabledUntil: a.disabledUntil,
       mustChangePassword: a.mustChangePassword,
       email: a.email,
       emailVerified: a.emailVerified,
+      phone: a.phone,
     };
   }
 
   /**
    * What these roles (and direct grants) hold: the file's order is kept (deduplicated, blanks dropped); the role
-   * `admin` holds everything (RuoYi rule). The view passes the enabled roles, rolePermissions every one asked about.
+   * `admin` holds everything (RuoYi rule). The view passes the enabled roles and counts their enabled menus only
+   * (`activeOnly`); rolePermissions every role asked about, every menu.
    */
-  private grantOf(roleKeys: readonly string[], extra: readonly string[] = []): string[] {
+  private grantOf(roleKeys: readonly string[], extra: readonly string[], activeOnly: boolean): string[] {
     if (roleKeys.includes(SUPER_ADMIN_ROLE)) return [ALL_PERMISSIONS];
-    return [...new Set([...roleKeys.flatMap((r) => this.roles.get(r)?.permissions ?? []), ...extra])].filter((p) => p.trim() !== '');
+    const granted = roleKeys.flatMap((r) => this.roles.permissionsOf(r, activeOnly));
+    return [...new Set([...granted, ...extra])].filter((p) => p.trim() !== '');
   }
 
   /** Stores the account under its id, name and address (dropping the index entry of an address it no longer has). */
@@ -147,6 +172,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
     this.byName.set(foldUsername(a.username), a);
     this.byId.set(a.id, a);
     if (a.email !== null) this.byEmail.set(foldEmail(a.email), a.id);
+    if (/^\d+$/.test(a.id)) this.lastId = Math.max(this.lastId, Number(a.id));
   }
 
   /** Applies `change` to the account `userId` and returns its new view; null when there is no such account. */
@@ -184,9 +210,8 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
     if (this.byName.has(foldUsername(user.username))) return { ok: false, reason: 'username-taken', detail: 'taken' };
     const email = user.email === undefined ? null : user.email.trim();
     if (email !== null && this.emailHeldByOther(email, null)) return { ok: false, reason: 'email-taken', detail: 'taken' };
-    const nextId = Math.max(0, ...[...this.byId.keys()].map((k) => (/^\d+$/.test(k) ? Number(k) : 0))) + 1;
     const created: Account = {
-      id: String(nextId),
+      id: String(this.lastId + 1),
       username: user.username,
       nickname: user.nickname,
       avatar: user.avatar ?? '',
@@ -204,7 +229,7 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   async rolePermissions(roleKeys: readonly string[]): Promise<RoleGrant> {
     const unknown = this.unknownRoles(roleKeys);
     if (unknown.length > 0) return unknownRole(unknown);
-    return { ok: true, permissions: this.grantOf(roleKeys) };
+    return { ok: true, permissions: this.grantOf(roleKeys, [], false) };
   }
 
   async assignedRoles(userId: string): Promise<readonly string[] | null> {
@@ -221,8 +246,46 @@ export class InMemoryUserDirectory implements UserDirectory, UserAdministration,
   }
 
   async list(offset: number, limit: number): Promise<{ total: number; users: DirectoryUser[] }> {
-    const all = [...this.byId.values()].sort((a, b) => compareIds(a.id, b.id));
-    return { total: all.length, users: all.slice(offset, offset + limit).map((a) => this.view(a)) };
+    return this.findUsers({ offset, limit });
+  }
+
+  async findUsers(q: UserQuery): Promise<{ total: number; users: DirectoryUser[] }> {
+    const part = q.username === undefined ? '' : foldUsername(q.username);
+    const all = [...this.byName]
+      .filter(([folded, a]) => folded.includes(part) && (q.role === undefined || a.roles.includes(q.role)))
+      .map(([, a]) => a)
+      .filter((a) => q.status === undefined || a.enabled === (q.status === 'enabled'))
+      .sort((a, b) => compareIds(a.id, b.id));
+    const offset = Math.max(0, Math.floor(q.offset));
+    return { total: all.length, users: all.slice(offset, offset + Math.min(1000, q.limit)).map((a) => this.view(a)) };
+  }
+
+  async updateProfile(userId: string, change: ProfileChange): Promise<ProfileResult> {
+    const a = this.byId.get(userId);
+    if (a === undefined) return { ok: false, reason: 'user-not-found', detail: `No user with id "${userId}".` };
+    const email = change.email === undefined ? a.email : change.email === null ? null : change.email.trim();
+    if (email !== null && this.emailHeldByOther(email, userId)) {
+      return { ok: false, reason: 'email-taken', detail: 'The e-mail address is already taken.' };
+    }
+    const sameAddress = email !== null && a.email !== null && foldEmail(email) === foldEmail(a.email);
+    const user = this.update(userId, () => ({
+      ...(change.nickname !== undefined ? { nickname: change.nickname } : {}),
+      ...(change.avatar !== undefined ? { avatar: change.avatar } : {}),
+      ...(change.phone !== undefined ? { phone: change.phone } : {}),
+      email,
+      emailVerified: sameAddress && a.emailVerified,
+    }));
+    return { ok: true, user: user as DirectoryUser };
+  }
+
+  async deleteUser(userId: string): Promise<DirectoryUser | null> {
+    const a = this.byId.get(userId);
+    if (a === undefined) return null;
+    const before = this.view(a);
+    this.byId.delete(userId);
+    this.byName.delete(foldUsername(a.username));
+    if (a.email !== null) this.byEmail.delete(foldEmail(a.email));
+    return before;
   }
 
   // AccountStore: changes live in memory, like every other change.

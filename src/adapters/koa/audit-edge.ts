@@ -23,8 +23,11 @@ export interface RouteAudit<Params = Readonly<Record<string, string>>, Body = un
   readonly type: SecurityEventType;
   /** Operations: what was done, dotted (`user.disable`); puts the event in the operation log. */
   readonly action?: string;
-  /** What it was done to, from the path parameters (an operation's default: the subject's user id). */
-  target?(params: Params): string | undefined;
+  /**
+   * What it was done to, from the path parameters, or from the handler's result (`result`, a success's only: the id
+   * of what a creation made); an operation's default: the subject's user id.
+   */
+  target?(params: Params, result: unknown): string | undefined;
   /** Operations: the request summarised from chosen fields of the validated body, never copied whole. */
   summary?(body: Body): string | undefined;
   /** Who the event is about, from the validated body (a login's username, also on failure). */
@@ -127,7 +130,7 @@ function routeEvent(ctx: AppContext, spec: RouteAudit, loginType: LoginType, fai
   const found = merge(fromBody, resultSubject(ctx.state.result), ctx.state.subject ?? {});
   const type = failure === undefined ? spec.type : (spec.failures?.[failure] ?? spec.type);
   const base = { type, loginType, outcome: failure === undefined ? 'success' : 'failure', reason: failure, ...origin(ctx) } as const;
-  const target = spec.target?.(ctx.params ?? {});
+  const target = spec.target?.(ctx.params ?? {}, failure === undefined ? ctx.state.result : undefined);
   if (spec.action === undefined) {
     const who = user === undefined ? found : { userId: user.userId, username: user.username, tokenId: user.tokenId };
     return { ...base, ...who, target };

@@ -105,7 +105,7 @@ function staticHelmetHeaders(options: HelmetOptions): HeaderList {
 }
 
 /** Headers a browser client may read on a cross-origin response. */
-const EXPOSED = ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
+const EXPOSED = ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'ETag'];
 
 /**
  * CORS for exactly the configured origins (`*` allows any). Tokens travel in the Authorization

@@ -44,6 +44,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   passkeys: "Passkeys (WebAuthn): registering, listing and removing the signed-in user's passkeys, and the passwordless login",
   system: 'Admin user administration: create and list users',
   'system-user': "Admin user administration: a user's roles and disabling a user (their live sessions follow at once)",
+  'system-role': "Role administration: a role's fields, status and menus (its users' live sessions follow at once)",
+  'system-menu': "Menu administration: the admin SPA's menu tree of directories, pages and buttons, whose permissions roles grant",
   monitor: 'Live admin sessions: list them and force one out',
   idempotency: 'One-time idempotency tokens for routes protected in TOKEN mode',
   examples: 'Example business routes showing signing, idempotency and per-user records (svc.examples.enabled)',

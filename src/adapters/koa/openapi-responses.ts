@@ -77,8 +77,11 @@ function successResponses(def: RouteDef, err: ErrorMedia, guardHeaders: Readonly
   const headers = Object.keys(guardHeaders).length > 0 ? { headers: describedHeaders(guardHeaders) } : {};
   if (def.raw) {
     const content = Object.fromEntries(Object.entries(def.raw.content).map(([type, schema]) => [type, { schema }]));
-    const out: Record<string, unknown> = { [String(def.successStatus ?? 200)]: { description: def.summary, ...headers, content } };
+    const own = { ...guardHeaders, ...def.raw.headers };
+    const rawHeaders = Object.keys(own).length > 0 ? { headers: describedHeaders(own) } : {};
+    const out: Record<string, unknown> = { [String(def.successStatus ?? 200)]: { description: def.summary, ...rawHeaders, content } };
     for (const [status, description] of Object.entries(def.raw.otherStatuses ?? {})) out[status] = { description, content };
+    for (const [status, description] of Object.entries(def.raw.emptyStatuses ?? {})) out[status] = { description, ...rawHeaders };
     return out;
   }
   if (def.successStatus === 204) return { '204': { description: 'Done: no content', ...headers } };

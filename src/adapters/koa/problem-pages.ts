@@ -246,6 +246,10 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
     what: 'The account already has an active authenticator.',
     todo: 'Remove it first (DELETE /auth/mfa/totp, which needs a recent re-authentication) to enrol another.',
   },
+  'last-required-factor': {
+    what: 'This is the last second factor of the account, and a role of yours requires one (svc.mfa.required-roles).',
+    todo: 'Enrol another factor first (a passkey, or an authenticator app), then remove this one; or ask an administrator.',
+  },
   'mfa-unavailable': {
     what: 'Second factors cannot be enrolled: the instance has no key to encrypt their secrets (svc.mfa.encryption-key).',
     todo: 'Retry later; operators: set svc.mfa.encryption-key.',
@@ -286,5 +290,17 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
   'directory-unavailable': {
     what: 'The user directory (database) cannot be reached, so accounts cannot be looked up.',
     todo: 'Retry after the Retry-After seconds or a short pause.',
+  },
+  'role-not-found': { what: 'There is no such role.', todo: 'Check the role identifier (GET /system/role lists them).' },
+  'menu-not-found': { what: 'There is no such menu.', todo: 'Check the menu identifier (GET /system/menu shows the tree).' },
+  'role-key-taken': { what: 'Another role already has this key (keys are compared exactly).', todo: 'Choose another key.' },
+  'role-in-use': {
+    what: 'Users still hold the role, so it cannot be deleted.',
+    todo: 'Take the role from its users first (POST /system/user/{id}/roles), or disable it instead.',
+  },
+  'menu-has-children': { what: 'Menus are still below this one, so it cannot be deleted.', todo: 'Delete or move them first.' },
+  'menu-in-use': {
+    what: 'Roles still hold the menu, so it cannot be deleted (deleting it would change their permissions).',
+    todo: 'Take the menu from those roles first (PUT /system/role/{id}/menus).',
   },
 };

@@ -25,6 +25,10 @@ export interface RawResponse {
   readonly content: Readonly<Record<string, z.ZodTypeAny>>;
   /** Statuses besides the success status that the handler writes itself, same content, with what they mean (e.g. 503 DOWN). */
   readonly otherStatuses?: Readonly<Record<number, string>>;
+  /** Statuses the handler answers with no content, with what they mean (e.g. 304 on a matching If-None-Match). */
+  readonly emptyStatuses?: Readonly<Record<number, string>>;
+  /** Response headers of the success (and the empty statuses), by name, with what they carry. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface ActiveEntry {
   readonly tokenId: string;
   readonly createdAt: number;
   readonly expiresAt: number | null;
+  /** The client IP at login (the online list's IP filter reads it without parsing the record). */
+  readonly ip: string | undefined;
   lastActiveAt: number;
   /** Retention deadline on the store clock, null = kept forever. */
   readonly deadline: number | null;
@@ -41,6 +43,7 @@ export function activeEntry(record: SessionRecord, lastActiveAt: number, deadlin
     tokenId: record.tokenId,
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,
+    ip: record.client.ip,
     lastActiveAt,
     deadline,
   };

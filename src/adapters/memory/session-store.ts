@@ -6,10 +6,11 @@
  * together (requestContext, docs/performance.md).
  */
 import type { Clock } from '../../application/ports/clock';
-import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
+import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { bySessionAge } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
+import { OnlineIndex } from './online-index';
 import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
 import type { LoginType } from '../../domain/login-type';
 
@@ -22,8 +23,8 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   private readonly sessions = new Map<string, SessionEntry>();
   /** loginType + userId -> hashes of that user's active sessions. */
   private readonly byUser = new Map<string, Set<string>>();
-  /** loginType -> hashes of its active sessions (for listAll). */
-  private readonly byType = new Map<string, Set<string>>();
+  /** loginType -> its active sessions in login order (the online list; expired ones pruned as met and by sweep). */
+  private readonly byType = new Map<string, OnlineIndex>();
   /** loginType + tokenId -> tokenHash. */
   private readonly byTokenId = new Map<string, string>();
 
@@ -68,7 +69,8 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   async update(loginType: LoginType, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
     const entry = this.liveSession(loginType, tokenHash);
     if (entry?.kind !== 'active') return false;
-    this.unindex(loginType, tokenHash, entry);
+    // Its place in the online index stays (same createdAt): a renew does not move a session to the end.
+    this.unindex(loginType, tokenHash, entry, false);
     const next = activeEntry(record, entry.lastActiveAt, deadlineAfter(this.clock, retentionMs));
     this.sessions.set(key2(loginType, tokenHash), next);
     this.index(loginType, tokenHash, next);
@@ -97,9 +99,36 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return this.listIndexed(this.byUser, key2(loginType, userId), loginType, now);
   }
 
-  async listAll(loginType: LoginType, now: number, limit: number): Promise<ListedSession[]> {
-    if (limit <= 0) return [];
-    return this.listIndexed(this.byType, loginType, loginType, now).slice(0, limit);
+  /**
+   * Walks the online index in order: O(offset + page) map lookups (the skipped entries are checked,
+   * so positions count live sessions only), pruning what has ended or expired. An IP filter, or an
+   * index of at most `exactCountUpTo` entries, reads on to count exactly (an IP filter stops after
+   * `scanLimit` entries).
+   */
+  async listPage(loginType: LoginType, now: number, q: OnlineQuery): Promise<OnlinePage> {
+    const index = this.byType.get(loginType);
+    if (index === undefined) return { sessions: [], total: 0, totalExact: true };
+    const counting = q.ip !== undefined || index.size <= q.exactCountUpTo;
+    const maxRead = q.ip !== undefined ? q.scanLimit : Infinity;
+    const sessions: ListedSession[] = [];
+    let matches = 0;
+    let read = 0;
+    let complete = true;
+    for (const hash of index.inOrder()) {
+      if (read >= maxRead) {
+        complete = false;
+        break;
+      }
+      read++;
+      const entry = this.current(loginType, index, hash, now);
+      if (entry === null || (q.ip !== undefined && entry.ip !== q.ip)) continue;
+      if (matches >= q.offset && sessions.length < q.limit)
+        sessions.push({ tokenHash: hash, record: recordOf(entry), lastActiveAt: entry.lastActiveAt });
+      matches++;
+      if (!counting && sessions.length >= q.limit) break;
+    }
+    if (index.size === 0) this.byType.delete(loginType);
+    return counting ? { sessions, total: matches, totalExact: complete } : { sessions, total: index.size, totalExact: false };
   }
 
   async findByTokenId(loginType: LoginType, tokenId: string): Promise<string | null> {
@@ -108,13 +137,17 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return this.liveSession(loginType, hash)?.kind === 'active' ? hash : null;
   }
 
-  /** Evicts sessions and tombstones whose retention has passed, with their index entries. */
+  /**
+   * Evicts sessions and tombstones whose retention has passed, with their index entries, and drops
+   * sessions past their expiry from the online index (their records stay, to answer token-expired).
+   */
   sweep(): number {
     const now = this.clock.now();
     let removed = 0;
     for (const [k, entry] of this.sessions) {
-      if (entry.deadline === null || entry.deadline > now) continue;
       const sep = k.indexOf(SEP);
+      if (entry.kind === 'active' && !isCurrent(entry, now)) this.byType.get(k.slice(0, sep))?.delete(k.slice(sep + 1));
+      if (entry.deadline === null || entry.deadline > now) continue;
       this.removeSession(k.slice(0, sep), k.slice(sep + 1), entry);
       removed++;
     }
@@ -124,8 +157,16 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   size(): number {
     let n = this.sessions.size + this.byTokenId.size;
     for (const set of this.byUser.values()) n += set.size;
-    for (const set of this.byType.values()) n += set.size;
+    for (const index of this.byType.values()) n += index.size;
     return n;
+  }
+
+  /** The current session an online-index entry names, or null after pruning the entry (ended, or past its expiry). */
+  private current(loginType: string, index: OnlineIndex, hash: string, now: number): ActiveEntry | null {
+    const entry = this.liveSession(loginType, hash);
+    if (entry?.kind === 'active' && isCurrent(entry, now)) return entry;
+    index.delete(hash);
+    return null;
   }
 
   /** The current sessions an index lists, oldest first; prunes its dead entries. */
@@ -169,13 +210,16 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
 
   private index(loginType: string, tokenHash: string, entry: ActiveEntry): void {
     addTo(this.byUser, key2(loginType, entry.userId), tokenHash);
-    addTo(this.byType, loginType, tokenHash);
+    let online = this.byType.get(loginType);
+    if (online === undefined) this.byType.set(loginType, (online = new OnlineIndex()));
+    online.add(tokenHash, entry.createdAt);
     this.byTokenId.set(key2(loginType, entry.tokenId), tokenHash);
   }
 
-  private unindex(loginType: string, tokenHash: string, entry: ActiveEntry): void {
+  /** `online` false: the entry stays in the online index (an update keeps its place). */
+  private unindex(loginType: string, tokenHash: string, entry: ActiveEntry, online = true): void {
     removeFrom(this.byUser, key2(loginType, entry.userId), tokenHash);
-    removeFrom(this.byType, loginType, tokenHash);
+    if (online) this.byType.get(loginType)?.delete(tokenHash);
     const tokenKey = key2(loginType, entry.tokenId);
     if (this.byTokenId.get(tokenKey) === tokenHash) this.byTokenId.delete(tokenKey);
   }

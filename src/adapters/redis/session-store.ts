@@ -19,13 +19,14 @@
  *   delete   the record (one script), then its index entries;
  *   update   the record (one script, only if active), then the entries of the new record, then
  *            the old entries if the user or token id changed;
- *   listByUser / listAll / findByTokenId   read the index, then each session's slot; entries
- *            whose session is gone are pruned afterwards.
+ *   listByUser / listPage / findByTokenId   read the index, then each session's slot; entries
+ *            whose session is gone (for the online index: or past its expiry) are pruned afterwards
+ *            (online-listing.ts: what a page costs).
  *   A step that fails leaves at most an index entry without a live session (pruned when met).
  *
  * Time: `now` arguments come from the app Clock (never Redis TIME). Retention is a Redis PX TTL.
  */
-import type { CreateSessionInput, ListedSession, SessionStore } from '../../application/ports/session-store';
+import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
@@ -34,7 +35,9 @@ import { isCluster, type RedisClient } from './redis-client';
 import { CommandPerTick } from './command-per-tick';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
+import { OnlineListing } from './online-listing';
 import { activeRecord, SessionIndexes } from './session-indexes';
+import { SessionReads } from './session-reads';
 
 const SCRIPTS = {
   agSessionTouch: { file: 'session-touch.lua', keys: 2, sessionLib: true },
@@ -63,6 +66,7 @@ function retentionArg(retentionMs: number | null): string {
 
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
   private readonly indexes: SessionIndexes;
+  private readonly online: OnlineListing;
 
   /**
    * Reads a session's two keys (MGET), and reads and touches a session (the read-and-touch script).
@@ -74,8 +78,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
 
   constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
     super(client, keyPrefix, SCRIPTS, layout);
-    this.indexes = new SessionIndexes(client, this.keys, this.run);
-    if (isCluster(client) || this.keys.kind !== 'plain') {
+    const oneConnection = !isCluster(client) && this.keys.kind === 'plain';
+    const sessionReads = new SessionReads(client, this.keys, oneConnection);
+    this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads);
+    this.online = new OnlineListing(client, this.keys, sessionReads);
+    if (!oneConnection) {
       this.readKeys = ([s, a]) => client.mget(s, a);
       this.readAndTouch = (args) => this.run('agSessionTouch', ...args) as Promise<TouchReply>;
       return;
@@ -155,10 +162,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     return (await this.indexes.listUser(type, userId, now)).sort(bySessionAge);
   }
 
-  async listAll(type: string, now: number, limit: number): Promise<ListedSession[]> {
-    const max = Math.floor(limit);
-    if (!(max > 0)) return [];
-    return this.indexes.listAll(type, now, max);
+  async listPage(type: string, now: number, query: OnlineQuery): Promise<OnlinePage> {
+    const limit = Math.floor(query.limit);
+    const offset = Math.max(0, Math.floor(query.offset));
+    if (!(limit > 0)) return { sessions: [], total: 0, totalExact: false };
+    return this.online.page(type, now, { ...query, limit, offset });
   }
 
   async findByTokenId(type: string, tokenId: string): Promise<string | null> {

@@ -7,6 +7,8 @@
  *   @fill-folded-usernames <table>               set username_folded = foldUsername(username) on every row
  *   @unless-column <table>.<column> <statement>  run <statement> only when the column does not exist yet
  *   @unless-index <table>.<index> <statement>    run <statement> only when the index does not exist yet
+ *   @unless-constraint <table>.<name> <statement> run <statement> only when the constraint (a foreign key, a check)
+ *                                                does not exist yet
  *
  * Folding is Unicode NFKC, then lower case (src/domain/username.ts); SQL's LOWER() is neither, so the
  * folded column is computed here, in the application, exactly as the adapters compute it on insert.
@@ -25,7 +27,12 @@ export type MigrationStep =
   | { readonly kind: 'sql'; readonly sql: string }
   | { readonly kind: 'refuse-folded-clashes'; readonly tables: readonly string[] }
   | { readonly kind: 'fill-folded-usernames'; readonly table: string }
-  | { readonly kind: 'unless-column' | 'unless-index'; readonly table: string; readonly name: string; readonly sql: string };
+  | {
+      readonly kind: 'unless-column' | 'unless-index' | 'unless-constraint';
+      readonly table: string;
+      readonly name: string;
+      readonly sql: string;
+    };
 
 /** A migration the runner refused to apply because of the data it found; nothing was changed. */
 export class MigrationRefused extends Error {
@@ -47,14 +54,14 @@ export function parseStep(statement: string): MigrationStep {
     return { kind, tables: [m[2], ...(m[3]?.trim().split(/\s+/) ?? [])].map((t) => ident(t, statement)) };
   }
   if (m && kind === 'fill-folded-usernames' && m[3] === undefined) return { kind, table: ident(m[2], statement) };
-  if (m && (kind === 'unless-column' || kind === 'unless-index') && m[3] !== undefined) {
+  if (m && (kind === 'unless-column' || kind === 'unless-index' || kind === 'unless-constraint') && m[3] !== undefined) {
     const [table, name, extra] = (m[2] as string).split('.');
     if (extra !== undefined) throw new Error(`migration step "${statement.slice(0, 80)}": expected <table>.<name>`);
     return { kind, table: ident(table, statement), name: ident(name, statement), sql: m[3].trim() };
   }
   throw new Error(
     `unknown migration step "${statement.slice(0, 80)}" (expected @refuse-folded-clashes, ` +
-      `@fill-folded-usernames, @unless-column or @unless-index)`,
+      `@fill-folded-usernames, @unless-column, @unless-index or @unless-constraint)`,
   );
 }
 
@@ -115,11 +122,16 @@ async function fillFolded(conn: PoolConnection, table: string, migration: string
   }
 }
 
-async function exists(conn: PoolConnection, what: 'column' | 'index', table: string, name: string): Promise<boolean> {
-  const sql =
-    what === 'column'
-      ? 'SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ? LIMIT 1'
-      : 'SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ? LIMIT 1';
+const EXISTS: Readonly<Record<'column' | 'index' | 'constraint', string>> = {
+  column: 'SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ? LIMIT 1',
+  index: 'SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ? LIMIT 1',
+  constraint:
+    'SELECT 1 FROM information_schema.TABLE_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = ? AND ' +
+    'CONSTRAINT_NAME = ? LIMIT 1',
+};
+
+async function exists(conn: PoolConnection, what: 'column' | 'index' | 'constraint', table: string, name: string): Promise<boolean> {
+  const sql = EXISTS[what];
   const [rows] = await conn.query<RowDataPacket[]>(sql, [table, name]);
   return rows.length > 0;
 }
@@ -136,7 +148,9 @@ export async function runStep(conn: PoolConnection, step: MigrationStep, migrati
       return fillFolded(conn, step.table, migration);
     case 'unless-column':
     case 'unless-index':
-      if (!(await exists(conn, step.kind === 'unless-column' ? 'column' : 'index', step.table, step.name))) await conn.query(step.sql);
+    case 'unless-constraint':
+      if (!(await exists(conn, step.kind.slice('unless-'.length) as 'column' | 'index' | 'constraint', step.table, step.name)))
+        await conn.query(step.sql);
       return;
   }
 }

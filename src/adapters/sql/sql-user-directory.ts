@@ -20,7 +20,14 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { effectivePermissions } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
-import type { AdministrationResult, RoleGrant, UserAdministration } from '../../application/ports/user-administration';
+import type {
+  AdministrationResult,
+  ProfileChange,
+  ProfileResult,
+  RoleGrant,
+  UserAdministration,
+  UserQuery,
+} from '../../application/ports/user-administration';
 import type { CreateUserResult, DirectoryUser, NewUser, UserDirectory } from '../../application/ports/user-directory';
 import {
   ACCOUNT_STATE_COLUMNS,
@@ -32,6 +39,7 @@ import {
   STATUS_ENABLED,
   type Queryable,
 } from './sql-accounts';
+import { SqlUserAdmin } from './sql-user-admin';
 
 export { STATUS_DISABLED, STATUS_ENABLED } from './sql-accounts';
 
@@ -43,7 +51,7 @@ export interface SqlDirectoryOptions {
 }
 
 const USER_SELECT = `
-SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status, ${ACCOUNT_STATE_COLUMNS},
+SELECT u.id, u.username, u.nickname, u.avatar, u.password, u.status, ${ACCOUNT_STATE_COLUMNS}, u.phone,
        (SELECT JSON_ARRAYAGG(r.role_key)
           FROM sys_user_role ur
           JOIN sys_role r ON r.id = ur.role_id
@@ -78,9 +86,11 @@ export function directoryUserOf(row: RowDataPacket, roles: readonly string[], pe
   };
 }
 
+/** A sys_user row of USER_SELECT (with its phone, migration 008). */
 export function toDirectoryUser(row: RowDataPacket): DirectoryUser {
   const roles = [...new Set(jsonArray(row.role_keys))].sort();
-  return directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions)));
+  const phone = row.phone === null || row.phone === undefined ? null : String(row.phone);
+  return { ...directoryUserOf(row, roles, effectivePermissions(roles, jsonArray(row.menu_permissions))), phone };
 }
 
 /**
@@ -122,8 +132,17 @@ export function takenOnInsert(e: unknown, username: string): CreateUserResult | 
 }
 
 export class SqlUserDirectory extends SqlAccounts implements UserDirectory, UserAdministration {
+  private readonly admin: SqlUserAdmin;
+
   constructor(pool: Pool, opts: SqlDirectoryOptions = {}) {
     super(pool, { table: 'sys_user', accountType: 'admin' }, opts.queryTimeoutMs);
+    this.admin = new SqlUserAdmin({
+      pool,
+      select: USER_SELECT,
+      toUser: toDirectoryUser,
+      one: (db, where, value) => this.one(db, where, value),
+      timeout: this.timeout,
+    });
   }
 
   protected async one(db: Queryable, where: string, value: string): Promise<DirectoryUser | null> {
@@ -152,8 +171,15 @@ export class SqlUserDirectory extends SqlAccounts implements UserDirectory, User
     return listPage(this.pool, sql, offset, limit, toDirectoryUser);
   }
 
-  /** Role ids for the keys, or the keys that name no role. */
-  private async resolveRoles(db: Queryable, keys: readonly string[]): Promise<{ ids: string[] } | { unknown: string[] }> {
+  /**
+   * Role ids for the keys, or the keys that name no role. `lock` (a grant, inside its transaction): the role rows are
+   * then locked in share mode by their primary key, the row a deletion locks first (removeRole), so a concurrent
+   * deletion waits for the grant (and then finds the role in use) or the grant waits for the deletion (and finds the
+   * role gone), instead of the grant's insert failing its foreign key. Through the primary key only (FORCE INDEX):
+   * `uk_sys_role_key` covers (role_key, id), and share locks taken through it would deadlock with the deletion, which
+   * takes the primary key first and that index last.
+   */
+  private async resolveRoles(db: Queryable, keys: readonly string[], lock = false): Promise<{ ids: string[] } | { unknown: string[] }> {
     const wanted = [...new Set(keys)];
     if (wanted.length === 0) return { ids: [] };
     const [rows] = await db.query<RowDataPacket[]>(
@@ -161,6 +187,14 @@ export class SqlUserDirectory extends SqlAccounts implements UserDirectory, User
       [wanted],
     );
     const byKey = new Map(rows.map((r) => [String(r.role_key), String(r.id)]));
+    if (lock && byKey.size > 0) {
+      const [held] = await db.query<RowDataPacket[]>(
+        { sql: 'SELECT id, status FROM sys_role FORCE INDEX (PRIMARY) WHERE id IN (?) LOCK IN SHARE MODE', timeout: this.timeout },
+        [[...byKey.values()]],
+      );
+      const live = new Set(held.map((r) => String(r.id)));
+      for (const [key, id] of byKey) if (!live.has(id)) byKey.delete(key);
+    }
     const unknown = wanted.filter((k) => !byKey.has(k));
     return unknown.length > 0 ? { unknown } : { ids: wanted.map((k) => byKey.get(k) as string) };
   }
@@ -190,7 +224,7 @@ export class SqlUserDirectory extends SqlAccounts implements UserDirectory, User
 
   create(user: NewUser): Promise<CreateUserResult> {
     return this.inTransaction<CreateUserResult>(async (conn) => {
-      const roles = await this.resolveRoles(conn, user.roles);
+      const roles = await this.resolveRoles(conn, user.roles, true);
       if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
       let id: string;
       try {
@@ -272,13 +306,24 @@ export class SqlUserDirectory extends SqlAccounts implements UserDirectory, User
         [userId],
       );
       if (found.length === 0) return notFound(userId);
-      const roles = await this.resolveRoles(conn, roleKeys);
+      const roles = await this.resolveRoles(conn, roleKeys, true);
       if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
       await conn.execute({ sql: 'DELETE FROM sys_user_role WHERE user_id = ?', timeout: this.timeout }, [userId]);
       await this.linkRoles(conn, userId, roles.ids);
       const user = await this.one(conn, 'u.id = ?', userId);
       return user === null ? notFound(userId) : { ok: true, user };
     });
+  }
+
+  // The listing, profile edits and deletion (./sql-user-admin.ts).
+  findUsers(query: UserQuery): Promise<{ total: number; users: DirectoryUser[] }> {
+    return this.admin.findUsers(query);
+  }
+  updateProfile(userId: string, change: ProfileChange): Promise<ProfileResult> {
+    return this.admin.updateProfile(userId, change);
+  }
+  deleteUser(userId: string): Promise<DirectoryUser | null> {
+    return this.admin.deleteUser(userId);
   }
 }
 

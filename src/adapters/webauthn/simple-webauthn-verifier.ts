@@ -2,8 +2,9 @@
  * The WebAuthnVerifier port on @simplewebauthn/server (MIT): options generation and the
  * verification of attestations (`none`, `packed`, `fido-u2f`, `android-*`, `tpm`, `apple`) and
  * assertions. The relying party is fixed at construction: its id (svc.webauthn.rp-id), the name
- * authenticators show (svc.webauthn.rp-name) and the origins a response may come from
- * (svc.webauthn.origins). Every library failure is a refusal with its message (for the log).
+ * authenticators show (svc.webauthn.rp-name) and the origins a response may come from (one app's:
+ * svc.webauthn.admin-origins or svc.webauthn.web-origins). Every library failure is a refusal with
+ * its message (for the log).
  */
 import {
   generateAuthenticationOptions,

@@ -46,6 +46,20 @@ export const SECURITY_EVENT_TYPES = [
   'step-up',
   'mfa-enrolled',
   'mfa-removed',
+  // an administrator's reset of an account's second factors (appended)
+  'mfa-reset',
+  // user administration, complete (appended)
+  'user-updated',
+  'user-deleted',
+  'user-kicked-out',
+  // role and menu administration (appended)
+  'role-created',
+  'role-changed',
+  'role-menus-changed',
+  'role-deleted',
+  'menu-created',
+  'menu-changed',
+  'menu-deleted',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

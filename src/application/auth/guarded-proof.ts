@@ -13,9 +13,14 @@ import { AccountLock, type LockAttempt } from './account-lock';
 import { DeviceCookies } from './device-cookies';
 
 /** What a proof decided: right (with what it found), or wrong (with the error the caller answers). */
-export type ProofVerdict<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DomainError };
+export type ProofVerdict<T> =
+  { readonly ok: true; readonly value: T; readonly clearsBudget: boolean } | { readonly ok: false; readonly error: DomainError };
 
-export const proved = <T>(value: T): ProofVerdict<T> => ({ ok: true, value });
+/**
+ * A right proof. `clearsBudget` false: the proof was right but the sign-in is not complete (a second factor is still
+ * owed), so the place goes back and the budget is left as it is: the next step's failures count in it too.
+ */
+export const proved = <T>(value: T, clearsBudget = true): ProofVerdict<T> => ({ ok: true, value, clearsBudget });
 export const refused = (error: DomainError): ProofVerdict<never> => ({ ok: false, error });
 
 /** Whose budget the proof is checked in. */
@@ -63,7 +68,7 @@ export class GuardedProof {
       await this.lock.fail(place);
       throw verdict.error;
     }
-    await this.lock.succeed(place);
+    await (verdict.clearsBudget ? this.lock.succeed(place) : this.lock.release(place));
     return verdict.value;
   }
 }

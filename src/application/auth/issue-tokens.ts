@@ -1,6 +1,7 @@
 /** Issues a session plus the first (or next) refresh token of a family. */
 import { inject, injectable } from 'inversify';
 import type { AuthMethod, ClientInfo, Principal, RequiredAction } from '../../domain/session';
+import type { UserAgentParser } from '../ports/user-agent-parser';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
 import { formatDateTime } from '../shared/date-time';
@@ -39,6 +40,7 @@ export class IssueTokens {
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
+    @inject(TOKENS.UserAgentParser) private readonly userAgents: UserAgentParser,
   ) {}
 
   async execute(input: IssueTokensInput): Promise<TokenPair> {
@@ -51,7 +53,7 @@ export class IssueTokens {
     const family = input.family ?? this.registry.newFamily();
     // No access token outlives its family: the family's absolute lifetime bounds the whole login.
     const endOfFamily = this.registry.endOf(family);
-    const session = await manager.login(input.principal, input.client, { rtFamily: family }, endOfFamily, {
+    const session = await manager.login(input.principal, this.withDevice(input.client), { rtFamily: family }, endOfFamily, {
       requiredActions: input.requiredActions ?? [],
       amr: input.amr ?? ['pwd'],
       ...(input.authTime !== undefined ? { authTime: input.authTime } : {}),
@@ -65,5 +67,12 @@ export class IssueTokens {
       refreshToken,
       expires: expiresAt === null ? null : formatDateTime(expiresAt, this.settings.timeZone),
     };
+  }
+
+  /** The client with its User-Agent read once, here, so that no listing parses it again (the online list shows the names). */
+  private withDevice(client: ClientInfo): ClientInfo {
+    if (client.userAgent === undefined || client.userAgent === '') return client;
+    const { os, browser, deviceType } = this.userAgents.parse(client.userAgent);
+    return { ...client, os, browser, deviceType };
   }
 }

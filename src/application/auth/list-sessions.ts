@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import type { ListedSession } from '../ports/session-store';
 import { SessionManagers } from '../session/session-manager';
 import { tokenIdOf } from '../session/session-token';
 import { formatDateTime } from '../shared/date-time';
@@ -7,17 +8,44 @@ import type { AuthSettings } from './auth-settings';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 
+/** A live session as the online list, a user's own session list and the CLI show it. */
 export interface OnlineSession {
   readonly tokenId: string;
   readonly userId: string;
   readonly username: string;
+  readonly loginType: LoginType;
   readonly loginTime: string;
   readonly lastActiveTime: string;
   readonly expires: string | null;
   readonly ipaddr: string;
   readonly userAgent: string;
+  /** Read from the User-Agent once, at login; `unknown` for a session from before that (or without a User-Agent). */
+  readonly os: string;
+  readonly browser: string;
+  readonly deviceType: string;
 }
 
+/** The row of a listed session, its times in `timeZone` (one cached formatter per zone: shared/date-time.ts). */
+export function sessionRowOf(s: ListedSession, timeZone: string): OnlineSession {
+  const { record } = s;
+  const client = record.client;
+  return {
+    tokenId: tokenIdOf(s.tokenHash),
+    userId: record.principal.userId,
+    username: record.principal.username,
+    loginType: record.loginType,
+    loginTime: formatDateTime(record.createdAt, timeZone),
+    lastActiveTime: formatDateTime(s.lastActiveAt, timeZone),
+    expires: record.expiresAt === null ? null : formatDateTime(record.expiresAt, timeZone),
+    ipaddr: client.ip ?? '',
+    userAgent: client.userAgent ?? '',
+    os: client.os ?? 'unknown',
+    browser: client.browser ?? 'unknown',
+    deviceType: client.deviceType ?? 'unknown',
+  };
+}
+
+/** One user's live sessions of a login type, oldest first (the user's own list, the CLI's `sessions list`). */
 @injectable()
 export class ListSessions {
   /** The failures this use case may raise (its collaborators' included), for the API description. */
@@ -28,20 +56,8 @@ export class ListSessions {
     @inject(TOKENS.AuthSettings) private readonly settings: AuthSettings,
   ) {}
 
-  /** Live sessions of a login type (all of them, or one user's), oldest first. */
-  async execute(input: { loginType: LoginType; userId?: string; limit?: number }): Promise<OnlineSession[]> {
-    const m = this.managers.get(input.loginType);
-    const list = input.userId === undefined ? await m.listAll(input.limit ?? 1000) : await m.listSessions(input.userId);
-    const tz = this.settings.timeZone;
-    return list.map((s) => ({
-      tokenId: tokenIdOf(s.tokenHash),
-      userId: s.record.principal.userId,
-      username: s.record.principal.username,
-      loginTime: formatDateTime(s.record.createdAt, tz),
-      lastActiveTime: formatDateTime(s.lastActiveAt, tz),
-      expires: s.record.expiresAt === null ? null : formatDateTime(s.record.expiresAt, tz),
-      ipaddr: s.record.client.ip ?? '',
-      userAgent: s.record.client.userAgent ?? '',
-    }));
+  async execute(input: { loginType: LoginType; userId: string }): Promise<OnlineSession[]> {
+    const list = await this.managers.get(input.loginType).listSessions(input.userId);
+    return list.map((s) => sessionRowOf(s, this.settings.timeZone));
   }
 }

@@ -110,15 +110,19 @@ export class Login {
       deviceCookies: input.deviceCookies,
       admit: (deviceId: string | null) => this.beginAttempt(input, deviceId, everyLogin, solveCaptcha),
     };
-    const { user, readAt } = await this.guarded.execute(attempt, async () => {
+    const { user, readAt, methods } = await this.guarded.execute(attempt, async () => {
       const at = this.clock.now();
       const found = await this.directory.findByUsername(input.username);
       // Compared whether or not the user exists (a dummy hash for unknown users): the same work either way.
       const matches = await this.passwords.matches(found, password);
-      return matches && found !== null ? proved({ user: found, readAt: at }) : refused(badCredentials());
+      if (!matches || found === null) return refused(badCredentials());
+      // With a second factor owed, the right password clears nothing: the second step's failures spend this budget
+      // too, and a cleared one would let a fresh mfaToken every few guesses walk the code space. The place goes
+      // back; the completed login (VerifyMfa) clears the budget.
+      const owed = await this.factors.methodsOf(input.loginType, found.id);
+      return proved({ user: found, readAt: at, methods: owed }, owed.length === 0);
     });
     this.finish.assertMayLogIn(input.loginType, user);
-    const methods = await this.factors.methodsOf(input.loginType, user.id);
     if (methods.length > 0) {
       // A second factor is enrolled: no session yet, a single-use challenge for POST /auth/mfa/verify.
       return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt), methods };

@@ -26,6 +26,7 @@ export class ConfirmTotp {
     'mfa-code-invalid',
     'mfa-unavailable',
     'directory-unavailable',
+    'directory-read-only',
     'store-unavailable',
   ];
 

@@ -9,6 +9,7 @@
  * type issued for that purpose and user (single use), the credential must be the user's, its user
  * handle (when sent) must match, and the signature counter must move forward (a clone's does not).
  */
+import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { Reason } from '../../domain/errors';
 import { DomainError } from '../../domain/errors';
@@ -28,6 +29,7 @@ import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from '../auth/auth-settings';
 import { PasskeyChallenges, passkeyInvalid } from './passkey-challenges';
+import { RequiredFactor, type FactorHolder } from './required-factor';
 
 /** A passkey as its owner sees it (no key material); times as `yyyy/MM/dd HH:mm:ss` in svc.time-zone. */
 export interface PasskeyView {
@@ -58,8 +60,21 @@ export interface PasskeyUser {
   readonly displayName: string;
 }
 
-/** The user handle (WebAuthn `user.id`) of an account: its id's bytes, never its name. */
-export const userHandleOf = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url');
+/**
+ * The user handle (WebAuthn `user.id`) of an account: the SHA-256 of its login type and id (32 bytes), never its
+ * name. The login type is in it because both apps share one relying party: admin user 1 and member 1 have
+ * different handles, so an authenticator keeps a discoverable passkey of each instead of replacing one with the
+ * other.
+ */
+export const userHandleOf = (loginType: LoginType, userId: string): string =>
+  createHash('sha256').update(`${loginType}:${userId}`, 'utf8').digest('base64url');
+
+/** The handle of passkeys registered before the login type was part of it (the id's bytes): still accepted. */
+export const legacyUserHandleOf = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url');
+
+/** Whether an assertion's user handle names the credential's owner (either handle form). */
+const handleNames = (handle: string, loginType: LoginType, userId: string): boolean =>
+  handle === userHandleOf(loginType, userId) || handle === legacyUserHandleOf(userId);
 
 export const viewOf = (p: StoredPasskey, timeZone: string): PasskeyView => ({
   id: p.id,
@@ -81,6 +96,7 @@ export class Passkeys {
     'store-unavailable',
     'directory-unavailable',
     'directory-read-only',
+    ...RequiredFactor.reasons,
   ];
 
   constructor(
@@ -90,13 +106,14 @@ export class Passkeys {
     @inject(TOKENS.Logger) private readonly log: Logger,
     @inject(TOKENS.AuthSettings) private readonly settings: Pick<AuthSettings, 'timeZone'>,
     @inject(PasskeyChallenges) private readonly challenges: PasskeyChallenges,
+    @inject(RequiredFactor) private readonly required: RequiredFactor,
   ) {}
 
   /** Options for `navigator.credentials.create()`: a new passkey for the user, none of theirs twice. */
   async registrationOptions(loginType: LoginType, user: PasskeyUser): Promise<CreationOptionsJson> {
     const existing = await this.store.list(loginType, user.userId);
     const options = await this.verifier.creationOptions({
-      userHandle: userHandleOf(user.userId),
+      userHandle: userHandleOf(loginType, user.userId),
       userName: user.username,
       userDisplayName: user.displayName,
       excludeCredentials: existing.map(refOf),
@@ -110,10 +127,16 @@ export class Passkeys {
     return (await this.store.list(loginType, userId)).map((p) => viewOf(p, this.settings.timeZone));
   }
 
-  /** Removes one of the user's passkeys; another's, or an unknown id, is `not-found`. */
-  async remove(loginType: LoginType, userId: string, credentialId: string): Promise<void> {
-    if (!(await this.store.remove(loginType, userId, credentialId)))
-      throw new DomainError('not-found', 'You have no passkey with this id.');
+  /**
+   * Removes one of the user's passkeys; another's, or an unknown id, is `not-found`; the last second factor of a
+   * holder of a required role is `last-required-factor` (RequiredFactor).
+   */
+  async remove(loginType: LoginType, user: FactorHolder, credentialId: string): Promise<void> {
+    const notFound = () => new DomainError('not-found', 'You have no passkey with this id.');
+    const found = await this.store.find(loginType, credentialId);
+    if (found === null || found.userId !== user.userId) throw notFound();
+    await this.required.assertRemovable(loginType, user, { kind: 'passkey', credentialId });
+    if (!(await this.store.remove(loginType, user.userId, credentialId))) throw notFound();
   }
 
   /**
@@ -153,7 +176,7 @@ export class Passkeys {
     if (expectedUserId !== null && credential.userId !== expectedUserId) throw refuse("another user's credential");
     const handle = response.response.userHandle;
     // A passwordless login must name its user (a discoverable credential always does) and it must be the credential's.
-    if ((handle === undefined && expectedUserId === null) || (handle !== undefined && handle !== userHandleOf(credential.userId)))
+    if ((handle === undefined && expectedUserId === null) || (handle !== undefined && !handleNames(handle, loginType, credential.userId)))
       throw refuse('user handle does not match');
     const verified = await this.verifier.verifyAuthentication(response, {
       challenge,

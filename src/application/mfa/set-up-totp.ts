@@ -6,7 +6,7 @@ import { TotpFactors, type TotpAccount, type TotpEnrolment } from './totp-factor
 
 @injectable()
 export class SetUpTotp {
-  static readonly reasons: readonly Reason[] = ['mfa-already-enrolled', 'mfa-unavailable', 'directory-unavailable'];
+  static readonly reasons: readonly Reason[] = ['mfa-already-enrolled', 'mfa-unavailable', 'directory-unavailable', 'directory-read-only'];
 
   constructor(@inject(TotpFactors) private readonly factors: TotpFactors) {}
 

@@ -8,6 +8,37 @@ export interface ListedSession {
   readonly lastActiveAt: number;
 }
 
+/** A page of the online index (GET /monitor/online): its order is login time, then token hash (memory: login order). */
+export interface OnlineQuery {
+  /**
+   * Index entries skipped before the page. An entry whose session expired but that no listing has
+   * met yet may hold a position (a direct jump to a deep page can then shift by a few sessions;
+   * paging on from the first page cannot: each page prunes what it meets).
+   */
+  readonly offset: number;
+  /** Sessions on the page, at most. */
+  readonly limit: number;
+  /** Only sessions whose client IP is exactly this: the store reads the index from its head, at most `scanLimit` entries. */
+  readonly ip?: string;
+  /** How many index entries an IP filter reads at most. */
+  readonly scanLimit: number;
+  /** Without a filter, `total` is counted exactly (every entry read) while the index holds at most this many entries. */
+  readonly exactCountUpTo: number;
+}
+
+export interface OnlinePage {
+  readonly sessions: ListedSession[];
+  /**
+   * How many sessions match: exact (`totalExact`) when every entry was read (an IP filter whose scan
+   * reached the end of the index, or an index of at most `exactCountUpTo` entries); otherwise, without
+   * a filter, the index's entry count once the page's dead entries are pruned (an upper bound: sessions
+   * that expired since the last listing met them count until pruned), and with an IP filter the
+   * matches within the entries scanned (a lower bound).
+   */
+  readonly total: number;
+  readonly totalExact: boolean;
+}
+
 export interface CreateSessionInput {
   readonly loginType: LoginType;
   /** SHA-256 (hex) of the token: the only form of the token the store ever sees. */
@@ -28,7 +59,8 @@ export interface CreateSessionInput {
  * step: a session that can be read as active is in the user and type indexes (indexed before it
  * is written); a revocation (mark, delete) is effective before its index entries go; of
  * concurrent creates with replaceOthers for one user exactly one stays active. Index entries
- * left without a session are pruned when a listing meets them.
+ * left without a session, and online-index entries of sessions past their expiry, are pruned
+ * when a listing meets them.
  */
 export interface SessionStore {
   /** Stores a new session and indexes it; returns how many older sessions were replaced. */
@@ -47,8 +79,12 @@ export interface SessionStore {
   mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number>;
   /** The user's active (not expired, not tombstoned) sessions; prunes dead index entries. */
   listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]>;
-  /** Active sessions of a login type, oldest first, at most `limit`. */
-  listAll(loginType: LoginType, now: number, limit: number): Promise<ListedSession[]>;
+  /**
+   * A page of the login type's current sessions, oldest first. Bounded work: the page's entries
+   * (plus the dead ones met, pruned), the skipped offset's index entries (never their records),
+   * and for an IP filter at most `scanLimit` records.
+   */
+  listPage(loginType: LoginType, now: number, query: OnlineQuery): Promise<OnlinePage>;
   /** The token hash of the session whose short token id is `tokenId`, if it exists. */
   findByTokenId(loginType: LoginType, tokenId: string): Promise<string | null>;
 }

@@ -1,8 +1,8 @@
 /**
- * Role changes of admin accounts made through this service (the enabled flag and the rest of an
- * account's state: AccountStore). Kept apart from UserDirectory (the read/login port) so a
- * read-only directory need not implement it.
- * "Not found" and "unknown role" are values; nothing is half-written.
+ * Role changes, profile edits, deletion and the filtered listing of admin accounts made through
+ * this service (the enabled flag and the rest of an account's state: AccountStore). Kept apart
+ * from UserDirectory (the read/login port) so a read-only directory need not implement it.
+ * "Not found", "unknown role" and "e-mail taken" are values; nothing is half-written.
  */
 import type { DirectoryUser } from './user-directory';
 
@@ -15,7 +15,44 @@ export type RoleGrant =
   | { readonly ok: true; readonly permissions: readonly string[] }
   | { readonly ok: false; readonly reason: 'unknown-role'; readonly detail: string };
 
+/** What `findUsers` filters by (every given filter applies); an unknown role or a name nobody has matches nothing. */
+export interface UserQuery {
+  /** Part of the username, compared by folded form (NFKC, then lower case): `ANN` finds `joann`. */
+  readonly username?: string;
+  /** The account's flag: `enabled` or `disabled` (a timed ban whose end has passed is still `disabled` until enabled). */
+  readonly status?: 'enabled' | 'disabled';
+  /** A role key the account is assigned (enabled or not): every holder of the role. */
+  readonly role?: string;
+  readonly offset: number;
+  /** At most 1000. */
+  readonly limit: number;
+}
+
+/**
+ * A profile edit: an absent field keeps its value; `email` or `phone` null clears it. A new
+ * e-mail address (another folded form) is unverified; the same address respelt keeps its mark.
+ */
+export interface ProfileChange {
+  readonly nickname?: string;
+  readonly avatar?: string;
+  readonly email?: string | null;
+  readonly phone?: string | null;
+}
+
+export type ProfileResult =
+  | { readonly ok: true; readonly user: DirectoryUser }
+  | { readonly ok: false; readonly reason: 'user-not-found' | 'email-taken'; readonly detail: string };
+
 export interface UserAdministration {
+  /** Accounts matching `query`, in id order, a page of them, and how many match in all. */
+  findUsers(query: UserQuery): Promise<{ total: number; users: DirectoryUser[] }>;
+  /** Changes nickname, avatar, e-mail and phone together, or nothing (an address another account holds: email-taken). */
+  updateProfile(userId: string, change: ProfileChange): Promise<ProfileResult>;
+  /**
+   * Deletes the account with its role links and password history; returns it as it was, or null
+   * when there is no such user. Its id is never given to another account.
+   */
+  deleteUser(userId: string): Promise<DirectoryUser | null>;
   /**
    * Every permission these roles could grant, whether or not a role or its menus are enabled
    * today (a disabled role granted now grants its permissions the day it is enabled); the role

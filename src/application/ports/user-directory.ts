@@ -23,6 +23,8 @@ export interface DirectoryUser {
   /** The account's e-mail address as given (members; admins may have none). */
   readonly email?: string | null;
   readonly emailVerified?: boolean;
+  /** A phone number as given (admin accounts; absent where a directory keeps none). */
+  readonly phone?: string | null;
 }
 
 /** Whether the account may log in at `now`: enabled, or disabled by a timed ban that has ended. */

@@ -24,7 +24,7 @@ import {
 } from '../../domain/session';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { ListedSession, SessionStore } from '../ports/session-store';
+import type { ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
@@ -227,8 +227,9 @@ export class SessionManager {
     return this.store.listByUser(this.loginType, userId, this.clock.now());
   }
 
-  listAll(limit = 1000): Promise<ListedSession[]> {
-    return this.store.listAll(this.loginType, this.clock.now(), limit);
+  /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */
+  listPage(query: OnlineQuery): Promise<OnlinePage> {
+    return this.store.listPage(this.loginType, this.clock.now(), query);
   }
 
   /** Extends a session's lifetime to `timeoutSeconds` from now (default: session.timeout). */

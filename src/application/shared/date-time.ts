@@ -1,8 +1,6 @@
 /**
- * One formatter per time zone, made at its first use: building an Intl.DateTimeFormat costs about
- * a hundred microseconds (its locale and zone data are resolved anew each time), formatting with
- * one a few, and every login formats its session's expiry. The zones are the configuration's
- * (svc.time-zone, checked at start), so there are few; one Intl does not know throws and is not kept.
+ * One formatter per time zone, made once per process: building an Intl.DateTimeFormat costs far more
+ * than formatting with one (a listing formats three times per row).
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -26,7 +24,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** `yyyy/MM/dd HH:mm:ss` in an IANA zone (what vue-pure-admin parses with `new Date(expires)`). */
 export function formatDateTime(ms: number, timeZone: string): string {
-  const parts = formatterFor(timeZone).formatToParts(new Date(ms));
-  const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '00';
-  return `${get('year')}/${get('month')}/${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+  const p: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const part of formatterFor(timeZone).formatToParts(ms)) p[part.type] = part.value;
+  const two = (v: string | undefined) => v ?? '00';
+  return `${p.year ?? '0000'}/${two(p.month)}/${two(p.day)} ${two(p.hour)}:${two(p.minute)}:${two(p.second)}`;
 }

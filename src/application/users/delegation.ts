@@ -4,7 +4,7 @@
  * - A caller grants (on creation or a role change) only roles whose every permission its own
  *   permissions cover (`permissionsNotCovered`: `*:*:*` covers all; `system:*` covers
  *   `system:user:add`; a pattern is covered only by an equal or wider one).
- * - A caller changes the roles of, disables, enables, resets or deletes only an account whose
+ * - A caller changes the roles of, disables, enables, resets, edits or deletes only an account whose
  *   permissions it covers, those of its disabled roles and menus included (they are dormant, not
  *   gone): nobody but a `*:*:*` holder touches a `*:*:*` account, active or dormant.
  * - A caller never changes its own roles or enabled flag (that is someone else's call).
@@ -29,7 +29,7 @@ export interface Actor {
 }
 
 /** What a caller does to another account (the words of the refusal message). */
-export type ManageAction = 'change the roles of' | 'disable' | 'enable' | 'reset the password of' | 'delete' | 'unlock' | 'manage';
+export type ManageAction = 'change the roles of' | 'disable' | 'enable' | 'reset the password of' | 'delete' | 'unlock' | 'edit' | 'manage';
 
 const list = (perms: readonly string[]): string => perms.map((p) => `"${p}"`).join(', ');
 

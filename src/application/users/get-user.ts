@@ -23,6 +23,7 @@ export interface UserDetails extends UserView {
   readonly mustChangePassword: boolean;
   readonly email: string | null;
   readonly emailVerified: boolean;
+  readonly phone: string | null;
 }
 
 @injectable()
@@ -49,6 +50,7 @@ export class GetUser {
       mustChangePassword: user.mustChangePassword === true,
       email: user.email ?? null,
       emailVerified: user.emailVerified === true,
+      phone: user.phone ?? null,
     };
   }
 }

@@ -128,6 +128,25 @@ export const originList = list.superRefine((entries, ctx) => {
   }
 });
 
+/**
+ * The exact origins (`scheme://host[:port]`, no `*`) a WebAuthn answer may come from: at least one, each written as
+ * a browser reports it (`HTTPS://App.Example.com/` becomes `https://app.example.com`).
+ */
+export const webauthnOrigins = list.transform((entries, ctx) => {
+  if (entries.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "expected at least one origin (the app's front end)" });
+  return entries.map((e) => {
+    try {
+      const u = new URL(e);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin.toLowerCase() === e.replace(/\/$/, '').toLowerCase())
+        return u.origin;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${e}" is not an exact origin (scheme://host[:port])` });
+    return e;
+  });
+});
+
 /** A map from YAML, or from a JSON object in the environment ('' is {}). */
 const jsonObject = (v: unknown): unknown => {
   if (typeof v !== 'string') return v ?? {};

@@ -19,7 +19,7 @@ import { clientOf, deviceCookiesOf, LOGIN_RATE_LIMIT, withDeviceCookie } from '.
 const MFA_RATE_LIMIT = { ...LOGIN_RATE_LIMIT, key: 'mfa', limit: 10 } as const;
 
 function verifyRoute(kit: RouteKit, type: LoginType): RouteDef {
-  const verify = kit.use(VerifyMfa);
+  const [verify, challenges] = [kit.use(VerifyMfa), kit.use(MfaChallenges)];
   return route({
     method: 'post',
     path: '/auth/mfa/verify',
@@ -34,6 +34,10 @@ function verifyRoute(kit: RouteKit, type: LoginType): RouteDef {
     raises: VerifyMfa.reasons,
     handler: async (ctx, { body: b }) => {
       const captcha = b.captchaUuid !== undefined && b.captchaCode !== undefined ? { uuid: b.captchaUuid, code: b.captchaCode } : undefined;
+      // The account the mfaToken was issued for is the event's subject, failures included: a wrong code after the
+      // right password belongs in that account's login log.
+      const challenge = await challenges.read(type, b.mfaToken);
+      ctx.state.subject = { userId: challenge.userId, username: challenge.username };
       const login = await verify.execute({
         loginType: type,
         mfaToken: b.mfaToken,
@@ -44,8 +48,7 @@ function verifyRoute(kit: RouteKit, type: LoginType): RouteDef {
         client: clientOf(ctx),
         deviceCookies: deviceCookiesOf(ctx, type),
       });
-      const { userId, ...out } = withDeviceCookie(ctx, type, login);
-      ctx.state.subject = { userId };
+      const { userId: _subject, ...out } = withDeviceCookie(ctx, type, login);
       return type === 'admin' ? out : { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
     },
   });

@@ -23,7 +23,8 @@ export function mfaTotpRoutes(kit: RouteKit): RouteDef[] {
       path: '/auth/mfa/totp/setup',
       summary: 'Start TOTP enrolment: a new pending secret (replacing an unconfirmed one), its otpauth URI and QR code, shown once',
       tags: ['mfa'],
-      guards: [enrolling],
+      // Adding a factor is as sensitive as removing one (ASVS 7.5.1): a stolen session must not set up its own TOTP.
+      guards: [enrolling, kit.guards.requireRecentAuth(type)],
       response: TotpSetup,
       raises: SetUpTotp.reasons,
       handler: async (ctx) => {
@@ -59,7 +60,7 @@ export function mfaTotpRoutes(kit: RouteKit): RouteDef[] {
       successStatus: 204,
       raises: RemoveTotp.reasons,
       handler: async (ctx) => {
-        await remove.execute({ loginType: type, userId: currentUser(ctx).userId });
+        await remove.execute({ loginType: type, user: currentUser(ctx) });
       },
     }),
   ];

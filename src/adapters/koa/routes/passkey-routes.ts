@@ -52,7 +52,8 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
         'Options to register a passkey (WebAuthn PublicKeyCredentialCreationOptionsJSON): pass them to navigator.credentials.create(); ' +
         'the challenge is single use and lives svc.mfa.challenge-ttl-seconds',
       tags: ['passkeys'],
-      guards: [enrol],
+      // Adding a factor is as sensitive as removing one (ASVS 7.5.1): a stolen session must not leave its own passkey.
+      guards: [enrol, kit.guards.requireRecentAuth(type)],
       response: PasskeyCreationOptions,
       raises: Passkeys.reasons,
       handler: async (ctx) => {
@@ -101,7 +102,7 @@ export function passkeyRoutes(kit: RouteKit): RouteDef[] {
       guards: [login, kit.guards.requireRecentAuth(type)],
       successStatus: 204,
       raises: Passkeys.reasons,
-      handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx).userId, params.id),
+      handler: async (ctx, { params }) => passkeys.remove(type, currentUser(ctx), params.id),
     }),
   ];
 }

@@ -4,14 +4,14 @@
  */
 import { z } from 'zod';
 import { EndSession } from '../../../application/auth/end-session';
-import { ListSessions } from '../../../application/auth/list-sessions';
+import { ListOnlineSessions } from '../../../application/auth/list-online-sessions';
 import { USERNAME_PATTERN } from '../../../domain/password';
 import { CreateUser } from '../../../application/users/create-user';
 import { ListUsers } from '../../../application/users/list-users';
 import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { parseQuery, route, type RouteDef } from '../routes';
-import { KickedOutSession, OnlineSession, User, UserPage } from '../schemas/account-schemas';
+import { KickedOutSession, OnlineSessionPage, User, UserPage } from '../schemas/account-schemas';
 
 const createUserBody = z
   .object({
@@ -23,6 +23,13 @@ const createUserBody = z
   })
   .strict();
 
+const onlineQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10000).default(1).openapi({ description: 'Page number, from 1 (page × size ≤ 10,000)' }),
+  size: z.coerce.number().int().min(1).max(500).default(20).openapi({ description: 'Sessions per page (1-500)' }),
+  username: z.string().trim().min(1).max(64).optional().openapi({ description: "Only this user's sessions (the name in any case)" }),
+  ip: z.string().trim().min(1).max(45).optional().openapi({ description: 'Only sessions from this client IP (exact)' }),
+});
+
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100000).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(20),
@@ -31,12 +38,7 @@ const pageQuery = z.object({
 export function systemRoutes(kit: RouteKit): RouteDef[] {
   const type = 'admin';
   const login = kit.guards.requireLogin(type);
-  const [createUser, listUsers, listSessions, endSession] = [
-    kit.use(CreateUser),
-    kit.use(ListUsers),
-    kit.use(ListSessions),
-    kit.use(EndSession),
-  ];
+  const [createUser, listUsers] = [kit.use(CreateUser), kit.use(ListUsers)];
   return [
     route({
       method: 'post',
@@ -75,15 +77,28 @@ export function systemRoutes(kit: RouteKit): RouteDef[] {
       // Parsed in the handler: declared as `query`, page and pageSize would join the API description, which does not list them yet.
       handler: async (ctx) => listUsers.execute(parseQuery(pageQuery, ctx.query)),
     }),
+    ...onlineRoutes(kit),
+  ];
+}
+
+/** The online list and the kickout of one session (monitor:online:*). */
+function onlineRoutes(kit: RouteKit): RouteDef[] {
+  const type = 'admin';
+  const login = kit.guards.requireLogin(type);
+  const [listOnline, endSession] = [kit.use(ListOnlineSessions), kit.use(EndSession)];
+  return [
     route({
       method: 'get',
       path: '/monitor/online',
-      summary: 'Live admin sessions: token id, user, login time, client IP, user agent',
+      summary:
+        'Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login ' +
+        'time, last activity, client IP, OS, browser, device type',
       tags: ['monitor'],
       guards: [login, kit.guards.requirePermission(type, 'monitor:online:list')],
-      response: z.array(OnlineSession),
-      raises: ListSessions.reasons,
-      handler: async () => listSessions.execute({ loginType: type }),
+      query: onlineQuery,
+      response: OnlineSessionPage,
+      raises: ListOnlineSessions.reasons,
+      handler: async (_ctx, { query }) => listOnline.execute({ loginType: type, ...query }),
     }),
     route({
       method: 'delete',

@@ -5,16 +5,18 @@
  * `encryptOAEP(unescape(encodeURIComponent(pw)))` where WebCrypto is missing, i.e. plain http on
  * another host; JSEncrypt `encrypt()` for the pkcs1 padding), logs in, shows the token, expiry,
  * roles and permissions, calls /auth/me, refreshes and logs out; with a session it registers and
- * lists passkeys (./try-it-passkeys.ts).
+ * lists passkeys (./try-it-passkeys.ts) and enrols or removes an authenticator app (./try-it-totp.ts).
  *
  * No CDN: the script is served from this app and JSEncrypt from node_modules, so the security
- * headers' CSP (script-src 'self', img-src data: for the captcha, connect-src 'self') holds as is.
+ * headers' CSP (script-src 'self', img-src data: for the captcha and the TOTP QR code,
+ * connect-src 'self') holds as is.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { route, type RouteDef } from '../routes';
 import { HtmlPage, JavaScriptSource } from '../schemas/operation-schemas';
 import { PASSKEY_SCRIPT, PASSKEY_SECTION } from './try-it-passkeys';
+import { TOTP_SCRIPT, TOTP_SECTION } from './try-it-totp';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -72,13 +74,14 @@ const PAGE = `<!doctype html>
     <label>New <input id="new-password" type="password" required></label>
     <button id="change-password" type="submit" disabled>POST /auth/password</button>
   </form>
-${PASSKEY_SECTION}
+${PASSKEY_SECTION}${TOTP_SECTION}
   <h2>Last response</h2>
   <pre id="output">-</pre>
 
   <script src="/try-it/jsencrypt.min.js"></script>
   <script src="/try-it/app.js"></script>
   <script src="/try-it/passkeys.js"></script>
+  <script src="/try-it/totp.js"></script>
 </body>
 </html>
 `;
@@ -171,6 +174,7 @@ const SCRIPT = String.raw`(function () {
     var on = !!state.accessToken;
     $('me').disabled = !on; $('refresh').disabled = !on; $('logout').disabled = !on; $('change-password').disabled = !on;
     if (window.tryItPasskeys) window.tryItPasskeys.sessionChanged(on);
+    if (window.tryItTotp) window.tryItTotp.sessionChanged(on);
   }
 
   async function init() {
@@ -248,8 +252,8 @@ const SCRIPT = String.raw`(function () {
     setStatus(res.status === 200 ? 'logged out' : 'logout: ' + (res.json && res.json.message), res.status !== 200);
   });
 
-  // for /try-it/passkeys.js
-  window.tryIt = { call: call, show: show, setStatus: setStatus, setSession: setSession };
+  // for /try-it/passkeys.js and /try-it/totp.js
+  window.tryIt = { call: call, show: show, setStatus: setStatus, setSession: setSession, encryptPassword: encryptPassword };
 
   init().catch(function (e) { setStatus(String(e && e.message || e), true); });
 })();
@@ -307,6 +311,13 @@ export function tryItRoutes(): RouteDef[] {
       contentType: 'application/javascript',
       cacheControl: 'no-store',
       body: () => PASSKEY_SCRIPT,
+    },
+    {
+      path: '/try-it/totp.js',
+      summary: 'Try-it page script: authenticator app (TOTP) enrolment and removal',
+      contentType: 'application/javascript',
+      cacheControl: 'no-store',
+      body: () => TOTP_SCRIPT,
     },
     {
       path: '/try-it/jsencrypt.min.js',

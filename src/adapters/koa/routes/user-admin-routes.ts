@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { ChangeUserRoles } from '../../../application/users/change-user-roles';
 import { DisableUser } from '../../../application/users/disable-user';
 import { EnableUser } from '../../../application/users/enable-user';
-import { GetUser } from '../../../application/users/get-user';
 import { ResetUserPassword } from '../../../application/users/reset-user-password';
 import { UnlockUser } from '../../../application/users/unlock-user';
 import { userViewOf } from '../../../application/users/user-view';
@@ -15,7 +14,7 @@ import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { DisabledUser, User, UserAccess } from '../schemas/account-schemas';
-import { PasswordReset, UserDetails, UserUnlocked } from '../schemas/lifecycle-schemas';
+import { PasswordReset, UserUnlocked } from '../schemas/lifecycle-schemas';
 
 const ROLE_KEY = z.string().min(1, 'a role key must not be empty').max(64);
 const RolesBody = z.object({ roles: z.array(ROLE_KEY).max(100) });
@@ -49,21 +48,8 @@ export function userAdminRoutes(kit: RouteKit): RouteDef[] {
   const may = (permission: string) => [login, kit.guards.requirePermission('admin', permission)];
   /** Sensitive: also a recent re-authentication (step-up, svc.step-up.max-age-seconds). */
   const mayNow = (permission: string) => [...may(permission), kit.guards.requireRecentAuth('admin')];
-  const [changeRoles, getUser, reset] = [kit.use(ChangeUserRoles), kit.use(GetUser), kit.use(ResetUserPassword)];
+  const [changeRoles, reset] = [kit.use(ChangeUserRoles), kit.use(ResetUserPassword)];
   return [
-    route({
-      method: 'get',
-      path: '/system/user/:id',
-      summary: 'One user and the state of the account: enabled, disabled reason and until, locked until, must change password',
-      tags: ['system-user'],
-      guards: may('system:user:list'),
-      response: UserDetails,
-      raises: GetUser.reasons,
-      handler: async (_ctx, { params }) => {
-        const u = await getUser.execute({ userId: params.id });
-        return { ...u, disabledUntil: iso(u.disabledUntil), lockedUntil: iso(u.lockedUntil) };
-      },
-    }),
     route({
       method: 'post',
       path: '/system/user/:id/roles',

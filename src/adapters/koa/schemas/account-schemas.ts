@@ -175,19 +175,60 @@ const SESSION_FIELDS = {
   userAgent: z.string().openapi({ description: 'User-Agent at login (first 256 characters)' }),
 };
 
-export const OnlineSession = z.object({ ...SESSION_FIELDS, userId: z.string(), username: z.string() }).openapi('OnlineSession', {
+const ONLINE_SESSION_EXAMPLE = {
+  tokenId: '3f9a1c0d5e7b2a48',
+  userId: '1',
+  username: 'admin',
+  loginType: 'admin' as const,
+  loginTime: '2025/01/31 14:05:09',
+  lastActiveTime: '2025/01/31 14:20:00',
+  expires: '2025/01/31 16:05:09',
+  ipaddr: '203.0.113.7',
+  userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15',
+  os: 'macOS Sonoma',
+  browser: 'Safari 17',
+  deviceType: 'desktop',
+};
+
+const ONLINE_FIELDS = {
+  ...SESSION_FIELDS,
+  userId: z.string(),
+  username: z.string(),
+  loginType: z.enum(['admin', 'web']).openapi({ description: "The session's login type (the admin app lists admin sessions)" }),
+  os: z.string().openapi({ description: 'OS from the User-Agent, read once at login; `unknown` when not known' }),
+  browser: z.string().openapi({ description: 'Browser and major version, read once at login; `unknown` when not known' }),
+  deviceType: z.string().openapi({ description: '`desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown`' }),
+};
+
+export const OnlineSession = z.object(ONLINE_FIELDS).openapi('OnlineSession', {
   description: 'A live admin session',
-  example: {
-    tokenId: '3f9a1c0d5e7b2a48',
-    userId: '1',
-    username: 'admin',
-    loginTime: '2025/01/31 14:05:09',
-    lastActiveTime: '2025/01/31 14:20:00',
-    expires: '2025/01/31 16:05:09',
-    ipaddr: '203.0.113.7',
-    userAgent: 'Mozilla/5.0',
-  },
+  example: ONLINE_SESSION_EXAMPLE,
 });
+
+export const OnlineSessionPage = z
+  .object({
+    list: z.array(OnlineSession),
+    total: z.number().int().min(0).openapi({ description: 'Sessions matching (see totalExact)' }),
+    totalExact: z.boolean().openapi({
+      description:
+        'Whether total is exact: always with a username filter; with an ip filter when its scan reached the end of the index; ' +
+        'unfiltered while the index holds at most 1,000 entries (past that, total is the index size: sessions expired ' +
+        'since a listing last met them count until pruned)',
+    }),
+    page: z.number().int().min(1),
+    size: z.number().int().min(1),
+  })
+  .openapi('OnlineSessionPage', {
+    description: 'One page of the live sessions, oldest first',
+    example: { list: [ONLINE_SESSION_EXAMPLE], total: 1, totalExact: true, page: 1, size: 20 },
+  });
+
+export const OwnSession = z
+  .object({ ...ONLINE_FIELDS, current: z.boolean().openapi({ description: "Whether this is the caller's own session" }) })
+  .openapi('OwnSession', {
+    description: 'One of your live admin sessions',
+    example: { ...ONLINE_SESSION_EXAMPLE, current: true },
+  });
 
 export const MemberSession = z
   .object({ ...SESSION_FIELDS, current: z.boolean().openapi({ description: "Whether this is the caller's own session" }) })

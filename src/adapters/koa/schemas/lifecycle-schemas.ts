@@ -51,6 +51,7 @@ export const UserDetails = z
     mustChangePassword: z.boolean(),
     email: z.string().nullable(),
     emailVerified: z.boolean(),
+    phone: z.string().nullable(),
   })
   .openapi('UserDetails', {
     description: 'One account and its state',
@@ -69,6 +70,7 @@ export const UserDetails = z
       mustChangePassword: false,
       email: null,
       emailVerified: false,
+      phone: null,
     },
   });
 

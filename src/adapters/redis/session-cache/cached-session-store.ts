@@ -17,7 +17,7 @@
  */
 import type { Clock } from '../../../application/ports/clock';
 import type { Metrics } from '../../../application/ports/metrics';
-import type { CreateSessionInput, ListedSession, SessionStore } from '../../../application/ports/session-store';
+import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
 import type { RedisKeys } from '../key-layout';
 import { decodeStored, parseLastActive } from '../session-codec';
@@ -184,8 +184,9 @@ export class CachedSessionStore implements SessionStore {
     return this.withLocalUses(type, await this.d.inner.listByUser(type, userId, now));
   }
 
-  async listAll(type: LoginType, now: number, limit: number): Promise<ListedSession[]> {
-    return this.withLocalUses(type, await this.d.inner.listAll(type, now, limit));
+  async listPage(type: LoginType, now: number, query: OnlineQuery): Promise<OnlinePage> {
+    const page = await this.d.inner.listPage(type, now, query);
+    return { ...page, sessions: this.withLocalUses(type, page.sessions) };
   }
 
   findByTokenId(type: LoginType, tokenId: string): Promise<string | null> {

@@ -13,7 +13,7 @@
  * refused there, so no instance has tracking clients to fence against, and a keyless PING through
  * the cluster client reaches a random node, not the master that took the write.
  */
-import type { CreateSessionInput, ListedSession, SessionStore } from '../../../application/ports/session-store';
+import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
 import type { LoginType } from '../../../domain/login-type';
 
@@ -48,8 +48,8 @@ export class FencedSessionStore implements SessionStore {
     return this.inner.listByUser(type, userId, now);
   }
 
-  listAll(type: LoginType, now: number, limit: number): Promise<ListedSession[]> {
-    return this.inner.listAll(type, now, limit);
+  listPage(type: LoginType, now: number, query: OnlineQuery): Promise<OnlinePage> {
+    return this.inner.listPage(type, now, query);
   }
 
   findByTokenId(type: LoginType, tokenId: string): Promise<string | null> {

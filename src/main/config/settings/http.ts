@@ -97,7 +97,9 @@ export const HTTP_KEYS = {
   'svc.try-it.enabled': setting({
     schema: profileBool,
     default: undefined,
-    doc: '`GET /` on the admin app serves the try-it login page (getConfig, captcha, encrypt in the browser, login, me, refresh, logout)',
+    doc:
+      '`GET /` on the admin app serves the try-it login page (getConfig, captcha, encrypt in the browser, login with its second step, ' +
+      'me, refresh, logout, passkeys, authenticator-app enrolment)',
     defaultText: '`true` in dev, else `false`',
   }),
   'svc.cors.allowed-origins': setting({

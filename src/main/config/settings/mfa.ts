@@ -1,6 +1,6 @@
 /** Strong authentication: second factors (TOTP, recovery codes), passkeys (WebAuthn), step-up. */
 import { setting } from '../setting';
-import { int, list, str } from '../values';
+import { int, list, str, webauthnOrigins } from '../values';
 
 export const MFA_KEYS = {
   'svc.mfa.encryption-key': setting({
@@ -20,7 +20,9 @@ export const MFA_KEYS = {
   'svc.mfa.required-roles': setting({
     schema: list,
     default: [],
-    doc: 'roles whose holders must have a second factor: without one, a login gets a session restricted to enrolling one',
+    doc:
+      'roles whose holders must have a second factor: without one, a login gets a session restricted to enrolling one ' +
+      '(prod: needs `svc.mfa.encryption-key` and `svc.directory=sql`, else the start is refused)',
   }),
   'svc.mfa.challenge-ttl-seconds': setting({
     schema: int(30, 1800),
@@ -37,10 +39,26 @@ export const MFA_KEYS = {
     default: 'authguard',
     doc: 'relying-party name authenticators show',
   }),
+  'svc.webauthn.admin-origins': setting({
+    schema: webauthnOrigins,
+    default: ['http://localhost:8080'],
+    doc:
+      "origins a WebAuthn answer to the admin app may come from (list; its front ends' exact origins, each on " +
+      '`svc.webauthn.rp-id` or a subdomain of it); an answer made on any other origin is `passkey-invalid`',
+  }),
+  'svc.webauthn.web-origins': setting({
+    schema: webauthnOrigins,
+    default: ['http://localhost:8081'],
+    doc:
+      "origins a WebAuthn answer to the web app may come from (list; its front ends' exact origins, each on " +
+      '`svc.webauthn.rp-id` or a subdomain of it); an answer made on any other origin is `passkey-invalid`',
+  }),
   'svc.webauthn.origins': setting({
     schema: list,
-    default: ['http://localhost:8080', 'http://localhost:8081'],
-    doc: 'origins a WebAuthn response may come from (list; the front ends that call the ceremonies)',
+    default: [],
+    doc:
+      'retired (one list both apps accepted, so an answer made on one front end logged in to the other): a start with it ' +
+      'set is refused; put each front end in `svc.webauthn.admin-origins` or `svc.webauthn.web-origins`',
   }),
   'svc.step-up.max-age-seconds': setting({
     schema: int(10, 86400),

@@ -1,0 +1,90 @@
+/**
+ * Reading sessions an index names: each hash's record and last-active time (one MGET for them all
+ * where every key is on one connection, standalone and Sentinel, else one MGET per session slot),
+ * and what an index entry's session is found to be.
+ */
+import type { ListedSession } from '../../application/ports/session-store';
+import type { SessionRecord } from '../../domain/session';
+import type { RedisKeys } from './key-layout';
+import type { RedisClient } from './redis-client';
+import { decodeStored, parseLastActive } from './session-codec';
+
+/**
+ * How long an index entry whose session record is missing may be a login still being written
+ * (indexed, record not yet there) rather than dead. Missing records younger than this are
+ * skipped by listings but never pruned: pruning them would leave that login live and unlisted.
+ */
+export const PENDING_GRACE_MS = 60_000;
+
+/** Sessions per MGET when one command may read them all (two keys each). */
+const MGET_SESSIONS = 500;
+
+export interface IndexEntry {
+  readonly hash: string;
+  readonly score: number;
+}
+
+/** One index entry as read back: its listed session, or why not. */
+export type Found = { readonly kind: 'active'; readonly session: ListedSession } | { readonly kind: 'missing' } | { readonly kind: 'dead' };
+
+/** The record of an active session, or null for a missing key, a tombstone or corrupt data. */
+export function activeRecord(value: string | null | undefined): SessionRecord | null {
+  const stored = decodeStored(value);
+  return stored?.state === 'active' ? stored.record : null;
+}
+
+/** [member, score, ...] as entries. */
+export function pairs(flat: readonly string[]): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ hash: flat[i] as string, score: Number(flat[i + 1]) });
+  return out;
+}
+
+/** A tombstone or corrupt record is dead; a missing one only once it can no longer be a login being written. */
+export function isDead(f: Found, missingIsOld: boolean): boolean {
+  return f.kind === 'dead' || (f.kind === 'missing' && missingIsOld);
+}
+
+/** Not past expiresAt at `now` (a record without expiresAt never expires). */
+export function current(record: SessionRecord, now: number): boolean {
+  return record.expiresAt === null || record.expiresAt > now;
+}
+
+export class SessionReads {
+  /** `oneConnection`: every key is on one server (standalone, Sentinel), so one MGET reads many sessions. */
+  constructor(
+    private readonly client: RedisClient,
+    private readonly keys: RedisKeys,
+    private readonly oneConnection: boolean,
+  ) {}
+
+  /** Each hash's [record value, last-active value], in order. */
+  async raw(type: string, hashes: readonly string[]): Promise<Array<readonly [string | null, string | null]>> {
+    const k = this.keys;
+    if (!this.oneConnection) {
+      const replies = await Promise.all(hashes.map((h) => this.client.mget(k.session(type, h), k.lastActive(type, h))));
+      return replies.map(([v, a]) => [v ?? null, a ?? null] as const);
+    }
+    const chunks: string[][] = [];
+    for (let i = 0; i < hashes.length; i += MGET_SESSIONS) chunks.push(hashes.slice(i, i + MGET_SESSIONS) as string[]);
+    const replies = await Promise.all(chunks.map((c) => this.client.mget(c.flatMap((h) => [k.session(type, h), k.lastActive(type, h)]))));
+    return replies.flatMap((values) => {
+      const out: Array<readonly [string | null, string | null]> = [];
+      for (let i = 0; i < values.length; i += 2) out.push([values[i] ?? null, values[i + 1] ?? null]);
+      return out;
+    });
+  }
+
+  /** Each hash's session as found: active (listed), missing, or dead (tombstone, corrupt). */
+  async find(type: string, hashes: readonly string[]): Promise<Found[]> {
+    return (await this.raw(type, hashes)).map(([value, last], i) => foundOf(hashes[i] as string, value, last));
+  }
+}
+
+/** What one session's two values say. */
+export function foundOf(hash: string, value: string | null, last: string | null): Found {
+  if (value === null) return { kind: 'missing' };
+  const record = activeRecord(value);
+  if (record === null) return { kind: 'dead' };
+  return { kind: 'active', session: { tokenHash: hash, record, lastActiveAt: parseLastActive(last, record) } };
+}
