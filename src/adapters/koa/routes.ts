@@ -13,6 +13,7 @@ import { DomainError, type FieldError, type Reason } from '../../domain/errors';
 import { auditedRoute, type EdgeAudit, type RouteAudit } from './audit-edge';
 import type { Guard } from './guards';
 import { MemoRouter } from './memo-router';
+import { unfilteredQuery } from './xss-filter';
 import type { AppContext, AppMiddleware, AppState } from './state';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -49,6 +50,8 @@ type BodySchema = z.ZodTypeAny | undefined;
 type QuerySchema = z.AnyZodObject | undefined;
 /** What validation leaves of a declared schema (its output); `undefined` when none is declared. */
 type Parsed<S> = S extends z.ZodTypeAny ? z.output<S> : undefined;
+/** The names of a query schema's parameters (none without a schema). */
+type QueryName<Q> = Q extends z.AnyZodObject ? keyof z.input<Q> & string : never;
 
 /** A handler's validated input, typed from its route's declaration. */
 export interface RouteInput<P extends string, B extends BodySchema, Q extends QuerySchema> {
@@ -76,6 +79,12 @@ interface SpecBase<P extends string, B extends BodySchema, Q extends QuerySchema
   readonly body?: B;
   /** Query-string schema (an object of its parameters); the handler gets its output as `input.query`. */
   readonly query?: Q;
+  /**
+   * Query parameters that are search terms: only compared with stored text, never rendered (the JSON answer is what
+   * a front end renders, and encodes). The input filter's HTML escaping does not reach them: `input.query` has them as
+   * the client sent them (docs/request-protection.md#input-filter-xss). Every other parameter stays filtered.
+   */
+  readonly searchTerms?: readonly QueryName<Q>[];
   /** The failures the handler may raise: the `reasons` of the use cases it calls (guards declare their own). */
   readonly raises?: readonly Reason[];
   /** The security event the route records when it answers (docs/audit.md); without it, a success records nothing. */
@@ -207,10 +216,10 @@ export function parseQuery<O>(schema: z.ZodType<O, z.ZodTypeDef, unknown>, query
   return parsed.data;
 }
 
-/** Validates the query string; problems point at `/query/<name>`. */
-export function validateQuery(schema: z.AnyZodObject): AppMiddleware {
+/** Validates the query string, `searchTerms` as sent (unfiltered); problems point at `/query/<name>`. */
+export function validateQuery(schema: z.AnyZodObject, searchTerms: readonly string[] = []): AppMiddleware {
   return async function validateQuery(ctx, next) {
-    ctx.state.query = parseQuery(schema, ctx.query);
+    ctx.state.query = parseQuery(schema, unfilteredQuery(ctx, searchTerms));
     await next();
   };
 }
@@ -236,7 +245,7 @@ export function buildRouter(defs: readonly RouteDef[], audit?: EdgeAudit): Route
       ...(def.audit !== undefined && audit !== undefined ? [auditedRoute(def.audit as RouteAudit, audit)] : []),
     ];
     chain.push(...(def.guards ?? []));
-    if (def.query) chain.push(validateQuery(def.query));
+    if (def.query) chain.push(validateQuery(def.query, def.searchTerms));
     if (def.body) chain.push(validateBody(def.body));
     chain.push(respond(def));
     router.register(def.path, [def.method.toUpperCase()], chain as never, { name: `${def.method} ${def.path}` });

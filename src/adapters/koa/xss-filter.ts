@@ -13,8 +13,13 @@
  *   arrived); any other request is filtered whatever its Content-Type says.
  *
  * Defence in depth only: skipped requests carry raw values, and handlers must still encode their output.
+ *
+ * A route may name query parameters that are search terms (`searchTerms`, src/adapters/koa/routes.ts): compared with
+ * stored text, never rendered. Its query validation reads those from the query string as sent (`unfilteredQuery`),
+ * so a search for `R&D` looks for `R&D`; every other parameter, header and route is filtered as above.
  */
 import type { IncomingMessage } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import type { AppContext, AppMiddleware } from './state';
 
 export interface XssFilterOptions {
@@ -92,6 +97,26 @@ export function pathMatcher(patterns: readonly string[]): (path: string) => bool
   return (path) => exact.has(path) || prefixes.some((pre) => path === pre || path.startsWith(`${pre}/`));
 }
 
+/** The query string as the client sent it, of the requests whose query the filter rewrote. */
+const SENT_QUERY = new WeakMap<IncomingMessage, string>();
+
+/**
+ * The query as the handler should read it when `names` are search terms: the filtered query, with the parameters
+ * of `names` as the client sent them (absent ones stay absent). Nothing was escaped: the filtered query itself.
+ */
+export function unfilteredQuery(ctx: AppContext, names: readonly string[]): Record<string, string | string[] | undefined> {
+  const sent = SENT_QUERY.get(ctx.req);
+  if (sent === undefined || names.length === 0) return ctx.query;
+  const raw = parseQueryString(sent);
+  const out: Record<string, string | string[] | undefined> = { ...ctx.query };
+  for (const name of names) {
+    delete out[name];
+    const value = raw[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 export function xssFilter(opts: XssFilterOptions): AppMiddleware {
   const exempt = new Set(opts.exemptHeaders.map((h) => h.toLowerCase()));
   const excluded = pathMatcher(opts.excludePaths);
@@ -112,7 +137,10 @@ export function xssFilter(opts: XssFilterOptions): AppMiddleware {
         if (n !== name || (Array.isArray(value) ? (v as string[]).some((x, i) => x !== value[i]) : v !== value)) changed = true;
         clean[n] = v;
       }
-      if (changed) ctx.query = clean; // re-encodes the query string: ctx.query/ctx.querystring/ctx.url agree
+      if (changed) {
+        SENT_QUERY.set(ctx.req, ctx.querystring);
+        ctx.query = clean; // re-encodes the query string: ctx.query/ctx.querystring/ctx.url agree
+      }
     }
     const headers = ctx.req.headers;
     for (const name in headers) {

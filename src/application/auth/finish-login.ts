@@ -6,15 +6,16 @@
 import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
-import type { AuthMethod, ClientInfo, RequiredAction } from '../../domain/session';
+import type { AuthMethod, ClientInfo, Principal, RequiredAction } from '../../domain/session';
 import type { Clock } from '../ports/clock';
-import { accountActive, type DirectoryUser } from '../ports/user-directory';
+import { accountActive, type DirectoryUser, type UserDirectory } from '../ports/user-directory';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AccountSettings } from '../users/account-settings';
 import { RequiredActions } from '../mfa/required-actions';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
+import { ADMIN_LOGIN_TYPE } from '../users/live-sessions';
 import { principalOf } from '../users/principal';
 import type { AuthSettings } from './auth-settings';
 import { DeviceCookies, type IssuedDeviceCookie } from './device-cookies';
@@ -54,6 +55,28 @@ export interface LoginOutput extends TokenPair {
   readonly deviceCookie: IssuedDeviceCookie;
 }
 
+/** Re-reads of the user after the session is written before a login still racing changes gives up. */
+const MAX_SETTLE_ROUNDS = 3;
+
+/** The same strings, in any order (a directory need not sort them). */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((v, i) => v === y[i]);
+}
+
+/** Whether two snapshots of a user grant the same (and show the same name and avatar). */
+function samePrincipal(a: Principal, b: Principal): boolean {
+  return (
+    a.username === b.username &&
+    a.nickname === b.nickname &&
+    a.avatar === b.avatar &&
+    sameSet(a.roles, b.roles) &&
+    sameSet(a.permissions, b.permissions)
+  );
+}
+
 @injectable()
 export class FinishLogin {
   static readonly reasons: readonly Reason[] = [
@@ -73,20 +96,23 @@ export class FinishLogin {
     @inject(RequiredActions) private readonly actions: RequiredActions,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(SessionManagers) private readonly managers: SessionManagers,
+    @inject(TOKENS.AdminDirectory) private readonly admins: UserDirectory,
+    @inject(TOKENS.MemberDirectory) private readonly members: UserDirectory,
   ) {}
 
   async execute(input: FinishLoginInput): Promise<LoginOutput> {
-    const { loginType, user } = input;
-    this.assertMayLogIn(loginType, user);
-    const requiredActions = await this.actions.of(loginType, user, input.hasFactor);
+    const { loginType } = input;
+    this.assertMayLogIn(loginType, input.user);
+    const requiredActions = await this.actions.of(loginType, input.user, input.hasFactor);
     const { tokens, ownCutOff } = await this.issue.issueNoting({
       loginType,
-      principal: principalOf(user),
+      principal: principalOf(input.user),
       client: input.client,
       requiredActions,
       amr: input.amr,
     });
     await this.assertNotCutOff(input, tokens.accessToken, ownCutOff);
+    const user = await this.settle(input, tokens.accessToken);
     return {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
@@ -115,14 +141,61 @@ export class FinishLogin {
     const cut = await this.registry.cutOffOf(input.loginType, input.user.id);
     // The cut-off this login wrote itself (session.is-concurrent=false: it replaces the user's other logins) is no change.
     if (cut === null || cut <= input.readAt || cut === ownCutOff) return;
+    await this.refuse(input.loginType, accessToken);
+  }
+
+  /**
+   * A change to the user's roles, or to a role's menus or status, that landed while this login
+   * checked its proof brought every live session of the user in line, but not this one, not yet
+   * written then. Re-read the user now that it is written: a change landing later finds it (its
+   * resync lists the user's sessions after writing the directory). When the roles or permissions
+   * read differ from the session's, replace its snapshot and read again, until a read agrees with
+   * what the session holds (a second change racing the replacement is then seen). A user gone or
+   * disabled meanwhile ends the session, as the cut-off does. One directory read when nothing
+   * changed (a map lookup, or one SQL query).
+   */
+  private async settle(input: FinishLoginInput, accessToken: string): Promise<DirectoryUser> {
     const manager = this.managers.get(input.loginType);
+    let held = principalOf(input.user);
+    for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+      const user = await this.reread(input, accessToken);
+      if (user === null || !accountActive(user, this.clock.now())) return this.refuse(input.loginType, accessToken);
+      const fresh = principalOf(user);
+      if (samePrincipal(fresh, held)) return user;
+      const resolved = await manager.resolveToken(accessToken);
+      if (!resolved.ok || !(await manager.replacePrincipal(resolved.session.tokenHash, resolved.session.record, fresh))) {
+        return this.refuse(input.loginType, accessToken);
+      }
+      held = fresh;
+    }
+    return this.refuse(input.loginType, accessToken);
+  }
+
+  /** The user as the login type's directory has it now; a failing directory ends the session written before rethrowing. */
+  private async reread(input: FinishLoginInput, accessToken: string): Promise<DirectoryUser | null> {
+    try {
+      return await (input.loginType === ADMIN_LOGIN_TYPE ? this.admins : this.members).findById(input.user.id);
+    } catch (e) {
+      await this.end(input.loginType, accessToken).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Ends the session (and refresh family) just written and refuses the login: the account changed under it. */
+  private async refuse(loginType: LoginType, accessToken: string): Promise<never> {
+    await this.end(loginType, accessToken);
+    throw new DomainError('bad-credentials', 'The account changed during this login; log in again.', { loginType });
+  }
+
+  /** Ends the session just written and its refresh family. */
+  private async end(loginType: LoginType, accessToken: string): Promise<void> {
+    const manager = this.managers.get(loginType);
     const resolved = await manager.resolveToken(accessToken);
     if (resolved.ok) {
       const family = resolved.session.record.attrs.rtFamily;
-      if (family !== undefined) await this.registry.revokeFamily(input.loginType, family, resolved.session.tokenHash);
+      if (family !== undefined) await this.registry.revokeFamily(loginType, family, resolved.session.tokenHash);
       await manager.kickoutByHash(resolved.session.tokenHash);
     }
-    throw new DomainError('bad-credentials', 'The account changed during this login; log in again.', { loginType: input.loginType });
   }
 
   /**

@@ -250,6 +250,14 @@ export class SessionManager {
     return this.store.patch(this.loginType, tokenHash, change);
   }
 
+  /**
+   * Replaces one live session's principal snapshot (its expiry unchanged); false when it is no longer active. A login
+   * that re-read its user after writing its session (FinishLogin) brings the snapshot in line with the directory.
+   */
+  replacePrincipal(tokenHash: string, record: SessionRecord, principal: Principal): Promise<boolean> {
+    return this.store.update(this.loginType, tokenHash, { ...record, principal }, retentionUntil(record.expiresAt, this.clock.now()));
+  }
+
   /** Replaces the principal snapshot (roles, permissions) of every live session of a user. */
   async updatePrincipal(userId: string, principal: Principal): Promise<number> {
     const now = this.clock.now();

@@ -83,6 +83,7 @@ export function adminAuditRoutes(kit: RouteKit): RouteDef[] {
       tags: ['monitor'],
       guards: [login, kit.guards.requirePermission(type, 'monitor:logininfor:list')],
       query: loginLogQuery,
+      searchTerms: ['username', 'ip'],
       response: AuditLogPage,
       raises: [...SearchAuditLog.reasons, 'validation-failed'],
       handler: async (_ctx, { query: q }) => {
@@ -97,6 +98,7 @@ export function adminAuditRoutes(kit: RouteKit): RouteDef[] {
       tags: ['monitor'],
       guards: [login, kit.guards.requirePermission(type, 'monitor:operlog:list')],
       query: operationLogQuery,
+      searchTerms: ['actor', 'action', 'target'],
       response: AuditLogPage,
       raises: [...SearchAuditLog.reasons, 'validation-failed'],
       handler: async (_ctx, { query }) => search.execute({ ...query, loginType: type, log: 'operation' }),

@@ -73,6 +73,7 @@ export function roleAdminRoutes(kit: RouteKit): RouteDef[] {
       tags: ['system-role'],
       guards: may('system:role:list'),
       query: RoleQuery,
+      searchTerms: ['key', 'name'],
       response: RolePage,
       raises: ListRoles.reasons,
       handler: async (_ctx, { query }) => list.execute(query),

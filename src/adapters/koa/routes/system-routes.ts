@@ -96,6 +96,7 @@ function onlineRoutes(kit: RouteKit): RouteDef[] {
       tags: ['monitor'],
       guards: [login, kit.guards.requirePermission(type, 'monitor:online:list')],
       query: onlineQuery,
+      searchTerms: ['username', 'ip'],
       response: OnlineSessionPage,
       raises: ListOnlineSessions.reasons,
       handler: async (_ctx, { query }) => listOnline.execute({ loginType: type, ...query }),

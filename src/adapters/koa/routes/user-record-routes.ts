@@ -59,6 +59,21 @@ const UserQuery = z.object({
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** What `PUT /system/user/:id` answers: the profile as saved, and how many live sessions took it. */
+function profileOf(r: Awaited<ReturnType<UpdateUser['execute']>>) {
+  const u = r.user;
+  return {
+    userId: u.id,
+    username: u.username,
+    nickname: u.nickname,
+    avatar: u.avatar,
+    email: u.email ?? null,
+    emailVerified: u.emailVerified === true,
+    phone: u.phone ?? null,
+    sessionsUpdated: r.sessionsUpdated,
+  };
+}
+
 export function userRecordRoutes(kit: RouteKit): RouteDef[] {
   const login = kit.guards.requireLogin('admin');
   const may = (permission: string) => [login, kit.guards.requirePermission('admin', permission)];
@@ -71,6 +86,7 @@ export function userRecordRoutes(kit: RouteKit): RouteDef[] {
       tags: ['system-user'],
       guards: may('system:user:list'),
       query: UserQuery,
+      searchTerms: ['username', 'role'],
       response: UserPage,
       raises: FindUsers.reasons,
       handler: async (_ctx, { query }) => find.execute(query),
@@ -99,20 +115,8 @@ export function userRecordRoutes(kit: RouteKit): RouteDef[] {
       raises: [...UpdateUser.reasons, 'validation-failed'],
       // The summary names the fields changed, never their values (an address or a number is personal data).
       audit: { type: 'user-updated', action: 'user.update', target: (p) => p.id, summary: (b) => `fields=${Object.keys(b).join(',')}` },
-      handler: async (ctx, { body, params }) => {
-        const r = await update.execute({ actor: currentUser(ctx), userId: params.id, change: body });
-        const u = r.user;
-        return {
-          userId: u.id,
-          username: u.username,
-          nickname: u.nickname,
-          avatar: u.avatar,
-          email: u.email ?? null,
-          emailVerified: u.emailVerified === true,
-          phone: u.phone ?? null,
-          sessionsUpdated: r.sessionsUpdated,
-        };
-      },
+      handler: async (ctx, { body, params }) =>
+        profileOf(await update.execute({ actor: currentUser(ctx), userId: params.id, change: body })),
     }),
     route({
       method: 'delete',
