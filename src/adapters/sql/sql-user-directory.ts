@@ -17,9 +17,10 @@
  * Every value reaches the server as a parameter (prepared statements via `execute`, or
  * placeholder expansion via `query` for IN lists); no SQL is built from input.
  */
-import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { effectivePermissions } from '../../domain/role-permissions';
 import { foldUsername } from '../../domain/username';
+import { inTransaction } from './sql-transaction';
 import type {
   AdministrationResult,
   ProfileChange,
@@ -206,24 +207,8 @@ export class SqlUserDirectory extends SqlAccounts implements UserDirectory, User
     ]);
   }
 
-  private async inTransaction<T extends { ok: boolean }>(fn: (conn: PoolConnection) => Promise<T>): Promise<T> {
-    const conn = await this.pool.getConnection();
-    try {
-      await conn.beginTransaction();
-      const result = await fn(conn);
-      if (result.ok) await conn.commit();
-      else await conn.rollback();
-      return result;
-    } catch (e) {
-      await conn.rollback().catch(() => undefined);
-      throw e;
-    } finally {
-      conn.release();
-    }
-  }
-
   create(user: NewUser): Promise<CreateUserResult> {
-    return this.inTransaction<CreateUserResult>(async (conn) => {
+    return inTransaction<CreateUserResult>(this.pool, async (conn) => {
       const roles = await this.resolveRoles(conn, user.roles, true);
       if ('unknown' in roles) return { ok: false, reason: 'unknown-role', detail: `No such role: ${roles.unknown.join(', ')}` };
       let id: string;
@@ -299,7 +284,7 @@ export class SqlUserDirectory extends SqlAccounts implements UserDirectory, User
 
   setRoles(userId: string, roleKeys: readonly string[]): Promise<AdministrationResult> {
     if (!ID.test(userId)) return Promise.resolve(notFound(userId));
-    return this.inTransaction<AdministrationResult>(async (conn) => {
+    return inTransaction<AdministrationResult>(this.pool, async (conn) => {
       // Lock the user row: concurrent role changes of one user serialise instead of interleaving.
       const [found] = await conn.execute<RowDataPacket[]>(
         { sql: 'SELECT id FROM sys_user WHERE id = ? FOR UPDATE', timeout: this.timeout },
