@@ -94,7 +94,7 @@ async function seed(store: SessionStore, from: number, to: number): Promise<void
         tokenHash: hash,
         record: recordOf(i, hash, now),
         retentionMs: 3 * HOUR,
-        replaceOthers: false,
+        admission: { kind: 'add' },
         now,
       });
     }

@@ -45,7 +45,7 @@ async function time(store: SessionStore, label: string): Promise<number[]> {
       tokenHash: createHash('sha256').update(`${label}-${i}`).digest('hex'),
       record,
       retentionMs: 60_000,
-      replaceOthers: false,
+      admission: { kind: 'add' },
       now,
     });
     out.push(performance.now() - start);

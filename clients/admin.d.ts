@@ -554,8 +554,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type
-         * @description Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login time, last activity, client IP, OS, browser, device type.
+         * Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=, ?deviceType=): token id, user, login time, last activity, client IP, OS, browser, device type
+         * @description Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=, ?deviceType=): token id, user, login time, last activity, client IP, OS, browser, device type.
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:list`.
          */
@@ -868,8 +868,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again
-         * @description End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again.
+         * End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again. {deviceType}: only the logins of that device type (the device cookies stay)
+         * @description End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account stays and may log in again. {deviceType}: only the logins of that device type (the device cookies stay).
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`. Requires permission `monitor:online:forceLogout`.
          */
@@ -1348,7 +1348,8 @@ export interface components {
          */
         LoginResult: {
             accessToken: string;
-            refreshToken: string;
+            /** @description Absent after a login with `rememberMe: false`: the session ends with session.no-remember-timeout */
+            refreshToken?: string;
             /**
              * @description When the access token expires; null when tokens never expire (session.timeout -1)
              * @example 2025/01/31 14:05:09
@@ -1409,7 +1410,7 @@ export interface components {
          */
         LoginAnswer: components["schemas"]["LoginResult"] | components["schemas"]["MfaChallenge"];
         /**
-         * @description An access token and its refresh token
+         * @description An access token and its refresh token (none for a login without remember-me)
          * @example {
          *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
          *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
@@ -1419,8 +1420,8 @@ export interface components {
         TokenPair: {
             /** @description Send as `Authorization: Bearer <accessToken>` */
             accessToken: string;
-            /** @description Single use: POST /auth/refresh-token exchanges it for a new pair */
-            refreshToken: string;
+            /** @description Single use: POST /auth/refresh-token exchanges it for a new pair. Absent after a login with `rememberMe: false` (the session ends with session.no-remember-timeout) or one a concurrent login ended before it was written */
+            refreshToken?: string;
             /**
              * @description When the access token expires; null when tokens never expire (session.timeout -1)
              * @example 2025/01/31 14:05:09
@@ -1487,7 +1488,7 @@ export interface components {
          *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
          *       "os": "macOS Sonoma",
          *       "browser": "Safari 17",
-         *       "deviceType": "desktop",
+         *       "deviceType": "PC",
          *       "current": true
          *     }
          */
@@ -1516,6 +1517,8 @@ export interface components {
             ipaddr: string;
             /** @description User-Agent at login (first 256 characters) */
             userAgent: string;
+            /** @description The login's device type (Sa-Token's deviceType): its body's, else from the User-Agent (PC, H5, APP; DEF without one, and for sessions older than device types) */
+            deviceType: string;
             userId: string;
             username: string;
             /**
@@ -1527,8 +1530,6 @@ export interface components {
             os: string;
             /** @description Browser and major version, read once at login; `unknown` when not known */
             browser: string;
-            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
-            deviceType: string;
             /** @description Whether this is the caller's own session */
             current: boolean;
         };
@@ -1996,7 +1997,7 @@ export interface components {
          *       "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
          *       "os": "macOS Sonoma",
          *       "browser": "Safari 17",
-         *       "deviceType": "desktop"
+         *       "deviceType": "PC"
          *     }
          */
         OnlineSession: {
@@ -2024,6 +2025,8 @@ export interface components {
             ipaddr: string;
             /** @description User-Agent at login (first 256 characters) */
             userAgent: string;
+            /** @description The login's device type (Sa-Token's deviceType): its body's, else from the User-Agent (PC, H5, APP; DEF without one, and for sessions older than device types) */
+            deviceType: string;
             userId: string;
             username: string;
             /**
@@ -2035,8 +2038,6 @@ export interface components {
             os: string;
             /** @description Browser and major version, read once at login; `unknown` when not known */
             browser: string;
-            /** @description `desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown` */
-            deviceType: string;
         };
         /**
          * @description One page of the live sessions, oldest first
@@ -2054,7 +2055,7 @@ export interface components {
          *           "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
          *           "os": "macOS Sonoma",
          *           "browser": "Safari 17",
-         *           "deviceType": "desktop"
+         *           "deviceType": "PC"
          *         }
          *       ],
          *       "total": 1,
@@ -3031,6 +3032,16 @@ export interface operations {
                     password: string;
                     code?: string;
                     uuid?: string;
+                    /**
+                     * @description The login's device type (Sa-Token's deviceType: PC, APP, H5, ...; compared exactly). Absent: from the User-Agent (a phone or tablet browser H5, another browser PC, any other program APP, none DEF). With session.is-concurrent=false and session.replaced-range=CURR_DEVICE_TYPE a login replaces only the sessions of its device type
+                     * @example PC
+                     */
+                    deviceType?: string;
+                    /**
+                     * @description Default true: the session lives session.timeout and comes with a refresh token. false: it lives session.no-remember-timeout (a day by default) and no refreshToken is returned
+                     * @example true
+                     */
+                    rememberMe?: boolean;
                 };
             };
         };
@@ -3085,6 +3096,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `already-logged-in` (40902): The account is already logged in elsewhere */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3217,6 +3237,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `already-logged-in` (40902): The account is already logged in elsewhere */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4860,6 +4889,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `already-logged-in` (40902): The account is already logged in elsewhere */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `payload-too-large` (41300): The request body is too large */
             413: {
                 headers: {
@@ -5472,6 +5510,16 @@ export interface operations {
             content: {
                 "application/json": {
                     response: components["schemas"]["AuthenticationResponse"];
+                    /**
+                     * @description The login's device type (Sa-Token's deviceType: PC, APP, H5, ...; compared exactly). Absent: from the User-Agent (a phone or tablet browser H5, another browser PC, any other program APP, none DEF). With session.is-concurrent=false and session.replaced-range=CURR_DEVICE_TYPE a login replaces only the sessions of its device type
+                     * @example PC
+                     */
+                    deviceType?: string;
+                    /**
+                     * @description Default true: the session lives session.timeout and comes with a refresh token. false: it lives session.no-remember-timeout (a day by default) and no refreshToken is returned
+                     * @example true
+                     */
+                    rememberMe?: boolean;
                 };
             };
         };
@@ -5542,7 +5590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed; `already-logged-in` (40902): The account is already logged in elsewhere */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5952,6 +6000,7 @@ export interface operations {
                 size?: number;
                 username?: string;
                 ip?: string;
+                deviceType?: string;
             };
             header?: never;
             path?: never;
@@ -8390,7 +8439,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only the logins of this device type end (exact, case included); absent: every login
+                     * @example APP
+                     */
+                    deviceType?: string;
+                };
+            };
+        };
         responses: {
             /** @description Success: the envelope with code 0 and the data */
             200: {

@@ -280,8 +280,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log out everywhere: every session of the member ends and their refresh tokens are revoked
-         * @description Log out everywhere: every session of the member ends and their refresh tokens are revoked.
+         * Log out everywhere: every session of the member ends and their refresh tokens are revoked; {deviceType}: only the sessions of that device type
+         * @description Log out everywhere: every session of the member ends and their refresh tokens are revoked; {deviceType}: only the sessions of that device type.
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
@@ -977,7 +977,7 @@ export interface components {
              * @description The reason (stable)
              * @enum {string}
              */
-            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "last-required-factor" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable" | "role-not-found" | "menu-not-found" | "role-key-taken" | "role-in-use" | "menu-has-children" | "menu-in-use";
+            code: "validation-failed" | "malformed-json" | "malformed-request" | "too-many-query-params" | "headers-too-large" | "request-timeout" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "internal-error" | "store-unavailable" | "server-busy" | "token-missing" | "token-bad-prefix" | "token-invalid" | "token-expired" | "token-frozen" | "token-kicked-out" | "token-replaced" | "permission-denied" | "role-denied" | "delegation-denied" | "bad-credentials" | "captcha-missing" | "captcha-expired" | "captcha-wrong" | "account-locked" | "captcha-required" | "rate-limited" | "refresh-token-invalid" | "refresh-token-reused" | "already-logged-in" | "username-taken" | "user-not-found" | "password-policy" | "current-password-wrong" | "password-change-required" | "account-disabled" | "email-taken" | "email-not-verified" | "verification-code-invalid" | "reset-token-invalid" | "directory-read-only" | "mail-unavailable" | "mfa-token-invalid" | "mfa-code-invalid" | "passkey-invalid" | "step-up-required" | "mfa-enrolment-required" | "mfa-setup-missing" | "mfa-already-enrolled" | "mfa-unavailable" | "last-required-factor" | "sign-headers-missing" | "sign-nonce-invalid" | "sign-input-invalid" | "sign-timestamp-invalid" | "sign-digest-mismatch" | "sign-invalid" | "sign-nonce-replayed" | "duplicate-submission" | "idempotency-token-missing" | "idempotency-token-invalid" | "idempotency-token-session-mismatch" | "idempotency-key-missing" | "idempotency-key-mismatch" | "idempotency-in-progress" | "directory-unavailable" | "role-not-found" | "menu-not-found" | "role-key-taken" | "role-in-use" | "menu-has-children" | "menu-in-use";
             errors?: components["schemas"]["FieldErrors"];
         };
         /**
@@ -1020,7 +1020,7 @@ export interface components {
             img: string;
         };
         /**
-         * @description An access token and its refresh token
+         * @description An access token and its refresh token (none for a login without remember-me)
          * @example {
          *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
          *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
@@ -1030,8 +1030,8 @@ export interface components {
         TokenPair: {
             /** @description Send as `Authorization: Bearer <accessToken>` */
             accessToken: string;
-            /** @description Single use: POST /auth/refresh-token exchanges it for a new pair */
-            refreshToken: string;
+            /** @description Single use: POST /auth/refresh-token exchanges it for a new pair. Absent after a login with `rememberMe: false` (the session ends with session.no-remember-timeout) or one a concurrent login ended before it was written */
+            refreshToken?: string;
             /**
              * @description When the access token expires; null when tokens never expire (session.timeout -1)
              * @example 2025/01/31 14:05:09
@@ -1140,6 +1140,7 @@ export interface components {
          *       "expires": null,
          *       "ipaddr": "203.0.113.7",
          *       "userAgent": "Mozilla/5.0",
+         *       "deviceType": "PC",
          *       "current": true
          *     }
          */
@@ -1168,6 +1169,8 @@ export interface components {
             ipaddr: string;
             /** @description User-Agent at login (first 256 characters) */
             userAgent: string;
+            /** @description The login's device type (Sa-Token's deviceType): its body's, else from the User-Agent (PC, H5, APP; DEF without one, and for sessions older than device types) */
+            deviceType: string;
             /** @description Whether this is the caller's own session */
             current: boolean;
         };
@@ -2032,6 +2035,16 @@ export interface operations {
                     password: string;
                     code?: string;
                     uuid?: string;
+                    /**
+                     * @description The login's device type (Sa-Token's deviceType: PC, APP, H5, ...; compared exactly). Absent: from the User-Agent (a phone or tablet browser H5, another browser PC, any other program APP, none DEF). With session.is-concurrent=false and session.replaced-range=CURR_DEVICE_TYPE a login replaces only the sessions of its device type
+                     * @example PC
+                     */
+                    deviceType?: string;
+                    /**
+                     * @description Default true: the session lives session.timeout and comes with a refresh token. false: it lives session.no-remember-timeout (a day by default) and no refreshToken is returned
+                     * @example true
+                     */
+                    rememberMe?: boolean;
                 };
             };
         };
@@ -2080,6 +2093,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `already-logged-in` (40902): The account is already logged in elsewhere */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2206,6 +2228,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `already-logged-in` (40902): The account is already logged in elsewhere */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3116,7 +3147,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only the logins of this device type end (exact, case included); absent: every login
+                     * @example APP
+                     */
+                    deviceType?: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -3775,6 +3816,15 @@ export interface operations {
             };
             /** @description `request-timeout` (40800): The request took too long to arrive */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `already-logged-in` (40902): The account is already logged in elsewhere */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4846,6 +4896,16 @@ export interface operations {
             content: {
                 "application/json": {
                     response: components["schemas"]["AuthenticationResponse"];
+                    /**
+                     * @description The login's device type (Sa-Token's deviceType: PC, APP, H5, ...; compared exactly). Absent: from the User-Agent (a phone or tablet browser H5, another browser PC, any other program APP, none DEF). With session.is-concurrent=false and session.replaced-range=CURR_DEVICE_TYPE a login replaces only the sessions of its device type
+                     * @example PC
+                     */
+                    deviceType?: string;
+                    /**
+                     * @description Default true: the session lives session.timeout and comes with a refresh token. false: it lives session.no-remember-timeout (a day by default) and no refreshToken is returned
+                     * @example true
+                     */
+                    rememberMe?: boolean;
                 };
             };
         };
@@ -4910,7 +4970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed */
+            /** @description `directory-read-only` (40920): Accounts cannot be changed on this directory; `last-required-factor` (40923): The last second factor a role of the account requires cannot be removed; `already-logged-in` (40902): The account is already logged in elsewhere */
             409: {
                 headers: {
                     [name: string]: unknown;

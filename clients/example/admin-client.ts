@@ -20,10 +20,9 @@ const isLoginConfig = shape<{ captchaEnabled: boolean; publicKey: string; rsaPad
   rsaPadding: oneOf('oaep-sha256', 'pkcs1'),
 });
 const isCaptcha = shape<{ uuid: string; img: string }>({ uuid: isString, img: isString });
-const isTokenPair = shape<{ accessToken: string; refreshToken: string }>({ accessToken: isString, refreshToken: isString });
-const isLoginResult = shape<{ accessToken: string; refreshToken: string; username: string; roles: string[]; permissions: string[] }>({
+const isTokenPair = shape<{ accessToken: string }>({ accessToken: isString });
+const isLoginResult = shape<{ accessToken: string; username: string; roles: string[]; permissions: string[] }>({
   accessToken: isString,
-  refreshToken: isString,
   username: isString,
   roles: arrayOf(isString),
   permissions: arrayOf(isString),

@@ -3,7 +3,8 @@ import type { Middleware } from 'openapi-fetch';
 
 export interface TokenPair {
   readonly accessToken: string;
-  readonly refreshToken: string;
+  /** Absent after a login with `rememberMe: false`: that session ends without a refresh. */
+  readonly refreshToken?: string | undefined;
 }
 
 export class TokenStore {
@@ -14,16 +15,17 @@ export class TokenStore {
   }
 
   set(tokens: TokenPair): void {
-    this.current = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+    this.current = { accessToken: tokens.accessToken, ...(tokens.refreshToken !== undefined ? { refreshToken: tokens.refreshToken } : {}) };
   }
 
   clear(): void {
     this.current = undefined;
   }
 
-  /** The refresh token, or an error when nobody is logged in. */
+  /** The refresh token, or an error when nobody is logged in or the login came without one (`rememberMe: false`). */
   refreshToken(): string {
     if (!this.current) throw new Error('not logged in');
+    if (this.current.refreshToken === undefined) throw new Error('this login has no refresh token (rememberMe: false): log in again');
     return this.current.refreshToken;
   }
 

@@ -10,7 +10,7 @@ import { described, expectSuccess, finished, isBoolean, isNumber, isRecord, isSt
 import { TokenStore } from './tokens';
 
 // The fields this client relies on, checked at run time (and the fallback types while the document leaves them undescribed).
-const isTokenPair = shape<{ accessToken: string; refreshToken: string }>({ accessToken: isString, refreshToken: isString });
+const isTokenPair = shape<{ accessToken: string }>({ accessToken: isString });
 const isProfile = shape<{ userId: string; username: string; nickname: string }>({
   userId: isString,
   username: isString,

@@ -41,6 +41,7 @@ export const REASONS = [
   'rate-limited',
   'refresh-token-invalid',
   'refresh-token-reused',
+  'already-logged-in',
   'username-taken',
   'user-not-found',
   // account lifecycle (passwords, e-mail, account state)

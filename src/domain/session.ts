@@ -19,7 +19,24 @@ export interface SessionPolicy {
   readonly tokenStyle: TokenStyle;
   readonly isLog: boolean;
   readonly isPrint: boolean;
+  /** is-concurrent=false: whose sessions a login replaces (Sa-Token's `replacedRange`). */
+  readonly replacedRange: ReplacedRange;
+  /** is-concurrent=false: who gives way, the sessions there are or the new login (Sa-Token 1.45's `replacedLoginExitMode`). */
+  readonly replacedLoginExitMode: ReplacedLoginExitMode;
+  /** Most live sessions of one account and login type, -1 no cap (Sa-Token's `maxLoginCount`; is-concurrent and not is-share only). */
+  readonly maxLoginCount: number;
+  /** How the sessions over `maxLoginCount` end (Sa-Token's `overflowLogoutMode`). */
+  readonly overflowLogoutMode: OverflowLogoutMode;
+  /** Lifetime in seconds of a session logged in without remember-me (at most `timeout`). */
+  readonly noRememberTimeout: number;
 }
+
+/** `CURR_DEVICE_TYPE`: the sessions of the new login's device type; `ALL_DEVICE_TYPE`: every session of the account. */
+export type ReplacedRange = 'CURR_DEVICE_TYPE' | 'ALL_DEVICE_TYPE';
+/** `OLD_DEVICE`: the new login wins, the others end "replaced"; `NEW_DEVICE`: the new login is refused while one is live. */
+export type ReplacedLoginExitMode = 'OLD_DEVICE' | 'NEW_DEVICE';
+/** Sa-Token's SaLogoutMode: `LOGOUT` (token-invalid), `KICKOUT` (token-kicked-out), `REPLACED` (token-replaced). */
+export type OverflowLogoutMode = 'LOGOUT' | 'KICKOUT' | 'REPLACED';
 
 export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   tokenName: 'Authorization',
@@ -32,6 +49,11 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   tokenStyle: 'uuid',
   isLog: false,
   isPrint: false,
+  replacedRange: 'CURR_DEVICE_TYPE',
+  replacedLoginExitMode: 'OLD_DEVICE',
+  maxLoginCount: 12,
+  overflowLogoutMode: 'LOGOUT',
+  noRememberTimeout: 86400,
 };
 
 /**
@@ -54,9 +76,13 @@ export interface ClientInfo {
   readonly ip?: string;
   readonly userAgent?: string;
   readonly device?: string;
-  /** The User-Agent read once at login (never per listing): OS and browser names, device type. Absent on older sessions. */
+  /** The User-Agent read once at login (never per listing): OS and browser names. Absent on older sessions. */
   readonly os?: string;
   readonly browser?: string;
+  /**
+   * The login's device type (Sa-Token's `deviceType`: `PC`, `APP`, `H5`, ...): the login body's, else
+   * derived from the User-Agent at login (device-type.ts). Absent on sessions written before it existed: `DEF`.
+   */
   readonly deviceType?: string;
 }
 
@@ -82,6 +108,8 @@ export interface SessionRecord {
   readonly authTime?: number;
   /** How (RFC 8176 `amr` values: `pwd`, `otp`, `hwk`, `swk`, `mfa`); absent: `['pwd']`. */
   readonly amr?: readonly AuthMethod[];
+  /** False for a login without remember-me (`session.no-remember-timeout`, no refresh token); absent: true. */
+  readonly rememberMe?: false;
 }
 
 /** RFC 8176 authentication method references this service records. */
@@ -96,7 +124,26 @@ export const REQUIRED_ACTION_REASONS: Readonly<Record<RequiredAction, Reason>> =
   'mfa-enrolment': 'mfa-enrolment-required',
 };
 
-export type TombstoneState = 'kicked-out' | 'replaced';
+/**
+ * What is left where a revoked session was: kicked out, replaced, or logged out by the cap on
+ * concurrent sessions (`session.overflow-logout-mode=LOGOUT`: it reads as an unknown token, and
+ * keeps a refresh token from bringing the session back).
+ */
+export type TombstoneState = 'kicked-out' | 'replaced' | 'logged-out';
+
+/** The tombstone each overflow mode leaves. */
+export const OVERFLOW_TOMBSTONES: Readonly<Record<OverflowLogoutMode, TombstoneState>> = {
+  LOGOUT: 'logged-out',
+  KICKOUT: 'kicked-out',
+  REPLACED: 'replaced',
+};
+
+/** The 401 reason a tombstone answers. */
+const TOMBSTONE_REASONS: Readonly<Record<TombstoneState, ResolveFailure>> = {
+  'kicked-out': 'token-kicked-out',
+  replaced: 'token-replaced',
+  'logged-out': 'token-invalid',
+};
 
 export type StoredSession =
   { readonly state: 'active'; readonly record: SessionRecord; readonly lastActiveAt: number } | { readonly state: TombstoneState };
@@ -160,7 +207,7 @@ export function judgeSession(
   now: number,
 ): { ok: true; record: SessionRecord } | { ok: false; reason: ResolveFailure } {
   if (stored === null) return { ok: false, reason: 'token-invalid' };
-  if (stored.state !== 'active') return { ok: false, reason: stored.state === 'kicked-out' ? 'token-kicked-out' : 'token-replaced' };
+  if (stored.state !== 'active') return { ok: false, reason: TOMBSTONE_REASONS[stored.state] };
   const { record, lastActiveAt } = stored;
   if (record.expiresAt !== null && now >= record.expiresAt) return { ok: false, reason: 'token-expired' };
   const idle = idleLimitMs(policy);

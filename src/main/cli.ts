@@ -171,8 +171,10 @@ export function cliDeps(): CliDeps {
         throw e;
       }
     },
-    revokeRefreshTokens: async (type, userId) => {
-      await ctx.container().get(RefreshTokenRegistry).revokeAllOfUser(type, userId);
+    revokeRefreshTokens: async (type, userId, deviceType) => {
+      const registry = ctx.container().get(RefreshTokenRegistry);
+      if (deviceType === undefined) await registry.revokeAllOfUser(type, userId);
+      else await registry.revokeDeviceOfUser(type, userId, deviceType);
     },
     async resync(userId) {
       const c = ctx.container();

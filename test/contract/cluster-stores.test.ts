@@ -25,6 +25,7 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
   this.timeout(30_000);
   let cluster: RedisCluster | undefined;
   let client: Cluster | undefined;
+  let twin: Cluster | undefined;
   const clusterClient = (): Cluster => {
     if (cluster === undefined) throw new Error('cluster not started');
     return createRedisClient({ mode: 'cluster', nodes: cluster.seeds, password: PASSWORD });
@@ -34,10 +35,13 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
     await requireRedisCluster(this);
     cluster = await RedisCluster.start({ password: PASSWORD });
     client = clusterClient();
+    twin = clusterClient();
     await readyWithin(client, 5000);
+    await readyWithin(twin, 5000);
   });
   after(async () => {
     await client?.quit().catch(() => undefined);
+    await twin?.quit().catch(() => undefined);
     await cluster?.stop();
   });
 
@@ -48,7 +52,7 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
     return { client: own, store: new RedisStoreHealth(own, { mode: 'cluster', ...opts }) };
   }
 
-  describeRedisStoreContracts({ label: ' on Cluster', client: () => client, health: () => ownHealth() });
+  describeRedisStoreContracts({ label: ' on Cluster', client: () => client, twinClient: () => twin, health: () => ownHealth() });
 
   describe('health details', () => {
     it("report the mode, cluster_state:ok and every node: address, role, reachable, a master's slots", async () => {

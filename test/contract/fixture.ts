@@ -15,6 +15,11 @@ export interface StoreFixture<S> {
   elapse(ms: number): Promise<void>;
   /** Releases what the fixture created (timers, keys under its prefix). */
   cleanup(): Promise<void>;
+  /**
+   * A second instance of the store on the same data, as another process has it (its own client),
+   * where the adapter can have one (Redis); absent: the store lives in one process (memory).
+   */
+  readonly twin?: S;
 }
 
 export type MakeFixture<S> = () => Promise<StoreFixture<S>>;

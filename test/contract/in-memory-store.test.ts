@@ -14,7 +14,7 @@ async function fill(store: InMemoryBackend, clock: FakeClock): Promise<void> {
       tokenHash: newHash(),
       record: makeRecord({ userId: `u${i}`, createdAt: now }),
       retentionMs: 1_000,
-      replaceOthers: false,
+      admission: { kind: 'add' },
       now,
     });
   }
@@ -24,7 +24,7 @@ async function fill(store: InMemoryBackend, clock: FakeClock): Promise<void> {
     tokenHash: kicked,
     record: makeRecord({ loginType: 'web', createdAt: now }),
     retentionMs: 1_000,
-    replaceOthers: false,
+    admission: { kind: 'add' },
     now,
   });
   await store.sessions.mark('web', [kicked], 'kicked-out');

@@ -12,7 +12,14 @@ import type { SessionRecord } from '../../src/domain/session';
 
 const HOUR = 3_600_000;
 
-function recordOf(loginType: LoginType, userId: string, createdAt: number, expiresAt: number, ip: string): SessionRecord {
+function recordOf(
+  loginType: LoginType,
+  userId: string,
+  createdAt: number,
+  expiresAt: number,
+  ip: string,
+  deviceType?: string,
+): SessionRecord {
   return {
     v: 1,
     loginType,
@@ -20,7 +27,7 @@ function recordOf(loginType: LoginType, userId: string, createdAt: number, expir
     createdAt,
     expiresAt,
     principal: { userId, username: userId, roles: [], permissions: [] },
-    client: { ip, userAgent: 'test', os: 'Linux', browser: 'Firefox 128' },
+    client: { ip, userAgent: 'test', os: 'Linux', browser: 'Firefox 128', ...(deviceType !== undefined ? { deviceType } : {}) },
     attrs: {},
   };
 }
@@ -28,18 +35,21 @@ function recordOf(loginType: LoginType, userId: string, createdAt: number, expir
 export function describeOnlinePageContract(fx: () => StoreFixture<SessionStore>): void {
   describe('listPage (the online list)', () => {
     /** A session created at `createdAt` (default: now), from `ip`. */
-    async function login(opts: { createdAt?: number; expiresAt?: number; ip?: string; userId?: string; loginType?: LoginType } = {}) {
+    async function login(
+      opts: { createdAt?: number; expiresAt?: number; ip?: string; userId?: string; loginType?: LoginType; deviceType?: string } = {},
+    ) {
       const { store, clock } = fx();
       const hash = randomBytes(32).toString('hex');
       const createdAt = opts.createdAt ?? clock.now();
       const user = opts.userId ?? `u-${hash.slice(0, 6)}`;
-      const record = recordOf(opts.loginType ?? 'admin', user, createdAt, opts.expiresAt ?? createdAt + HOUR, opts.ip ?? '203.0.113.7');
+      const expiresAt = opts.expiresAt ?? createdAt + HOUR;
+      const record = recordOf(opts.loginType ?? 'admin', user, createdAt, expiresAt, opts.ip ?? '203.0.113.7', opts.deviceType);
       await store.create({
         loginType: record.loginType,
         tokenHash: hash,
         record,
         retentionMs: 2 * HOUR,
-        replaceOthers: false,
+        admission: { kind: 'add' },
         now: clock.now(),
       });
       return hash;
@@ -139,6 +149,26 @@ export function describeOnlinePageContract(fx: () => StoreFixture<SessionStore>)
         a.slice(0, 2),
       );
       assert.deepEqual([bounded.total, bounded.totalExact], [2, false], 'a lower bound: the scan stopped after 3 entries');
+    });
+
+    it('a device-type filter: only that type (exact; DEF also a session without one), alone or with an IP filter', async () => {
+      const t0 = fx().clock.now();
+      const pc = await login({ createdAt: t0, deviceType: 'PC' });
+      const app = await login({ createdAt: t0 + 1, deviceType: 'APP', ip: '198.51.100.1' });
+      const none = await login({ createdAt: t0 + 2 });
+      const pc2 = await login({ createdAt: t0 + 3, deviceType: 'PC', ip: '198.51.100.1' });
+      await login({ createdAt: t0 + 4, deviceType: 'pc' });
+      const now = t0 + 100;
+      const pcs = await page(now, { deviceType: 'PC' });
+      assert.deepEqual(
+        pcs.sessions.map((s) => s.tokenHash),
+        [pc, pc2],
+      );
+      assert.deepEqual([pcs.total, pcs.totalExact], [2, true]);
+      assert.deepEqual(await hashes(now, { deviceType: 'APP' }), [app]);
+      assert.deepEqual(await hashes(now, { deviceType: 'DEF' }), [none]);
+      assert.deepEqual(await hashes(now, { deviceType: 'PC', ip: '198.51.100.1' }), [pc2]);
+      assert.deepEqual(await hashes(now, { deviceType: 'H5' }), []);
     });
   });
 }

@@ -36,6 +36,8 @@ export interface RedisDeployment {
   readonly label: string;
   /** The shared client (created in the caller's `before`). */
   readonly client: () => RedisClient | undefined;
+  /** A second client to the same deployment: the session store's twin (another instance's store). */
+  readonly twinClient: () => RedisClient | undefined;
   /** The key layout to use (default: the one the client needs). */
   readonly layout?: KeyLayoutKind;
   /** A new client for the health contract, and the health store built on it (once it can answer). */
@@ -61,10 +63,16 @@ export function describeRedisStoreContracts(d: RedisDeployment): void {
     };
   }
 
-  describeSessionStoreContract(
-    `RedisSessionStore${d.label}`,
-    fixture((c, p) => new RedisSessionStore(c, p, d.layout)),
-  );
+  describeSessionStoreContract(`RedisSessionStore${d.label}`, async () => {
+    const fx = await fixture((c, p) => ({ c, p }))();
+    const twin = d.twinClient();
+    if (twin === undefined) throw new Error('redis twin client not ready');
+    return {
+      ...fx,
+      store: new RedisSessionStore(fx.store.c, fx.store.p, d.layout),
+      twin: new RedisSessionStore(twin, fx.store.p, d.layout),
+    };
+  });
   describeKeyValueStoreContract(
     `RedisKeyValueStore${d.label}`,
     fixture((c, p) => new RedisKeyValueStore(c, p, d.layout)),

@@ -45,7 +45,7 @@ describe('Redis store specifics', function () {
     const now = Date.now();
     const hash = newHash();
     const record = makeRecord({ userId, createdAt: now });
-    await stores.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, replaceOthers: false, now });
+    await stores.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, admission: { kind: 'add' }, now });
     return { hash, tokenId: record.tokenId };
   }
 

@@ -20,10 +20,12 @@ import { listAll } from '../support/online-page';
 
 describe('Redis key layout: tagged (cluster) on one server', function () {
   let checked: SlotCheckedClient | undefined;
+  let twin: SlotCheckedClient | undefined;
 
   before(async function () {
     await requireRedis(this);
     checked = slotCheckedClient(REDIS_URL);
+    twin = slotCheckedClient(REDIS_URL);
   });
 
   after(async () => {
@@ -32,12 +34,17 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       assert.ok(checked.multiKeyCommands() > 50, `the checker saw ${checked.multiKeyCommands()} multi-key commands`);
       await checked.client.quit();
     }
+    if (twin !== undefined) {
+      assert.deepEqual(twin.violations, [], 'commands spanning several slots (the twin store)');
+      await twin.client.quit();
+    }
   });
 
   describeRedisStoreContracts({
     label: ' (tagged layout, slot-checked)',
     layout: 'tagged',
     client: () => checked?.client,
+    twinClient: () => twin?.client,
     health: () => {
       const client = createRedisClient(REDIS_URL);
       return { client, store: new RedisStoreHealth(client) };
@@ -106,7 +113,7 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
           tokenHash: hash,
           record: makeRecord({ loginType: MERGE, userId: `u${i}`, createdAt }),
           retentionMs: 3_600_000,
-          replaceOthers: false,
+          admission: { kind: 'add' },
           now: clock.now(),
         });
         made.push({ hash, createdAt });

@@ -17,6 +17,7 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
   this.timeout(30_000);
   let topology: SentinelTopology | undefined;
   let client: Redis | undefined;
+  let twin: Redis | undefined;
   const sentinelClient = (): Redis => {
     if (topology === undefined) throw new Error('sentinel topology not started');
     return createRedisClient({ mode: 'sentinel', sentinels: topology.sentinels, masterName: MASTER_NAME, password: PASSWORD });
@@ -26,9 +27,11 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
     await requireRedisServer(this);
     topology = await SentinelTopology.start({ password: PASSWORD });
     client = sentinelClient();
+    twin = sentinelClient();
   });
   after(async () => {
     await client?.quit().catch(() => undefined);
+    await twin?.quit().catch(() => undefined);
     topology?.stop();
   });
 
@@ -42,6 +45,7 @@ describe('store adapters: redis sentinel (master + replica + 3 sentinels)', func
   describeRedisStoreContracts({
     label: ' on Sentinel',
     client: () => client,
+    twinClient: () => twin,
     health: () => {
       const own = sentinelClient();
       return { client: own, store: new RedisStoreHealth(own, { mode: 'sentinel' }) };

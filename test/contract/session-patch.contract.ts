@@ -18,7 +18,7 @@ export function describeSessionPatchContract(fx: () => StoreFixture<SessionStore
       const { store, clock } = fx();
       const hash = newHash();
       const record: SessionRecord = { ...makeRecord({ createdAt: clock.now() }), requiredActions: ['update-password', 'mfa-enrolment'] };
-      await store.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, replaceOthers: false, now: clock.now() });
+      await store.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, admission: { kind: 'add' }, now: clock.now() });
       return { hash, record };
     }
 

@@ -4,37 +4,19 @@
  * (expiresAt, idle) by passing a later `now`, which needs no waiting.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import type { SessionStore } from '../../src/application/ports/session-store';
+import type { Admission, CreateSessionResult, SessionStore } from '../../src/application/ports/session-store';
 import type { SessionRecord, StoredSession } from '../../src/domain/session';
 import { type MakeFixture, useFixture } from './fixture';
 import { describeOnlinePageContract } from './online-page.contract';
 import { describeSessionPatchContract } from './session-patch.contract';
+import { describeSessionAdmissionContract } from './session-admission.contract';
+import { makeRecord, newHash } from './session-records';
 import type { LoginType } from '../../src/domain/login-type';
 import { listAll } from '../support/online-page';
 
 const HOUR = 3_600_000;
 
-export const newHash = (): string => randomBytes(32).toString('hex');
-
-export function makeRecord(opts: {
-  loginType?: LoginType;
-  userId?: string;
-  createdAt: number;
-  expiresAt?: number | null;
-  tokenId?: string;
-}): SessionRecord {
-  return {
-    v: 1,
-    loginType: opts.loginType ?? 'admin',
-    tokenId: opts.tokenId ?? randomBytes(8).toString('hex'),
-    createdAt: opts.createdAt,
-    expiresAt: opts.expiresAt === undefined ? opts.createdAt + HOUR : opts.expiresAt,
-    principal: { userId: opts.userId ?? 'u1', username: 'alice', roles: ['admin'], permissions: ['system:user:list'] },
-    client: { ip: '203.0.113.7', userAgent: 'test' },
-    attrs: { family: 'f1' },
-  };
-}
+export { makeRecord, newHash } from './session-records';
 
 /** Asserts that `got` is an active session and returns it. */
 function active(got: StoredSession | null): Extract<StoredSession, { state: 'active' }> {
@@ -53,10 +35,11 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         loginType?: LoginType;
         retentionMs?: number | null;
         expiresAt?: number | null;
-        replaceOthers?: boolean;
+        admission?: Admission;
         createdAt?: number;
+        deviceType?: string;
       } = {},
-    ): Promise<{ hash: string; record: SessionRecord; replaced: number }> {
+    ): Promise<{ hash: string; record: SessionRecord; replaced: number; outcome: CreateSessionResult['outcome']; ended: string[] }> {
       const { store, clock } = fx();
       const loginType = opts.loginType ?? 'admin';
       const now = clock.now();
@@ -66,16 +49,17 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         userId: opts.userId ?? 'u1',
         createdAt: opts.createdAt ?? now,
         ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}),
+        ...(opts.deviceType !== undefined ? { deviceType: opts.deviceType } : {}),
       });
-      const { replaced } = await store.create({
+      const { outcome, ended } = await store.create({
         loginType,
         tokenHash: hash,
         record,
         retentionMs: opts.retentionMs === undefined ? 2 * HOUR : opts.retentionMs,
-        replaceOthers: opts.replaceOthers ?? false,
+        admission: opts.admission ?? { kind: 'add' },
         now,
       });
-      return { hash, record, replaced };
+      return { hash, record, replaced: ended.length, outcome, ended: ended.map((e) => e.tokenHash) };
     }
 
     describe('create / get', () => {
@@ -326,7 +310,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         const b = await login();
         const otherType = await login({ loginType: 'web' });
         const otherUser = await login({ userId: 'u2' });
-        const c = await login({ replaceOthers: true });
+        const c = await login({ admission: { kind: 'replace', deviceType: null } });
         assert.equal(c.replaced, 2);
         assert.deepEqual(await store.getSession('admin', a.hash, clock.now(), null), { state: 'replaced' });
         assert.deepEqual(await store.getSession('admin', b.hash, clock.now(), null), { state: 'replaced' });
@@ -341,7 +325,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
 
       it('of concurrent logins of one user with replaceOthers, exactly one stays active, and it is the one listed', async () => {
         const { store, clock } = fx();
-        const logins = await Promise.all(Array.from({ length: 12 }, () => login({ replaceOthers: true })));
+        const logins = await Promise.all(Array.from({ length: 12 }, () => login({ admission: { kind: 'replace', deviceType: null } })));
         const states = await Promise.all(logins.map((l) => store.getSession('admin', l.hash, clock.now(), null)));
         const live = logins.filter((_, i) => states[i]?.state === 'active');
         assert.equal(live.length, 1, `active after the race: ${live.length}`);
@@ -371,7 +355,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         const kicked = await login();
         await store.mark('admin', [kicked.hash], 'kicked-out');
         clock.advance(2_000); // logical time only
-        const c = await login({ replaceOthers: true });
+        const c = await login({ admission: { kind: 'replace', deviceType: null } });
         assert.equal(c.replaced, 0);
         const got = await store.getSession('admin', expired.hash, clock.now(), null);
         assert.equal(got?.state, 'active');
@@ -479,5 +463,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         assert.equal(await store.findByTokenId('admin', 'no-such-id'), null);
       });
     });
+
+    describeSessionAdmissionContract(fx);
   });
 }

@@ -71,20 +71,24 @@ describe('store adapters: memory', () => {
 
 describe('store adapters: redis', function () {
   let client: Redis | undefined;
+  let twin: Redis | undefined;
 
   before(async function () {
     await requireRedis(this);
     // The production factory (auto-pipelining on), so the contract covers that configuration too.
     client = createRedisClient(REDIS_URL);
+    twin = createRedisClient(REDIS_URL);
   });
 
   after(async () => {
     await client?.quit();
+    await twin?.quit();
   });
 
   describeRedisStoreContracts({
     label: '',
     client: () => client,
+    twinClient: () => twin,
     health: () => {
       const own = createRedisClient(REDIS_URL);
       return { client: own, store: new RedisStoreHealth(own) };

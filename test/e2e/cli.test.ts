@@ -480,13 +480,26 @@ describe('CLI (child process)', function () {
       const registry = admin.container.get(RefreshTokenRegistry);
       const resolved = await manager.resolveToken(withRefresh.accessToken);
       const family = resolved.ok ? (resolved.session.record.attrs.rtFamily ?? '') : '';
-      assert.equal(await registry.isCutOff('admin', '77', family), false);
+      assert.equal(await registry.isCutOff('admin', { userId: '77', family, accessHash: '' }), false);
+
+      // --device-type: only that device type's sessions (and refresh tokens) end.
+      const phone = await manager.login(principal, { ip: '203.0.113.7', userAgent: 'cli-test', deviceType: 'APP' });
+      const appOnly = await cli(['sessions', 'kickout', 'admin', '77', '--device-type', 'APP'], { env });
+      assert.equal(appOnly.code, 0, appOnly.stderr);
+      assert.match(appOnly.stdout, /kicked out 1 APP admin session\(s\) of user 77/);
+      assert.equal((await manager.resolveToken(phone.token)).ok, false);
+      assert.equal((await manager.resolveToken(b.token)).ok, true, 'the other device types stay');
+      assert.equal(await registry.isCutOff('admin', { userId: '77', family, accessHash: '' }), false, 'a DEF refresh family stays');
+      const badType = await cli(['sessions', 'kickout', 'admin', '77', '--device-type', 'A P P'], { env });
+      assert.equal(badType.code, 2, badType.stderr);
+      const listed = await cli(['sessions', 'list', 'admin', '77'], { env });
+      assert.match(listed.stdout, /\tDEVICE\t/);
 
       const all = await cli(['sessions', 'kickout', 'admin', '77'], { env });
       assert.equal(all.code, 0, all.stderr);
       assert.match(all.stdout, /kicked out 2 admin session\(s\) of user 77/);
       assert.equal((await manager.resolveToken(b.token)).ok, false);
-      assert.equal(await registry.isCutOff('admin', '77', family), true, 'earlier refresh tokens are refused');
+      assert.equal(await registry.isCutOff('admin', { userId: '77', family, accessHash: '' }), true, 'earlier refresh tokens are refused');
 
       const none = await cli(['sessions', 'kickout', 'admin', '77'], { env });
       assert.equal(none.code, 1);

@@ -93,6 +93,7 @@ describe('typed example clients (openapi-fetch on clients/*.d.ts) against a runn
       await assert.rejects(api.refresh(), /not logged in/);
       const ended = await api.client.GET('/auth/me', { headers: { Authorization: `Bearer ${second.accessToken}` } });
       assert.equal(ended.response.status, 401);
+      assert.ok(second.refreshToken !== undefined, 'a login with remember-me (the default) comes with a refresh token');
       const refused = await api.client.POST('/auth/refresh-token', { body: { refreshToken: second.refreshToken } });
       assert.equal(refused.response.status, 401);
       assert.equal(apiError(refused.response, refused.error).code, 40111);

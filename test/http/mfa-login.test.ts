@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type request from 'supertest';
 import { OtpauthTotp } from '../../src/adapters/otp/otpauth-totp';
 import { SecondFactors } from '../../src/application/mfa/second-factors';
+import { formatDateTime } from '../../src/application/shared/date-time';
 import type { BuiltApp } from '../../src/main/operations';
 import { buildAdminApp } from '../../src/main/admin';
 import { STORE_KINDS, testConfig, testInfra, type TestInfra } from '../support/apps';
@@ -98,6 +99,31 @@ for (const kind of STORE_KINDS) {
       await verify({ mfaToken: third.mfaToken, code: '111111' }).expect(401);
       await verify({ mfaToken: third.mfaToken, code: '222222' }).expect(401);
       assert.equal((await verify({ mfaToken: third.mfaToken, code: codeAt(secret, clock.now()) }).expect(428)).body.code, 42800);
+    });
+
+    it('the second step makes the session the first step asked for: its deviceType and rememberMe', async function () {
+      await build(this, { 'svc.time-zone': 'UTC' });
+      const { secret } = await enrol((await session('viewer', 'viewer123')).accessToken);
+      clock.advance(30_000);
+      const key = (await http().get('/auth/getConfig').expect(200)).body.data.publicKey as string;
+      const pending = (
+        await http()
+          .post('/auth/login')
+          .set('X-Forwarded-For', ip())
+          .send({ username: 'viewer', password: encryptPassword(key, 'viewer123'), deviceType: 'APP', rememberMe: false })
+          .expect(200)
+      ).body.data;
+      assert.equal(pending.mfaRequired, true);
+      const done = (await verify({ mfaToken: pending.mfaToken, code: codeAt(secret, clock.now()) }).expect(200)).body.data;
+      assert.equal(done.refreshToken, undefined, 'no refresh token without remember-me');
+      const own = (await http().get('/auth/sessions').set(bearer(done.accessToken)).expect(200)).body.data as Array<{
+        deviceType: string;
+        current: boolean;
+        expires: string;
+      }>;
+      const mine = own.find((s) => s.current);
+      assert.equal(mine?.deviceType, 'APP');
+      assert.equal(mine?.expires, formatDateTime(clock.now() + 86_400_000, 'UTC'));
     });
 
     it('an mfaToken expires (svc.mfa.challenge-ttl-seconds) and belongs to its app', async function () {

@@ -54,8 +54,8 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(
         rows.map((s) => [s.username, s.ipaddr, s.os, s.browser, s.deviceType, s.current]),
         [
-          ['viewer', '192.0.2.21', 'Windows 10', 'Firefox 128', 'desktop', false],
-          ['viewer', '192.0.2.22', 'iOS 17', 'Safari 17', 'mobile', true],
+          ['viewer', '192.0.2.21', 'Windows 10', 'Firefox 128', 'PC', false],
+          ['viewer', '192.0.2.22', 'iOS 17', 'Safari 17', 'H5', true],
         ],
       );
       for (const row of rows) assert.match(String(row.tokenId), /^[0-9a-f]{16}$/);

@@ -62,6 +62,37 @@ for (const [name, setup] of Object.entries(userAdminSetups(FIXTURE, 'userkickout
       );
     });
 
+    it('{deviceType}: only the logins of that device type end; the others and the account stay', async () => {
+      const [app1, app2, pc] = [
+        await k.tokenOf('ann', { deviceType: 'APP' }),
+        await k.tokenOf('ann', { deviceType: 'APP' }),
+        await k.tokenOf('ann', { deviceType: 'PC' }),
+      ];
+      const op = await k.tokenOf('op');
+      const r = await k
+        .http()
+        .post(`/system/user/${k.id('ann')}/kickout`)
+        .set(as(op))
+        .send({ deviceType: 'APP' })
+        .expect(200);
+      assert.deepEqual(r.body.data, { userId: k.id('ann'), username: 'ann', sessionsEnded: 2 });
+      for (const t of [app1, app2]) assert.equal((await k.http().get('/auth/me').set(as(t)).expect(401)).body.code, 40105);
+      await k.http().get('/auth/me').set(as(pc)).expect(200);
+      const ops = await k.operations(await k.tokenOf('root'), 'user.kickout');
+      assert.deepEqual(
+        ops.map((o) => o.summary),
+        ['deviceType=APP'],
+      );
+      const bad = await k
+        .http()
+        .post(`/system/user/${k.id('ann')}/kickout`)
+        .set(as(op))
+        .send({ deviceType: 'A P P' })
+        .expect(400);
+      assert.equal(bad.body.code, 40000);
+      await k.http().get('/auth/me').set(as(pc)).expect(200);
+    });
+
     it('needs monitor:online:forceLogout only: an operator kicks out even a super admin (who may log in again)', async () => {
       const root = await k.tokenOf('root');
       assert.equal((await kick(k.id('root'), await k.tokenOf('op')).expect(200)).body.data.sessionsEnded, 1);

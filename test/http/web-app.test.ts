@@ -104,6 +104,7 @@ for (const kind of STORE_KINDS) {
         assert.ok(phone && laptop);
         assert.deepEqual(Object.keys(phone).sort(), [
           'current',
+          'deviceType',
           'expires',
           'ipaddr',
           'lastActiveTime',

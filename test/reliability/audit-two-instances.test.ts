@@ -24,7 +24,10 @@ describe('audit trail: two instances on one Redis', function () {
 
   before(async function () {
     await requireRedis(this);
-    const config = testConfig({ 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.crypto.worker-threads': 2 }, 'redis');
+    const config = testConfig(
+      { 'svc.trusted-proxies': '127.0.0.1,::1', 'svc.crypto.worker-threads': 2, 'session.max-login-count': -1 },
+      'redis',
+    );
     infras = [0, 1].map(() => createInfrastructure(config, { log: silentLogger, keyPrefix: prefix }));
     apps = infras.map((i) => buildAdminApp(config, i));
   });

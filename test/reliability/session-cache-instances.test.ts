@@ -3,7 +3,9 @@
  * processes on one Redis. A logout, kickout, role change or refresh on one instance is seen by the
  * other on the very next request after the first one answered: 1000 logout trials with 0 stale
  * successes, also while the tracking connections are killed (CLIENT KILL) mid-run, after which
- * the cache comes back (hits again). Skipped loudly without Redis (fails under CI=true).
+ * the cache comes back (hits again); and a session the cap on concurrent sessions ends
+ * (session.max-login-count, here 1 on both instances) is refused on the other instance at once:
+ * 1000 logins over the cap, 0 stale. Skipped loudly without Redis (fails under CI=true).
  */
 import assert from 'node:assert/strict';
 import { constants, publicEncrypt } from 'node:crypto';
@@ -50,7 +52,9 @@ describe('local session cache: two instances on one Redis (acceptance)', functio
 
   before(async function () {
     await requireRedis(this);
-    const env = sharedRedisEnv(prefix, { SESSION_LOCAL_CACHE_ENABLED: 'true' });
+    // The instances' own logins keep one session per account (the overflow trials); the sessions made
+    // in this process (`sessions`) follow the test profile's defaults.
+    const env = sharedRedisEnv(prefix, { SESSION_LOCAL_CACHE_ENABLED: 'true', SESSION_MAX_LOGIN_COUNT: '1' });
     [a, b] = await Promise.all([AppInstance.start(env), AppInstance.start(env)]);
     redis = new Redis(REDIS_URL);
     for (const i of [a, b]) await until(async () => (await metricsOf(i)).tracking === 1, `instance ${i.ready.pid} tracking`);
@@ -195,4 +199,49 @@ describe('local session cache: two instances on one Redis (acceptance)', functio
     assert.equal((await me(b, t.accessToken)).status, 401, 'the rotated access token');
     assert.equal((await me(b, String(refreshed.body.data?.accessToken))).status, 200, 'the new one');
   });
+
+  it(
+    '1000 trials of a login over the cap on instance 1 (max-login-count=1) then at once GET /auth/me on instance 2 with ' +
+      'the session it ended: 0 stale successes (401 token-invalid: overflow-logout-mode LOGOUT)',
+    async () => {
+      const password = publicEncrypt(
+        { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from('viewer123'),
+      ).toString('base64');
+      const loginReq = (trial: number) =>
+        RawHttpConnection.prepare(
+          'POST',
+          '/auth/login',
+          { 'X-Forwarded-For': `10.77.${Math.floor(trial / 250)}.${(trial % 250) + 1}` },
+          { username: 'viewer', password },
+        );
+      const tokenOf = (r: RawResponse): string => {
+        assert.equal(r.status, 200, r.body);
+        return String((JSON.parse(r.body) as { data: { accessToken: string } }).data.accessToken);
+      };
+      let stale = 0;
+      const [toA, toB] = [await RawHttpConnection.open(a.ready.admin), await RawHttpConnection.open(b.ready.admin)];
+      try {
+        let token = tokenOf(await toA.send(loginReq(0)));
+        for (let trial = 1; trial <= 1000; trial++) {
+          const meReq = RawHttpConnection.prepare('GET', '/auth/me', { Authorization: `Bearer ${token}` });
+          assert.equal((await toB.send(meReq)).status, 200); // a miss: cached on instance 2
+          assert.equal((await toB.send(meReq)).status, 200); // a hit
+          let next: Promise<RawResponse> | undefined;
+          const login = await toA.send(loginReq(trial), () => (next = toB.send(meReq)));
+          const after = await (next as Promise<RawResponse>);
+          if (after.status !== 401) stale++;
+          else assert.equal((JSON.parse(after.body) as { code: number }).code, 40102, 'token-invalid');
+          token = tokenOf(login);
+        }
+      } finally {
+        toA.close();
+        toB.close();
+      }
+      console.log(
+        `      1000 logins over the cap -> /auth/me elsewhere with the session ended (sent as the login answer arrived): ${stale} stale`,
+      );
+      assert.equal(stale, 0);
+    },
+  );
 });

@@ -71,7 +71,7 @@ describe('local session cache on Redis: coherence between two caches, and the tr
       tokenHash: hash,
       record: makeRecord({ userId, createdAt: now }),
       retentionMs: 600_000,
-      replaceOthers: false,
+      admission: { kind: 'add' },
       now,
     });
     return hash;
@@ -172,10 +172,10 @@ describe('local session cache on Redis: coherence between two caches, and the tr
         tokenHash: fresh,
         record: makeRecord({ userId: 'p1', createdAt: now }),
         retentionMs: 600_000,
-        replaceOthers: true,
+        admission: { kind: 'replace', deviceType: null },
         now,
       });
-      assert.equal(created.replaced, 1);
+      assert.equal(created.ended.length, 1);
       await turn();
       assert.ok(!two.store.holds('admin', old));
       assert.deepEqual(await two.store.getSession('admin', old, Date.now(), null), { state: 'replaced' });
@@ -222,7 +222,7 @@ describe('local session cache on Redis: coherence between two caches, and the tr
       tokenHash: hash,
       record: makeRecord({ createdAt: now }),
       retentionMs: 600_000,
-      replaceOthers: false,
+      admission: { kind: 'add' },
       now,
     });
     await sleep(300);

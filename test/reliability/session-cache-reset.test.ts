@@ -155,7 +155,7 @@ describe('local session cache: a tracking link that dies in the same turn as a r
           tokenHash: hash,
           record: makeRecord({ createdAt: Date.now() }),
           retentionMs: 600_000,
-          replaceOthers: false,
+          admission: { kind: 'add' },
           now: Date.now(),
         });
         assert.equal(await requestAfter(hash, () => undefined), 'active');

@@ -87,7 +87,7 @@ describe('Redis session store: ordered steps under interleaving', function () {
           tokenHash: hash,
           record: makeRecord({ userId, createdAt: now }),
           retentionMs: HOUR,
-          replaceOthers,
+          admission: replaceOthers ? { kind: 'replace', deviceType: null } : { kind: 'add' },
           now,
         });
         await g.reached;
@@ -110,10 +110,10 @@ describe('Redis session store: ordered steps under interleaving', function () {
           tokenHash: next,
           record: makeRecord({ userId: 'victim', createdAt: Date.now() }),
           retentionMs: HOUR,
-          replaceOthers: true,
+          admission: { kind: 'replace', deviceType: null },
           now: Date.now(),
         });
-        assert.equal(r.replaced, 1);
+        assert.equal(r.ended.length, 1);
         assert.equal(await state(a.other, a.hash), 'replaced');
       });
 
@@ -127,7 +127,7 @@ describe('Redis session store: ordered steps under interleaving', function () {
             tokenHash: h,
             record: makeRecord({ userId: `b${i}`, createdAt: Date.now() }),
             retentionMs: HOUR,
-            replaceOthers: false,
+            admission: { kind: 'add' },
             now: Date.now(),
           });
           await a.other.deleteSession('admin', h);
@@ -148,10 +148,10 @@ describe('Redis session store: ordered steps under interleaving', function () {
           tokenHash: b,
           record: makeRecord({ userId: 'solo', createdAt: Date.now() }),
           retentionMs: HOUR,
-          replaceOthers: true,
+          admission: { kind: 'replace', deviceType: null },
           now: Date.now(),
         });
-        assert.equal(r.replaced, 0, 'a pending login is not counted');
+        assert.deepEqual(r.ended, [{ tokenHash: a.hash, record: null }], 'a pending login is ended before its record exists');
         const pttl = await real.pttl(new RedisKeys(prefix, layout).session('admin', a.hash));
         assert.ok(pttl > HOUR - 60_000, `pending tombstone PTTL ${pttl}`);
         await a.finish();
@@ -174,7 +174,7 @@ describe('Redis session store: ordered steps under interleaving', function () {
             tokenHash: h,
             record: makeRecord({ userId: `u${i}`, createdAt: t0 + (i % 5) }),
             retentionMs: HOUR,
-            replaceOthers: false,
+            admission: { kind: 'add' },
             now: t0,
           });
         }

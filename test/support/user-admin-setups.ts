@@ -86,17 +86,26 @@ export function userAdminKit(s: () => UserAdminSetup) {
     directory,
     id: (username: string) => s().ids.get(username) as string,
     /** A live session of the user; `authTime` ms ago it last proved who it is (default: now). */
-    async tokenOf(username: string, opts: { authAgoMs?: number; userAgent?: string; ip?: string } = {}): Promise<string> {
+    async tokenOf(
+      username: string,
+      opts: { authAgoMs?: number; userAgent?: string; ip?: string; deviceType?: string } = {},
+    ): Promise<string> {
       const manager = s().app.container.get(SessionManagers).get('admin');
-      const client = { ...(opts.ip ? { ip: opts.ip } : {}), ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) };
+      const client = {
+        ...(opts.ip ? { ip: opts.ip } : {}),
+        ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+        ...(opts.deviceType ? { deviceType: opts.deviceType } : {}),
+      };
       const auth = opts.authAgoMs === undefined ? {} : { authTime: Date.now() - opts.authAgoMs };
       return (await manager.login(await principal(username), client, {}, undefined, auth)).token;
     },
     /** An access and refresh token pair, as a login issues it. */
     async pairOf(username: string): Promise<{ accessToken: string; refreshToken: string }> {
-      return s()
+      const pair = await s()
         .app.container.get(IssueTokens)
         .execute({ loginType: 'admin', principal: await principal(username), client: {} });
+      assert.ok(pair.refreshToken !== undefined, 'a login with remember-me comes with a refresh token');
+      return { accessToken: pair.accessToken, refreshToken: pair.refreshToken };
     },
     /** The operation-log entries of `action` (after the audit queue is flushed). */
     async operations(token: string, action: string): Promise<Array<{ actor: string; target: string; summary: string | null }>> {

@@ -50,6 +50,11 @@ describe('configuration', () => {
         tokenStyle: 'uuid',
         isLog: false,
         isPrint: false,
+        replacedRange: 'CURR_DEVICE_TYPE',
+        replacedLoginExitMode: 'OLD_DEVICE',
+        maxLoginCount: 12,
+        overflowLogoutMode: 'LOGOUT',
+        noRememberTimeout: 86400,
         shareSecret: undefined,
       },
     );
@@ -128,6 +133,40 @@ describe('configuration', () => {
     writeFileSync(path.join(dir, 'application.yml'), 'session:\n  timout: 5\n');
     const problems = problemsOf(() => loadConfig({ env: {}, configDir: dir }));
     assert.ok(problems.some((p) => p.includes('session.timout')));
+  });
+
+  it("validates Sa-Token's session policy keys at start, naming each (every problem at once)", () => {
+    const problems = problemsOf(() =>
+      loadConfig({
+        env: {
+          SESSION_REPLACED_RANGE: 'curr_device_type',
+          SESSION_REPLACED_LOGIN_EXIT_MODE: 'NEWEST',
+          SESSION_MAX_LOGIN_COUNT: '0',
+          SESSION_OVERFLOW_LOGOUT_MODE: 'BAN',
+          SESSION_NO_REMEMBER_TIMEOUT: '-1',
+        },
+        configDir: emptyDir(),
+      }),
+    );
+    for (const key of [
+      'session.replaced-range',
+      'session.replaced-login-exit-mode',
+      'session.max-login-count',
+      'session.overflow-logout-mode',
+      'session.no-remember-timeout',
+    ])
+      assert.ok(
+        problems.some((p) => p.startsWith(key)),
+        `${key}: ${problems.join('\n')}`,
+      );
+    const ok = loadConfig({
+      env: { SESSION_MAX_LOGIN_COUNT: '-1', SESSION_REPLACED_RANGE: 'ALL_DEVICE_TYPE', SESSION_OVERFLOW_LOGOUT_MODE: 'KICKOUT' },
+      configDir: emptyDir(),
+    });
+    assert.deepEqual(
+      [ok.session.maxLoginCount, ok.session.replacedRange, ok.session.overflowLogoutMode],
+      [-1, 'ALL_DEVICE_TYPE', 'KICKOUT'],
+    );
   });
 
   it('rejects an unknown profile', () => {

@@ -84,7 +84,7 @@ describe('password reset: RequestPasswordReset, ResetPassword', () => {
     assert.equal((await managers.get('web').listSessions(annId)).length, 0);
     const refresh = t.c
       .get(RefreshToken)
-      .execute({ loginType: 'web', refreshToken: issued.refreshToken, client: { ip: '10.0.0.1', userAgent: 'x' } });
+      .execute({ loginType: 'web', refreshToken: issued.refreshToken ?? '', client: { ip: '10.0.0.1', userAgent: 'x' } });
     assert.match(await reasonOf(refresh), /^refresh-token-(invalid|reused)$/);
     assert.equal(await reasonOf(use(token, 'another-pass-2')), 'reset-token-invalid', 'single use');
   });

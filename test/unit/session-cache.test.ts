@@ -117,7 +117,7 @@ function setUp(opts: { maxEntries?: number; ttlMs?: number; hitOrdering?: 'own-t
       client: {},
       attrs: {},
     };
-    await backend.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs: 7_200_000, replaceOthers: false, now });
+    await backend.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs: 7_200_000, admission: { kind: 'add' }, now });
     return { hash, key: KEYS.session('admin', hash), record };
   }
   const get = (hash: string, idle: number | null = null): Promise<StoredSession | null> =>
@@ -379,10 +379,10 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
           tokenHash: 'ab'.repeat(32),
           record: { ...s.record, tokenId: 'ab'.repeat(8) },
           retentionMs: 60_000,
-          replaceOthers: false,
+          admission: { kind: 'add' },
           now: t.clock.now(),
         })
-      ).replaced,
+      ).ended.length,
       0,
     );
     assert.equal(fences, 0, 'a login that replaced nothing');
@@ -401,10 +401,10 @@ describe('local session cache (unit, in-memory store behind a fake tracking link
       tokenHash: 'ef'.repeat(32),
       record: { ...third.record, tokenId: 'ef'.repeat(8) },
       retentionMs: 60_000,
-      replaceOthers: true,
+      admission: { kind: 'replace', deviceType: null },
       now: t.clock.now(),
     });
-    assert.equal(replacing.replaced, 1);
+    assert.equal(replacing.ended.length, 1);
     assert.equal(fences, 4);
     assert.equal((await fenced.getSession('admin', third.hash, t.clock.now(), null))?.state, 'replaced');
     assert.equal(fences, 4, 'reads never fence');

@@ -142,7 +142,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     await assert.rejects(
       new RefreshToken(dir, managers, registry, tokens, silentLogger, clock, accountActions).execute({
         loginType: 'admin',
-        refreshToken: lapsed.refreshToken,
+        refreshToken: lapsed.refreshToken ?? '',
         client: {},
       }),
       (e) => isDomainError(e) && e.reason === 'refresh-token-invalid',
@@ -151,7 +151,7 @@ describe('user administration use cases (live sessions follow the directory)', (
     const fresh = await tokens.execute({ loginType: 'admin', principal: principalOf(ann), client: {} });
     const next = await new RefreshToken(dir, managers, registry, tokens, silentLogger, clock, accountActions).execute({
       loginType: 'admin',
-      refreshToken: fresh.refreshToken,
+      refreshToken: fresh.refreshToken ?? '',
       client: {},
     });
     assert.ok((await admin.resolveToken(next.accessToken)).ok, 'a login after the re-enable refreshes normally');

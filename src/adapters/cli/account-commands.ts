@@ -1,4 +1,5 @@
 /** The commands on accounts and live sessions: `users add|reset-mfa`, `sessions list|kickout|resync`. */
+import { DEVICE_TYPE_PATTERN } from '../../domain/device-type';
 import { USERNAME_PATTERN } from '../../domain/password';
 import { loginType, parse, password, required, str } from './args';
 import type { CliDeps } from './deps';
@@ -57,35 +58,14 @@ export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: 
       io.err(`no live ${type} sessions for user ${userId}`);
       return;
     }
-    io.out(['TOKEN ID', 'LOGIN TIME', 'LAST ACTIVE', 'EXPIRES', 'IP', 'USER AGENT'].join('\t'));
+    io.out(['TOKEN ID', 'LOGIN TIME', 'LAST ACTIVE', 'EXPIRES', 'IP', 'DEVICE', 'USER AGENT'].join('\t'));
     for (const s of sessions)
-      io.out([s.tokenId, s.loginTime, s.lastActiveTime, s.expires ?? 'never', s.ipaddr || '-', s.userAgent || '-'].join('\t'));
-    return;
-  }
-  if (sub === 'kickout') {
-    const { positionals } = parse(rest, {}, 2);
-    const type = loginType(positionals[0]);
-    const id = positionals[1];
-    if (id === undefined || id === '') throw new UsageError('sessions kickout: a user id or token id is required');
-    const d = await deps();
-    // A token id is 16 lowercase hex digits; anything else (or no such token) is a user id.
-    if (/^[0-9a-f]{16}$/.test(id) && (await d.kickoutToken(type, id))) {
-      io.out(`kicked out 1 ${type} session (token id ${id})`);
-      return;
-    }
-    // A user id: every refresh token of the user issued so far is refused first (devices whose
-    // access token lapsed are not listed, but their refresh tokens must not bring them back).
-    await d.revokeRefreshTokens(type, id);
-    const sessions = await d.listSessions(type, id);
-    let n = 0;
-    for (const s of sessions) if (await d.kickoutToken(type, s.tokenId)) n++;
-    if (n === 0)
-      throw new CliFailure(
-        `no live ${type} session with token id or user id "${id}" (earlier refresh tokens of a user with that id are refused)`,
+      io.out(
+        [s.tokenId, s.loginTime, s.lastActiveTime, s.expires ?? 'never', s.ipaddr || '-', s.deviceType, s.userAgent || '-'].join('\t'),
       );
-    io.out(`kicked out ${n} ${type} session(s) of user ${id}; their earlier refresh tokens are refused`);
     return;
   }
+  if (sub === 'kickout') return kickout(rest, io, deps);
   if (sub === 'resync') {
     const { positionals } = parse(rest, {}, 1);
     const userId = positionals[0];
@@ -96,4 +76,33 @@ export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: 
     return;
   }
   throw new UsageError(sub === undefined ? 'sessions: expected "list", "kickout" or "resync"' : `sessions: unknown subcommand "${sub}"`);
+}
+
+/** `sessions kickout <type> <userId|tokenId> [--device-type <type>]`. */
+async function kickout(rest: readonly string[], io: CliIo, deps: () => Promise<CliDeps>): Promise<void> {
+  const { values, positionals } = parse(rest, { 'device-type': { type: 'string' } }, 2);
+  const type = loginType(positionals[0]);
+  const id = positionals[1];
+  if (id === undefined || id === '') throw new UsageError('sessions kickout: a user id or token id is required');
+  const deviceType = str(values, 'device-type');
+  if (deviceType !== undefined && !DEVICE_TYPE_PATTERN.test(deviceType))
+    throw new UsageError('sessions kickout: --device-type must be 1-32 characters of A-Z a-z 0-9 _ -');
+  const d = await deps();
+  // A token id is 16 lowercase hex digits; anything else (or no such token) is a user id.
+  if (deviceType === undefined && /^[0-9a-f]{16}$/.test(id) && (await d.kickoutToken(type, id))) {
+    io.out(`kicked out 1 ${type} session (token id ${id})`);
+    return;
+  }
+  // A user id: every refresh token of the user (of the device type) issued so far is refused first
+  // (devices whose access token lapsed are not listed, but their refresh tokens must not bring them back).
+  await d.revokeRefreshTokens(type, id, deviceType);
+  const sessions = (await d.listSessions(type, id)).filter((s) => deviceType === undefined || s.deviceType === deviceType);
+  let n = 0;
+  for (const s of sessions) if (await d.kickoutToken(type, s.tokenId)) n++;
+  const of = deviceType === undefined ? '' : ` ${deviceType}`;
+  if (n === 0)
+    throw new CliFailure(
+      `no live${of} ${type} session with token id or user id "${id}" (earlier${of} refresh tokens of a user with that id are refused)`,
+    );
+  io.out(`kicked out ${n}${of} ${type} session(s) of user ${id}; their earlier refresh tokens are refused`);
 }

@@ -14,8 +14,8 @@ export interface CliDeps {
   listSessions(type: CliLoginType, userId: string): Promise<OnlineSession[]>;
   /** Ends (kicks out) the session with this token id; false when there is none. */
   kickoutToken(type: CliLoginType, tokenId: string): Promise<boolean>;
-  /** Refuses every refresh token of the user issued before now (lapsed devices included). */
-  revokeRefreshTokens(type: CliLoginType, userId: string): Promise<void>;
+  /** Refuses every refresh token of the user (of one device type) issued before now (lapsed devices included). */
+  revokeRefreshTokens(type: CliLoginType, userId: string, deviceType?: string): Promise<void>;
   /** Brings the user's live admin sessions in line with the directory (after direct database edits). */
   resync(userId: string): Promise<{ sessions: number; action: 'updated' | 'ended'; userFound: boolean }>;
   /** Removes the user's TOTP factor, recovery codes and passkeys and ends every login of the user. */

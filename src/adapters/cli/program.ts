@@ -33,8 +33,8 @@ commands:
       (svc.directory=sql, svc.store=redis): for an owner who lost them, or after a takeover
   sessions list <admin|web> <userId> [--json]
       the user's live sessions in the configured store (svc.store=redis)
-  sessions kickout <admin|web> <userId|tokenId>
-      kick out one session (by token id) or every session of a user
+  sessions kickout <admin|web> <userId|tokenId> [--device-type <type>]
+      kick out one session (by token id) or every session of a user (only those of one device type)
   sessions resync <userId>
       after direct database edits: update (or end, if disabled) the user's live admin sessions
   audit verify [admin|web] [--log login|operation] [--from <time>] [--to <time>]

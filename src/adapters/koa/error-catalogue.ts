@@ -63,6 +63,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Reason, CatalogueEntry>> = {
   'request-timeout': { status: 408, code: 40800, title: 'The request took too long to arrive' },
   'username-taken': { status: 409, code: 40900, title: 'The username is already taken' },
   'email-taken': { status: 409, code: 40901, title: 'The e-mail address is already in use' },
+  'already-logged-in': { status: 409, code: 40902, title: 'The account is already logged in elsewhere' },
   'directory-read-only': { status: 409, code: 40920, title: 'Accounts cannot be changed on this directory' },
   'mfa-setup-missing': { status: 409, code: 40921, title: 'There is no pending second-factor enrolment to confirm' },
   'mfa-already-enrolled': { status: 409, code: 40922, title: 'A second factor of this kind is already active' },

@@ -1,5 +1,6 @@
 /** What each problem type's page says (`GET /problems/<reason>`): what happened and what to do. */
 import type { Reason } from '../../domain/errors';
+import { SESSION_PROBLEM_PAGES } from './session-problem-pages';
 
 export interface ProblemPage {
   /** What happened. */
@@ -66,34 +67,7 @@ export const PROBLEM_PAGES: Readonly<Record<Reason, ProblemPage>> = {
     what: 'This endpoint requires an Idempotency-Key header.',
     todo: 'Generate a unique key (for example a UUID) per operation and send it; reuse it only to retry the same operation.',
   },
-  'token-missing': {
-    what: 'The endpoint requires a login and no access token was sent.',
-    todo: 'Log in and send the access token as "Authorization: Bearer <token>".',
-  },
-  'token-bad-prefix': {
-    what: 'The Authorization header does not use the Bearer scheme.',
-    todo: 'Send the access token as "Authorization: Bearer <token>".',
-  },
-  'token-invalid': {
-    what: 'The access token is unknown: it was logged out, rotated by a refresh, belongs to the other application, or never existed.',
-    todo: 'Use the refresh token to get a new access token; if that fails too, log in again.',
-  },
-  'token-expired': {
-    what: 'The access token has reached the end of its lifetime.',
-    todo: 'Use the refresh token to get a new access token, or log in again.',
-  },
-  'token-frozen': {
-    what: 'The session was idle for longer than the service allows.',
-    todo: 'Log in again (or refresh, if your refresh token is still valid).',
-  },
-  'token-kicked-out': {
-    what: 'The session was ended from elsewhere (by an administrator, or by the user ending that device).',
-    todo: 'Log in again.',
-  },
-  'token-replaced': {
-    what: 'A newer login of the same account replaced this session (only one session per account is allowed).',
-    todo: 'Log in again; this logs the other device out.',
-  },
+  ...SESSION_PROBLEM_PAGES,
   'bad-credentials': {
     what: 'The username or the password is wrong. For security, the service does not say which.',
     todo: 'Check both and try again. Repeated failures lock the username for a while.',

@@ -1,4 +1,5 @@
 /** How the in-memory session store keeps a session or a tombstone. */
+import { deviceTypeOf } from '../../domain/device-type';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 
 /** A stored active session, with the fields the indexes and filters need kept beside the JSON. */
@@ -10,6 +11,10 @@ export interface ActiveEntry {
   parsed?: SessionRecord;
   readonly userId: string;
   readonly tokenId: string;
+  /** The login's device type (replaced range, share). */
+  readonly deviceType: string;
+  /** When it was indexed among its user's sessions (the order the cap on concurrent sessions ends them in). */
+  readonly seq: number;
   readonly createdAt: number;
   readonly expiresAt: number | null;
   /** The client IP at login (the online list's IP filter reads it without parsing the record). */
@@ -35,12 +40,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function activeEntry(record: SessionRecord, lastActiveAt: number, deadline: number | null): ActiveEntry {
+export function activeEntry(record: SessionRecord, lastActiveAt: number, deadline: number | null, seq: number): ActiveEntry {
   return {
     kind: 'active',
     json: JSON.stringify(record),
     userId: record.principal.userId,
     tokenId: record.tokenId,
+    deviceType: deviceTypeOf(record.client),
+    seq,
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,
     ip: record.client.ip,

@@ -6,7 +6,14 @@
  * together (requestContext, docs/performance.md).
  */
 import type { Clock } from '../../application/ports/clock';
-import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../application/ports/session-store';
+import type {
+  CreateSessionInput,
+  CreateSessionResult,
+  ListedSession,
+  OnlinePage,
+  OnlineQuery,
+  SessionStore,
+} from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
 import { bySessionAge } from '../store-common';
@@ -28,33 +35,42 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   private readonly byType = new Map<string, OnlineIndex>();
   /** loginType + tokenId -> tokenHash. */
   private readonly byTokenId = new Map<string, string>();
+  /** The order sessions were indexed in (the cap on concurrent sessions ends the oldest first). */
+  private seq = 0;
 
   constructor(private readonly clock: Clock) {}
 
-  async create(input: CreateSessionInput): Promise<{ replaced: number }> {
-    const { loginType, tokenHash, record } = input;
-    let replaced = 0;
-
-    if (input.replaceOthers) {
-      for (const other of [...(this.byUser.get(key2(loginType, record.principal.userId)) ?? [])]) {
-        if (other === tokenHash) continue;
-        const entry = this.liveSession(loginType, other);
-        // Sessions already past expiresAt stay as they are, so they still read as "expired".
-        if (entry?.kind === 'active' && isCurrent(entry, input.now)) {
-          this.tombstone(loginType, other, entry, 'replaced');
-          replaced++;
-        }
-      }
-    }
+  async create(input: CreateSessionInput): Promise<CreateSessionResult> {
+    const { loginType, tokenHash, record, admission, now } = input;
+    const others = this.currentOthers(loginType, record.principal.userId, tokenHash, now);
+    const inRange = (e: ActiveEntry, deviceType: string | null): boolean => deviceType === null || e.deviceType === deviceType;
+    if (admission.kind === 'exclusive' && others.some(([, e]) => inRange(e, admission.deviceType)))
+      return { outcome: 'refused', ended: [] };
 
     // A re-used hash (not expected: hashes of random tokens) drops the old entry's indexes first.
     const previous = this.sessions.get(key2(loginType, tokenHash));
     if (previous?.kind === 'active') this.unindex(loginType, tokenHash, previous);
-
-    const entry = activeEntry(record, input.now, deadlineAfter(this.clock, input.retentionMs));
+    const entry = activeEntry(record, now, deadlineAfter(this.clock, input.retentionMs), ++this.seq);
     this.sessions.set(key2(loginType, tokenHash), entry);
     this.index(loginType, tokenHash, entry);
-    return { replaced };
+
+    // Sessions already past expiresAt stay as they are, so they still read as "expired".
+    let ending: Array<readonly [string, ActiveEntry]> = [];
+    if (admission.kind === 'replace') ending = others.filter(([, e]) => inRange(e, admission.deviceType));
+    if (admission.kind === 'cap') ending = others.slice(0, Math.max(0, others.length + 1 - admission.max));
+    const state = admission.kind === 'cap' ? admission.state : 'replaced';
+    for (const [hash, e] of ending) this.tombstone(loginType, hash, e, state);
+    return { outcome: 'created', ended: ending.map(([hash, e]) => ({ tokenHash: hash, record: recordOf(e) })) };
+  }
+
+  /** The user's other sessions that are current at `now`, in the order they were indexed. */
+  private currentOthers(loginType: string, userId: string, tokenHash: string, now: number): Array<readonly [string, ActiveEntry]> {
+    const out: Array<readonly [string, ActiveEntry]> = [];
+    for (const other of [...(this.byUser.get(key2(loginType, userId)) ?? [])]) {
+      const entry = other === tokenHash ? undefined : this.liveSession(loginType, other);
+      if (entry?.kind === 'active' && isCurrent(entry, now)) out.push([other, entry]);
+    }
+    return out.sort(([, a], [, b]) => a.seq - b.seq);
   }
 
   async getSession(loginType: LoginType, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
@@ -72,7 +88,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     if (entry?.kind !== 'active') return false;
     // Its place in the online index stays (same createdAt): a renew does not move a session to the end.
     this.unindex(loginType, tokenHash, entry, false);
-    const next = activeEntry(record, entry.lastActiveAt, deadlineAfter(this.clock, retentionMs));
+    const next = activeEntry(record, entry.lastActiveAt, deadlineAfter(this.clock, retentionMs), entry.seq);
     this.sessions.set(key2(loginType, tokenHash), next);
     this.index(loginType, tokenHash, next);
     return true;
@@ -83,7 +99,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     if (entry?.kind !== 'active') return null;
     // One synchronous step: the record read is the one replaced. User, token id and createdAt stay: so do the indexes.
     const current = recordOf(entry);
-    const next = activeEntry(applySessionPatch(current, change(current)), entry.lastActiveAt, entry.deadline);
+    const next = activeEntry(applySessionPatch(current, change(current)), entry.lastActiveAt, entry.deadline, entry.seq);
     this.sessions.set(key2(loginType, tokenHash), next);
     return recordOf(next);
   }
@@ -119,8 +135,9 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   async listPage(loginType: LoginType, now: number, q: OnlineQuery): Promise<OnlinePage> {
     const index = this.byType.get(loginType);
     if (index === undefined) return { sessions: [], total: 0, totalExact: true };
-    const counting = q.ip !== undefined || index.size <= q.exactCountUpTo;
-    const maxRead = q.ip !== undefined ? q.scanLimit : Infinity;
+    const filtered = q.ip !== undefined || q.deviceType !== undefined;
+    const counting = filtered || index.size <= q.exactCountUpTo;
+    const maxRead = filtered ? q.scanLimit : Infinity;
     const sessions: ListedSession[] = [];
     let matches = 0;
     let read = 0;
@@ -133,6 +150,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
       read++;
       const entry = this.current(loginType, index, hash, now);
       if (entry === null || (q.ip !== undefined && entry.ip !== q.ip)) continue;
+      if (q.deviceType !== undefined && entry.deviceType !== q.deviceType) continue;
       if (matches >= q.offset && sessions.length < q.limit)
         sessions.push({ tokenHash: hash, record: recordOf(entry), lastActiveAt: entry.lastActiveAt });
       matches++;

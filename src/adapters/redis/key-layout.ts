@@ -20,6 +20,13 @@
  *                                                            and touching a session is ONE script
  *   <p>u:<type>:<userId>       <p>u:{<type>:<userId>}        the user: ZSET of the user's session
  *                                                            hashes (score = retention deadline)
+ *   <p>um:<type>:<userId>      <p>um:{<type>:<userId>}       and a HASH beside it: per hash the order
+ *                                                            it was indexed in, its createdAt, expiresAt,
+ *                                                            device type and whether a login is ending
+ *                                                            it ('seq|createdAt|expiresAt|ending|device',
+ *                                                            counter '#seq'), so the admission of a login
+ *                                                            (replaced range, exit mode, the cap) is one
+ *                                                            script over one slot
  *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       the short token id -> token hash
  *   <p>all:<type>              <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
  *                                                            hash): the per-type online index (score
@@ -100,6 +107,11 @@ export class RedisKeys {
   /** Per-user index. */
   user(type: string, userId: string): string {
     return this.key('u', `${type}:${userId}`);
+  }
+
+  /** The per-user index's metadata (same slot as `user`): index order, times, device type, ending. */
+  userMeta(type: string, userId: string): string {
+    return this.key('um', `${type}:${userId}`);
   }
 
   /** Short token id -> token hash. */

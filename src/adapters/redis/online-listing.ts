@@ -14,6 +14,8 @@
  * even parsed.
  */
 import type { ListedSession, OnlinePage, OnlineQuery } from '../../application/ports/session-store';
+import { DEFAULT_DEVICE_TYPE, deviceTypeOf } from '../../domain/device-type';
+import type { SessionRecord } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
 import type { RedisClient } from './redis-client';
 import { offline } from './session-indexes';
@@ -23,6 +25,22 @@ import { foundOf, type IndexEntry, pairs, type SessionReads } from './session-re
 export const MAX_DEAD_PER_PAGE = 1000;
 /** Entries read per round of a scan. */
 const SCAN_BATCH = 500;
+
+/**
+ * Text every matching record's JSON holds (a cheap pre-check, no parse): the IP's field, and the
+ * device type's unless it is the default one (a record without a device type is of that type too).
+ */
+function needlesOf(q: OnlineQuery): string[] {
+  const out: string[] = [];
+  if (q.ip !== undefined) out.push(`"ip":${JSON.stringify(q.ip)}`);
+  if (q.deviceType !== undefined && q.deviceType !== DEFAULT_DEVICE_TYPE) out.push(`"deviceType":${JSON.stringify(q.deviceType)}`);
+  return out;
+}
+
+/** Whether a listed record passes the query's filters. */
+function selected(record: SessionRecord, q: OnlineQuery): boolean {
+  return (q.ip === undefined || record.client.ip === q.ip) && (q.deviceType === undefined || deviceTypeOf(record.client) === q.deviceType);
+}
 
 /** Orders two online-index entries as one sorted set would: score, then member. */
 const byScoreThenMember = (a: IndexEntry, b: IndexEntry): number => a.score - b.score || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0);
@@ -103,7 +121,8 @@ export class OnlineListing {
 
   async page(type: string, now: number, q: OnlineQuery): Promise<OnlinePage> {
     const count = await this.count(type);
-    if (q.ip !== undefined || count <= q.exactCountUpTo) return this.scan(type, now, q, q.ip !== undefined ? q.scanLimit : count);
+    const filtered = q.ip !== undefined || q.deviceType !== undefined;
+    if (filtered || count <= q.exactCountUpTo) return this.scan(type, now, q, filtered ? q.scanLimit : count);
     const cursors = await this.cursorsAt(type, q.offset, q.limit);
     const sessions: ListedSession[] = [];
     let pruned = 0;
@@ -130,7 +149,7 @@ export class OnlineListing {
   /** Reads entries from the head, at most `maxRead`, keeping the matches' page and counting them. */
   private async scan(type: string, now: number, q: OnlineQuery, maxRead: number): Promise<OnlinePage> {
     const cursors = await this.cursorsAt(type, 0, SCAN_BATCH);
-    const needle = q.ip === undefined ? null : `"ip":${JSON.stringify(q.ip)}`;
+    const needles = needlesOf(q);
     const sessions: ListedSession[] = [];
     let [matches, read, complete] = [0, 0, true];
     for (;;) {
@@ -146,12 +165,12 @@ export class OnlineListing {
       );
       const dead: string[] = [];
       raw.forEach(([value, last], i) => {
-        // Not this IP: not even parsed (nor pruned: the next unfiltered listing does that).
-        if (needle !== null && (value === null || !value.includes(needle))) return;
+        // Not this IP or device type: not even parsed (nor pruned: the next unfiltered listing does that).
+        if (needles.length > 0 && (value === null || needles.some((n) => !value.includes(n)))) return;
         const e = batch[i] as IndexEntry;
         const found = foundOf(e.hash, value, last);
         if (offline(found, e.score, now)) dead.push(e.hash);
-        else if (found.kind === 'active' && (q.ip === undefined || found.session.record.client.ip === q.ip)) {
+        else if (found.kind === 'active' && selected(found.session.record, q)) {
           if (matches >= q.offset && sessions.length < q.limit) sessions.push(found.session);
           matches++;
         }

@@ -1,7 +1,7 @@
 /** Reading session replies of the Redis scripts: anything corrupt or of the wrong shape reads as absent. */
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 
-const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced'] satisfies TombstoneState[];
+const TOMBSTONES: readonly string[] = ['kicked-out', 'replaced', 'logged-out'] satisfies TombstoneState[];
 
 /** What a session record key holds, decoded: an active record or a tombstone. */
 export type StoredValue = { readonly state: 'active'; readonly record: SessionRecord } | { readonly state: TombstoneState };

@@ -5,45 +5,100 @@
  * steps around the session's own (single-slot) script: index before a record is written, marker
  * before an index entry is removed.
  */
-import type { ListedSession } from '../../application/ports/session-store';
-import type { SessionRecord } from '../../domain/session';
+import type { Admission, ListedSession } from '../../application/ports/session-store';
+import { DEFAULT_DEVICE_TYPE, deviceTypeOf } from '../../domain/device-type';
+import type { SessionRecord, TombstoneState } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
 import type { ScriptRunner } from './lua-scripts';
 import type { RedisClient } from './redis-client';
 import { activeRecord, current, type Found, isDead, pairs, PENDING_GRACE_MS, type SessionReads } from './session-reads';
 
-export { activeRecord, PENDING_GRACE_MS } from './session-reads';
+export { activeRecord, current, PENDING_GRACE_MS } from './session-reads';
+
+/**
+ * What the user's index decided: the sessions to end (each with its tombstone), or, for a refused
+ * exclusive admission, the current sessions that refused it (with their createdAt: a missing record
+ * younger than PENDING_GRACE_MS may be a login still being written).
+ */
+export type Admitted =
+  | { readonly end: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>; readonly refused?: undefined }
+  | { readonly refused: ReadonlyArray<{ readonly hash: string; readonly createdAt: number }> };
+
+/** The arguments of session-index-user.lua after its two keys. */
+function admitArgs(hash: string, record: SessionRecord, ret: string, now: number, a: Admission): string[] {
+  const score = ret === '' ? '+inf' : String(now + Number(ret));
+  const range = a.kind === 'replace' || a.kind === 'exclusive' ? (a.deviceType ?? '') : '';
+  const expiresAt = record.expiresAt === null ? '' : String(Math.floor(record.expiresAt));
+  return [
+    hash,
+    score,
+    ret,
+    String(now),
+    a.kind,
+    String(Math.floor(record.createdAt)),
+    expiresAt,
+    deviceTypeOf(record.client),
+    range,
+    a.kind === 'cap' ? String(a.max) : '',
+    a.kind === 'cap' ? a.state : '',
+    DEFAULT_DEVICE_TYPE,
+  ];
+}
 
 export class SessionIndexes {
   constructor(
     private readonly client: RedisClient,
     private readonly keys: RedisKeys,
-    private readonly run: ScriptRunner<'agSessionIndexUser' | 'agSessionDropToken'>,
+    private readonly run: ScriptRunner<'agSessionIndexUser' | 'agSessionUnindexUser' | 'agSessionDropToken'>,
     private readonly reads: SessionReads,
   ) {}
 
   /**
    * Adds the session to its user's index, token-id key and online bucket (in parallel: they are
-   * three slots). Returns the user's other sessions when `replaceOthers`.
+   * three slots), the user's index deciding the login's admission in the same step
+   * (session-index-user.lua). A refused exclusive admission leaves the token-id key and the online
+   * entry it wrote taken back.
    */
-  async add(type: string, hash: string, record: SessionRecord, ret: string, now: number, replaceOthers: boolean): Promise<string[]> {
+  async admit(type: string, hash: string, record: SessionRecord, ret: string, now: number, admission: Admission): Promise<Admitted> {
     const k = this.keys;
-    const uScore = ret === '' ? '+inf' : String(now + Number(ret));
-    const userKey = k.user(type, record.principal.userId);
+    const userId = record.principal.userId;
     const [reply] = await Promise.all([
-      this.run('agSessionIndexUser', userKey, hash, uScore, ret, String(now), replaceOthers ? '1' : '0') as Promise<[string[], string[]]>,
+      this.run('agSessionIndexUser', k.user(type, userId), k.userMeta(type, userId), ...admitArgs(hash, record, ret, now, admission)),
       ret === ''
         ? this.client.set(k.tokenId(type, record.tokenId), hash)
         : this.client.set(k.tokenId(type, record.tokenId), hash, 'PX', ret),
       this.client.zadd(k.all(type, hash), String(record.createdAt), hash),
     ]);
-    const [others, candidates] = reply;
-    await this.pruneUser(
+    const [verdict, list, candidates] = reply as [string, string[], string[]];
+    const prune = this.pruneUser(
       type,
-      userKey,
+      userId,
       candidates.filter((h) => h !== hash),
     );
-    return others;
+    if (verdict === 'refused') {
+      await Promise.all([
+        prune,
+        this.run('agSessionDropToken', k.tokenId(type, record.tokenId), hash),
+        this.client.zrem(k.all(type, hash), hash),
+      ]);
+      return { refused: pairs(list).map((e) => ({ hash: e.hash, createdAt: e.score })) };
+    }
+    await prune;
+    if (admission.kind !== 'cap') return { end: list.map((h) => ({ hash: h, state: 'replaced' as const })) };
+    const end: Array<{ hash: string; state: TombstoneState }> = [];
+    for (let i = 0; i + 1 < list.length; i += 2) end.push({ hash: list[i] as string, state: list[i + 1] as TombstoneState });
+    return { end };
+  }
+
+  /** Re-indexes an updated session (its new retention and expiry; its place in its user's order kept). */
+  async reindex(type: string, hash: string, record: SessionRecord, ret: string): Promise<void> {
+    await this.admit(type, hash, record, ret, Date.now(), { kind: 'add' });
+  }
+
+  /** Drops index entries of the user (both halves of the user's index at once). */
+  async unindexUser(type: string, userId: string, hashes: readonly string[]): Promise<void> {
+    if (hashes.length === 0) return;
+    await this.run('agSessionUnindexUser', this.keys.user(type, userId), this.keys.userMeta(type, userId), ...hashes);
   }
 
   /** Removes the entries of a session whose record is `record` (or, without one, what can be found by hash). */
@@ -52,7 +107,7 @@ export class SessionIndexes {
     const user = record?.principal.userId ?? userId;
     await Promise.all([
       this.client.zrem(k.all(type, hash), hash),
-      user === undefined ? null : this.client.zrem(k.user(type, user), hash),
+      user === undefined ? null : this.unindexUser(type, user, [hash]),
       record === null ? null : this.run('agSessionDropToken', k.tokenId(type, record.tokenId), hash),
     ]);
   }
@@ -61,18 +116,18 @@ export class SessionIndexes {
   async removeMoved(type: string, hash: string, old: SessionRecord, moved: { user: boolean; token: boolean }): Promise<void> {
     const k = this.keys;
     await Promise.all([
-      moved.user ? this.client.zrem(k.user(type, old.principal.userId), hash) : null,
+      moved.user ? this.unindexUser(type, old.principal.userId, [hash]) : null,
       moved.token ? this.run('agSessionDropToken', k.tokenId(type, old.tokenId), hash) : null,
     ]);
   }
 
   /** Drops the user-index entries among `hashes` whose session is gone (missing, tombstone, corrupt). */
-  private async pruneUser(type: string, userKey: string, hashes: readonly string[]): Promise<void> {
+  private async pruneUser(type: string, userId: string, hashes: readonly string[]): Promise<void> {
     if (hashes.length === 0) return;
     const values = await Promise.all(hashes.map((h) => this.client.get(this.keys.session(type, h))));
     const dead = hashes.filter((_, i) => activeRecord(values[i]) === null);
     if (dead.length === 0) return;
-    await Promise.all([this.client.zrem(userKey, ...dead), ...dead.map((h) => this.client.zrem(this.keys.all(type, h), h))]);
+    await Promise.all([this.unindexUser(type, userId, dead), ...dead.map((h) => this.client.zrem(this.keys.all(type, h), h))]);
   }
 
   /**
@@ -88,7 +143,11 @@ export class SessionIndexes {
       entries.map((e) => e.hash),
     );
     const dead = entries.filter((e, i) => isDead(found[i] as Found, e.score < now));
-    if (dead.length > 0) await this.client.zrem(userKey, ...dead.map((e) => e.hash));
+    await this.unindexUser(
+      type,
+      userId,
+      dead.map((e) => e.hash),
+    );
     return found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
   }
 

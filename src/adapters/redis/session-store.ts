@@ -28,7 +28,16 @@
  *
  * Time: `now` arguments come from the app Clock (never Redis TIME). Retention is a Redis PX TTL.
  */
-import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../application/ports/session-store';
+import type {
+  Admission,
+  CreateSessionInput,
+  CreateSessionResult,
+  EndedSession,
+  ListedSession,
+  OnlinePage,
+  OnlineQuery,
+  SessionStore,
+} from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
 import { bySessionAge, normTtl } from '../store-common';
@@ -39,7 +48,7 @@ import { CommandPerTick } from './command-per-tick';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { OnlineListing } from './online-listing';
-import { activeRecord, SessionIndexes } from './session-indexes';
+import { activeRecord, current, PENDING_GRACE_MS, SessionIndexes } from './session-indexes';
 import { SessionReads } from './session-reads';
 
 const SCRIPTS = {
@@ -50,7 +59,8 @@ const SCRIPTS = {
   agSessionPatch: { file: 'session-patch.lua', keys: 1, sessionLib: true },
   agSessionRemove: { file: 'session-remove.lua', keys: 2, sessionLib: true },
   agSessionTombstone: { file: 'session-tombstone.lua', keys: 2, sessionLib: true },
-  agSessionIndexUser: { file: 'session-index-user.lua', keys: 1, sessionLib: true },
+  agSessionIndexUser: { file: 'session-index-user.lua', keys: 2, sessionLib: true },
+  agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
 } satisfies Record<string, LuaScript>;
 
@@ -111,18 +121,46 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     this.readAndTouch = (args) => touches.run(args);
   }
 
-  async create(input: CreateSessionInput): Promise<{ replaced: number }> {
+  async create(input: CreateSessionInput): Promise<CreateSessionResult> {
     const { loginType: type, tokenHash: hash, record, now } = input;
     const ret = retentionArg(input.retentionMs);
-    const others = await this.indexes.add(type, hash, record, ret, now, input.replaceOthers);
-    const replaced =
-      others.length === 0 ? 0 : await this.tombstone(type, others, 'replaced', { now, userId: record.principal.userId, ret });
+    const userId = record.principal.userId;
+    const admitted = await this.admit(type, hash, record, ret, now, input.admission);
+    if (admitted === null) return { outcome: 'refused', ended: [] };
     const k = this.keys;
-    // 0: a newer login of the user replaced this one before its record was written; its token
-    // reads as 'replaced', exactly as if the replacement had come a moment later.
-    await this.run('agSessionWrite', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), String(now), ret);
-    await this.indexes.sampleBucket(type, hash, now);
-    return { replaced };
+    // The others end (marker first) while the record is written: different slots, no order between
+    // them. 0 from the write: a concurrent login ended this one before its record was written; its
+    // token reads as that login left it, exactly as if the end had come a moment later.
+    const [ended, written] = await Promise.all([
+      this.endMany(type, admitted, { now, userId, ret }),
+      this.run('agSessionWrite', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), String(now), ret),
+    ]);
+    await Promise.all([ended.unindex(), this.indexes.sampleBucket(type, hash, now)]);
+    return { outcome: written === 1 ? 'created' : 'ended', ended: ended.sessions };
+  }
+
+  /**
+   * The admission step; null when an exclusive admission is refused by a session that is live or
+   * may be a login still being written. Refusals by sessions found dead (a logout or an end whose
+   * index cleanup has not run yet) drop those entries and ask again.
+   */
+  private async admit(type: string, hash: string, record: SessionRecord, ret: string, now: number, admission: Admission) {
+    for (let attempt = 0; ; attempt++) {
+      const admitted = await this.indexes.admit(type, hash, record, ret, now, admission);
+      if (admitted.refused === undefined) return admitted.end;
+      const found = await Promise.all(
+        admitted.refused.map(async (e) => ({ e, stored: decodeStored(await this.client.get(this.keys.session(type, e.hash))) })),
+      );
+      const live = found.filter(({ e, stored }) =>
+        stored === null ? e.createdAt >= now - PENDING_GRACE_MS : stored.state === 'active' && current(stored.record, now),
+      );
+      if (live.length > 0 || attempt >= 2) return null;
+      await this.indexes.unindexUser(
+        type,
+        record.principal.userId,
+        found.map(({ e }) => e.hash),
+      );
+    }
   }
 
   async getSession(type: string, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
@@ -143,7 +181,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const ret = retentionArg(retentionMs);
     const oldRaw = await this.run('agSessionReplace', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), ret);
     if (typeof oldRaw !== 'string') return false;
-    await this.indexes.add(type, hash, record, ret, Date.now(), false);
+    await this.indexes.reindex(type, hash, record, ret);
     const old = parseRecord(oldRaw);
     if (old !== null) {
       const movedUser = old.principal.userId !== record.principal.userId;
@@ -181,7 +219,14 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   }
 
   async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
-    return tokenHashes.length === 0 ? 0 : this.tombstone(type, tokenHashes, state, {});
+    if (tokenHashes.length === 0) return 0;
+    const ended = await this.endMany(
+      type,
+      tokenHashes.map((hash) => ({ hash, state })),
+      {},
+    );
+    await ended.unindex();
+    return ended.changed;
   }
 
   async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
@@ -202,22 +247,23 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   }
 
   /**
-   * Tombstones each session (the marker first), then removes its index entries. With `now` (a
-   * replacement at login, with the new session's retention `ret`) only sessions not past
-   * expiresAt change, and a record still being written gets the tombstone ahead of it, kept for
-   * `ret` (the retention that record would have had: same login type, same settings). Returns how many active sessions changed.
+   * Tombstones each session with its state (in parallel); `unindex` then removes their index entries
+   * (the marker first: a revocation interrupted half way has already revoked). With `now` (an end
+   * at login, with the new session's retention `ret`) only sessions not past expiresAt change, and a
+   * record still being written gets the tombstone ahead of it, kept for `ret` (the retention that
+   * record would have had: same login type, same settings). `changed`: how many active sessions
+   * ended; `sessions`: those and the records still being written.
    */
-  private async tombstone(
+  private async endMany(
     type: string,
-    hashes: readonly string[],
-    state: TombstoneState,
+    targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>,
     opts: { now?: number; userId?: string; ret?: string },
-  ): Promise<number> {
+  ): Promise<{ sessions: EndedSession[]; changed: number; unindex: () => Promise<void> }> {
     const k = this.keys;
     const nowArg = opts.now === undefined ? '' : String(opts.now);
     const pending = opts.ret === undefined ? '0' : '1';
-    const changed = await Promise.all(
-      hashes.map(async (h) => {
+    const outcomes = await Promise.all(
+      targets.map(async ({ hash: h, state }) => {
         const [outcome, previous] = (await this.run(
           'agSessionTombstone',
           k.session(type, h),
@@ -227,11 +273,16 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
           pending,
           opts.ret ?? '',
         )) as [string, string?];
-        if (outcome === 'kept') return 0;
-        await this.indexes.remove(type, h, previous === undefined ? null : parseRecord(previous), opts.userId);
-        return outcome === 'changed' ? 1 : 0;
+        return { h, outcome, record: previous === undefined ? null : parseRecord(previous) };
       }),
     );
-    return changed.reduce<number>((a, b) => a + b, 0);
+    const gone = outcomes.filter((o) => o.outcome !== 'kept');
+    return {
+      sessions: gone.filter((o) => o.outcome !== 'dead').map((o) => ({ tokenHash: o.h, record: o.record })),
+      changed: gone.filter((o) => o.outcome === 'changed').length,
+      unindex: async () => {
+        await Promise.all(gone.map((o) => this.indexes.remove(type, o.h, o.record, opts.userId)));
+      },
+    };
   }
 }

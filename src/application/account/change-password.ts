@@ -14,6 +14,7 @@
  * Admin: both passwords RSA-encrypted like the login's. Web: in clear (TLS), like web login.
  */
 import { inject, injectable } from 'inversify';
+import { deviceTypeOf } from '../../domain/device-type';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { SessionRecord } from '../../domain/session';
@@ -147,11 +148,16 @@ export class ChangePassword {
     // A shared token (session.is-share) is every login's of the account: it ends too, and the
     // caller gets a session of its own (a new access token), born after the cut.
     if (record.attrs.shareSeed !== undefined) return this.replaceShared(input, ended);
-    // The caller keeps its session: a new family (born after the cut) for its access token.
+    // The caller keeps its session: a new family (born after the cut) for its access token (none
+    // for a session without remember-me, which never has one).
     const oldFamily = record.attrs.rtFamily;
     if (oldFamily !== undefined) await this.registry.revokeFamily(loginType, oldFamily, tokenHash);
+    if (record.rememberMe === false) {
+      await manager.patchRecord(tokenHash, (current) => ({ requiredActions: actionsLeft(current, 'update-password') }));
+      return { sessionsEnded: ended, refreshToken: null, accessToken: null, deviceCookie: this.devices.issue(loginType, username) };
+    }
     const family = this.registry.newFamily();
-    const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash);
+    const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash, deviceTypeOf(record.client));
     // On the session as it is now (its roles may have changed meanwhile): only the action and the family change.
     await manager.patchRecord(tokenHash, (current) => ({
       requiredActions: actionsLeft(current, 'update-password'),
@@ -173,10 +179,11 @@ export class ChangePassword {
       requiredActions: left.requiredActions ?? [],
       amr: record.amr ?? ['pwd'],
       authTime: record.authTime ?? record.createdAt,
+      rememberMe: record.rememberMe !== false,
     });
     return {
       sessionsEnded: ended + 1,
-      refreshToken: tokens.refreshToken,
+      refreshToken: tokens.refreshToken ?? null,
       accessToken: tokens.accessToken,
       deviceCookie: this.devices.issue(loginType, record.principal.username),
     };

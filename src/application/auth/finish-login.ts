@@ -37,6 +37,8 @@ export interface FinishLoginInput {
    * just proved the user): the required actions need it, and the factors are not read again.
    */
   readonly hasFactor?: boolean;
+  /** False: a session of session.no-remember-timeout and no refresh token. Absent: true. */
+  readonly rememberMe?: boolean | undefined;
 }
 
 export interface LoginOutput extends TokenPair {
@@ -104,14 +106,15 @@ export class FinishLogin {
     const { loginType } = input;
     this.assertMayLogIn(loginType, input.user);
     const requiredActions = await this.actions.of(loginType, input.user, input.hasFactor);
-    const { tokens, ownCutOff } = await this.issue.issueNoting({
+    const tokens = await this.issue.execute({
       loginType,
       principal: principalOf(input.user),
       client: input.client,
       requiredActions,
       amr: input.amr,
+      rememberMe: input.rememberMe !== false,
     });
-    await this.assertNotCutOff(input, tokens.accessToken, ownCutOff);
+    await this.assertNotCutOff(input, tokens.accessToken);
     const user = await this.settle(input, tokens.accessToken);
     return {
       accessToken: tokens.accessToken,
@@ -137,10 +140,11 @@ export class FinishLogin {
    * cut-off in the very millisecond of the read is taken as before it, as a family born in the
    * millisecond of a cut-off survives it.)
    */
-  private async assertNotCutOff(input: FinishLoginInput, accessToken: string, ownCutOff: number | null): Promise<void> {
+  private async assertNotCutOff(input: FinishLoginInput, accessToken: string): Promise<void> {
+    // The account's cut-off only: the one this login's own replacement wrote (session.is-concurrent=false) is a
+    // replacement's, kept apart (refresh-cut-offs.ts), and no change to the account.
     const cut = await this.registry.cutOffOf(input.loginType, input.user.id);
-    // The cut-off this login wrote itself (session.is-concurrent=false: it replaces the user's other logins) is no change.
-    if (cut === null || cut <= input.readAt || cut === ownCutOff) return;
+    if (cut === null || cut <= input.readAt) return;
     await this.refuse(input.loginType, accessToken);
   }
 

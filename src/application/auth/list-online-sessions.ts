@@ -1,12 +1,14 @@
 /**
  * The online list (`GET /monitor/online`): a page of a login type's live sessions, oldest first,
  * optionally only one user's (`username`, exact in any case: through the per-user index, so the
- * cost is that user's sessions, whatever the total) and only one client IP (`ip`, exact: a bounded
- * scan of the online index, SCAN_LIMIT entries at most). Deep pages are bounded too: page × size
- * may not pass DEEP_PAGE_LIMIT (narrow the list with a filter instead). What `total` counts, and
+ * cost is that user's sessions, whatever the total), only one client IP (`ip`, exact) and only
+ * one device type (`deviceType`, exact): a bounded scan of the online index, SCAN_LIMIT entries at
+ * most. Deep pages are bounded too: page × size may not pass DEEP_PAGE_LIMIT (narrow the list with
+ * a filter instead). What `total` counts, and
  * when it is exact: OnlinePage (src/application/ports/session-store.ts), docs/sessions.md.
  */
 import { inject, injectable } from 'inversify';
+import { deviceTypeOf } from '../../domain/device-type';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { ListedSession } from '../ports/session-store';
@@ -29,6 +31,7 @@ export interface OnlineListInput {
   readonly size: number;
   readonly username?: string;
   readonly ip?: string;
+  readonly deviceType?: string;
 }
 
 export interface OnlineList {
@@ -63,11 +66,19 @@ export class ListOnlineSessions {
     if (input.username !== undefined) {
       const user = await (input.loginType === 'admin' ? this.admins : this.members).findByUsername(input.username);
       const own = user === null ? [] : await manager.listSessions(user.id);
-      const matching = input.ip === undefined ? own : own.filter((s) => s.record.client.ip === input.ip);
+      const matching = own.filter(
+        (s) =>
+          (input.ip === undefined || s.record.client.ip === input.ip) &&
+          (input.deviceType === undefined || deviceTypeOf(s.record.client) === input.deviceType),
+      );
       found = { sessions: matching.slice(offset, offset + size), total: matching.length, totalExact: true };
     } else {
       const query = { offset, limit: size, scanLimit: SCAN_LIMIT, exactCountUpTo: EXACT_COUNT_UP_TO };
-      found = await manager.listPage(input.ip === undefined ? query : { ...query, ip: input.ip });
+      found = await manager.listPage({
+        ...query,
+        ...(input.ip !== undefined ? { ip: input.ip } : {}),
+        ...(input.deviceType !== undefined ? { deviceType: input.deviceType } : {}),
+      });
     }
     const tz = this.settings.timeZone;
     return { list: found.sessions.map((s) => sessionRowOf(s, tz)), total: found.total, totalExact: found.totalExact, page, size };

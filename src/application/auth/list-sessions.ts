@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { ListedSession } from '../ports/session-store';
+import { deviceTypeOf } from '../../domain/device-type';
 import { SessionManagers } from '../session/session-manager';
 import { tokenIdOf } from '../session/session-token';
 import { formatDateTime } from '../shared/date-time';
@@ -22,6 +23,7 @@ export interface OnlineSession {
   /** Read from the User-Agent once, at login; `unknown` for a session from before that (or without a User-Agent). */
   readonly os: string;
   readonly browser: string;
+  /** The login's device type (its body's, else from the User-Agent at login; `DEF` for a session older than device types). */
   readonly deviceType: string;
 }
 
@@ -41,7 +43,7 @@ export function sessionRowOf(s: ListedSession, timeZone: string): OnlineSession 
     userAgent: client.userAgent ?? '',
     os: client.os ?? 'unknown',
     browser: client.browser ?? 'unknown',
-    deviceType: client.deviceType ?? 'unknown',
+    deviceType: deviceTypeOf(client),
   };
 }
 

@@ -41,6 +41,8 @@ export interface LoginInput {
   readonly client: ClientInfo;
   /** Every device cookie value the client presented: a valid one for this account is judged on its own failures. */
   readonly deviceCookies: readonly string[];
+  /** False: a session of session.no-remember-timeout and no refresh token. Absent: true. */
+  readonly rememberMe?: boolean | undefined;
 }
 
 export type { LoginOutput } from './finish-login';
@@ -125,9 +127,11 @@ export class Login {
     this.finish.assertMayLogIn(input.loginType, user);
     if (methods.length > 0) {
       // A second factor is enrolled: no session yet, a single-use challenge for POST /auth/mfa/verify.
-      return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt), methods };
+      const choices = { deviceType: input.client.deviceType, rememberMe: input.rememberMe };
+      return { mfaRequired: true, mfaToken: await this.challenges.issue(input.loginType, user, readAt, choices), methods };
     }
-    return this.finish.execute({ loginType: input.loginType, user, client: input.client, amr: ['pwd'], hasFactor: false, readAt });
+    const { loginType, client, rememberMe } = input;
+    return this.finish.execute({ loginType, user, client, amr: ['pwd'], hasFactor: false, readAt, rememberMe });
   }
 
   /**

@@ -23,19 +23,29 @@ export class LogoutAll {
    * call dies too: RefreshToken checks the revocation and the cut-off after it rotates).
    * Every device cookie of the account issued until now stops exempting its holder from the
    * account's shared failure budget. Returns how many sessions were live.
+   *
+   * With `deviceType`, only the sessions of that device type end, with their refresh families
+   * (the cut-off is that device type's); the other sessions and the device cookies (which belong
+   * to the account, not to a device type) stay.
    */
-  async execute(input: { loginType: LoginType; userId: string; username: string }): Promise<number> {
+  async execute(input: { loginType: LoginType; userId: string; username: string; deviceType?: string | undefined }): Promise<number> {
     const manager = this.managers.get(input.loginType);
-    await this.devices.revokeAll(input.loginType, input.username);
-    // First the cut-off: it reaches every family of the user, including those of devices whose
-    // access token lapsed (no longer listed), and a refresh in flight re-checks it after rotating.
-    await this.registry.revokeAllOfUser(input.loginType, input.userId);
-    const sessions = await manager.listSessions(input.userId);
-    for (const s of sessions) {
-      const family = await this.registry.familyOfSession(input.loginType, s.tokenHash, s.record.attrs.rtFamily);
-      if (family !== null) await this.registry.revokeFamily(input.loginType, family);
+    const { loginType, userId, deviceType } = input;
+    // First the cut-off: it reaches every family of the user (of the device type), including those
+    // of devices whose access token lapsed (no longer listed), and a refresh in flight re-checks it
+    // after rotating.
+    if (deviceType === undefined) {
+      await this.devices.revokeAll(loginType, input.username);
+      await this.registry.revokeAllOfUser(loginType, userId);
+    } else {
+      await this.registry.revokeDeviceOfUser(loginType, userId, deviceType);
     }
-    await manager.logoutAll(input.userId);
+    const sessions = await manager.listSessions(userId, deviceType);
+    for (const s of sessions) {
+      const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
+      if (family !== null) await this.registry.revokeFamily(loginType, family);
+    }
+    await manager.logoutAll(userId, deviceType);
     return sessions.length;
   }
 }

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import { DEFAULT_DEVICE_TYPE } from '../../domain/device-type';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { ClientInfo, SessionRecord } from '../../domain/session';
 import type { Logger } from '../ports/logger';
@@ -78,18 +79,22 @@ export class RefreshToken {
     const next = await this.issue.execute({
       loginType: type,
       principal: principalOf(user),
-      client: input.client,
+      // A refresh keeps its login's device type (whatever this request's User-Agent says).
+      client: { ...input.client, deviceType: record.deviceType ?? DEFAULT_DEVICE_TYPE },
       family: record.family,
       requiredActions: await this.actions.of(type, user),
       authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
       amr: previous?.amr ?? ['pwd'],
     });
+    // A concurrent login ended the new session before it was written (over session.max-login-count):
+    // no refresh token came with it, and the family ends here.
+    if (next.refreshToken === undefined) {
+      await this.registry.revokeFamily(type, record.family);
+      throw invalid();
+    }
     // A reuse, logout, kick or "log out everywhere" may have revoked the family while we rotated:
     // then the new pair dies with it.
-    const [revoked, cutNow] = await Promise.all([
-      this.registry.isRevoked(type, record.family),
-      this.registry.isCutOff(type, record.userId, record.family),
-    ]);
+    const [revoked, cutNow] = await Promise.all([this.registry.isRevoked(type, record.family), this.registry.isCutOff(type, record)]);
     if (revoked || cutNow) {
       await this.registry.revokeFamily(type, record.family);
       throw cutNow && !revoked ? invalid() : reused();
@@ -112,7 +117,7 @@ export class RefreshToken {
     const [access, user, cutOff] = await Promise.all([
       manager.stateOf(record.accessHash),
       this.directory.findById(record.userId),
-      this.registry.isCutOff(type, record.userId, record.family),
+      this.registry.isCutOff(type, record),
     ]);
     if (access !== null && access.state !== 'active') {
       await this.registry.revokeFamily(type, record.family, record.accessHash); // the tombstone keeps answering "replaced" / "kicked out"

@@ -23,6 +23,8 @@ export interface LogInWithPasskeyInput {
   readonly loginType: LoginType;
   readonly response: AuthenticationResponseJson;
   readonly client: ClientInfo;
+  /** False: a session of session.no-remember-timeout and no refresh token. Absent: true. */
+  readonly rememberMe?: boolean | undefined;
 }
 
 @injectable()
@@ -58,13 +60,7 @@ export class LogInWithPasskey {
     // A passkey outliving its account proves nobody.
     if (user === null) throw passkeyInvalid();
     // The passkey is a second factor of the account: its factors need no read.
-    return this.finish.execute({
-      loginType: input.loginType,
-      user,
-      client: input.client,
-      amr: [proof.method, 'mfa'],
-      hasFactor: true,
-      readAt,
-    });
+    const { loginType, client, rememberMe } = input;
+    return this.finish.execute({ loginType, user, client, amr: [proof.method, 'mfa'], hasFactor: true, readAt, rememberMe });
   }
 }

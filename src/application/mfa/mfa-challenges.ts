@@ -22,6 +22,16 @@ export interface MfaChallenge {
   readonly passwordAt: number;
   /** When the challenge expires (ms): checked on the clock too, not only by the store's TTL. */
   readonly expiresAt: number;
+  /** The login's device type (its body's, or its User-Agent's): the session the second step creates has it. */
+  readonly deviceType?: string;
+  /** The login's remember-me (absent: true). */
+  readonly rememberMe?: boolean;
+}
+
+/** What the first step of a login chose for the session the second step creates. */
+export interface LoginChoices {
+  readonly deviceType?: string | undefined;
+  readonly rememberMe?: boolean | undefined;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -38,10 +48,22 @@ export class MfaChallenges {
     @inject(TOKENS.MfaSettings) private readonly settings: MfaSettings,
   ) {}
 
-  async issue(loginType: LoginType, user: { readonly id: string; readonly username: string }, readAt: number): Promise<string> {
+  async issue(
+    loginType: LoginType,
+    user: { readonly id: string; readonly username: string },
+    readAt: number,
+    choices: LoginChoices = {},
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const ttlMs = this.settings.challengeTtlSeconds * 1000;
-    const value: MfaChallenge = { userId: user.id, username: user.username, passwordAt: readAt, expiresAt: this.clock.now() + ttlMs };
+    const value: MfaChallenge = {
+      userId: user.id,
+      username: user.username,
+      passwordAt: readAt,
+      expiresAt: this.clock.now() + ttlMs,
+      ...(choices.deviceType !== undefined ? { deviceType: choices.deviceType } : {}),
+      ...(choices.rememberMe === false ? { rememberMe: false } : {}),
+    };
     await this.kv.set(keyOf(loginType, token), JSON.stringify(value), ttlMs);
     return token;
   }
@@ -75,5 +97,12 @@ function readChallenge(raw: string): MfaChallenge | null {
   const o = parseJsonObject(raw);
   if (o === null || typeof o.userId !== 'string' || typeof o.username !== 'string') return null;
   if (typeof o.passwordAt !== 'number' || typeof o.expiresAt !== 'number') return null;
-  return { userId: o.userId, username: o.username, passwordAt: o.passwordAt, expiresAt: o.expiresAt };
+  return {
+    userId: o.userId,
+    username: o.username,
+    passwordAt: o.passwordAt,
+    expiresAt: o.expiresAt,
+    ...(typeof o.deviceType === 'string' ? { deviceType: o.deviceType } : {}),
+    ...(o.rememberMe === false ? { rememberMe: false } : {}),
+  };
 }

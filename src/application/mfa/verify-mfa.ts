@@ -78,14 +78,17 @@ export class VerifyMfa {
     });
     const user = await this.directory.findById(challenge.userId);
     if (user === null) throw mfaTokenInvalid(loginType);
-    // The factor that just proved the user is one: the account's factors need no second read.
+    // The factor that just proved the user is one: the account's factors need no second read. The
+    // session is the one the first step asked for: its device type and remember-me.
+    const client = challenge.deviceType === undefined ? input.client : { ...input.client, deviceType: challenge.deviceType };
     return this.finish.execute({
       loginType,
       user,
-      client: input.client,
+      client,
       amr: ['pwd', amr, 'mfa'],
       hasFactor: true,
       readAt: challenge.passwordAt,
+      rememberMe: challenge.rememberMe,
     });
   }
 }

@@ -21,7 +21,9 @@ export interface OnlineQuery {
   readonly limit: number;
   /** Only sessions whose client IP is exactly this: the store reads the index from its head, at most `scanLimit` entries. */
   readonly ip?: string;
-  /** How many index entries an IP filter reads at most. */
+  /** Only sessions of this device type (`DEF`: also those without one), read like the IP filter. */
+  readonly deviceType?: string;
+  /** How many index entries a filter (IP, device type) reads at most. */
   readonly scanLimit: number;
   /** Without a filter, `total` is counted exactly (every entry read) while the index holds at most this many entries. */
   readonly exactCountUpTo: number;
@@ -40,6 +42,41 @@ export interface OnlinePage {
   readonly totalExact: boolean;
 }
 
+/**
+ * What a new session does to its user's other sessions of the login type: decided in one atomic
+ * step with the new session's indexing, so that concurrent logins of one account are ordered.
+ * "Current" means not ended and not past expiresAt.
+ */
+export type Admission =
+  /** Add it (concurrent logins without a cap, a refresh). */
+  | { readonly kind: 'add' }
+  /** is-concurrent=false, OLD_DEVICE: the user's other sessions of `deviceType` (null: of every device type) end "replaced". */
+  | { readonly kind: 'replace'; readonly deviceType: string | null }
+  /** is-concurrent=false, NEW_DEVICE: nothing is written while the user has a current session of `deviceType` (null: of any). */
+  | { readonly kind: 'exclusive'; readonly deviceType: string | null }
+  /**
+   * max-login-count: once it is added, the user's oldest current sessions (in the order their logins
+   * were indexed) beyond `max` end as `state`.
+   */
+  | { readonly kind: 'cap'; readonly max: number; readonly state: TombstoneState };
+
+/** A session a create ended; `record` is null when it had not been written yet (a login still in flight). */
+export interface EndedSession {
+  readonly tokenHash: string;
+  readonly record: SessionRecord | null;
+}
+
+export interface CreateSessionResult {
+  /**
+   * `created`: the session is live; `refused`: an exclusive admission found a current session and
+   * nothing was written; `ended`: a concurrent login ended it before its record was written (its
+   * token reads as that login left it, replaced or over the cap).
+   */
+  readonly outcome: 'created' | 'refused' | 'ended';
+  /** The other sessions this create ended (replaced, or over the cap). */
+  readonly ended: readonly EndedSession[];
+}
+
 export interface CreateSessionInput {
   readonly loginType: LoginType;
   /** SHA-256 (hex) of the token: the only form of the token the store ever sees. */
@@ -47,8 +84,8 @@ export interface CreateSessionInput {
   readonly record: SessionRecord;
   /** How long the store keeps the record (expiry plus grace), null = no expiry. */
   readonly retentionMs: number | null;
-  /** is-concurrent=false: mark every other active session of this user and type as "replaced". */
-  readonly replaceOthers: boolean;
+  /** What it does to the user's other sessions. */
+  readonly admission: Admission;
   readonly now: number;
 }
 
@@ -58,14 +95,16 @@ export interface CreateSessionInput {
  * store whose indexes live apart from the sessions (Redis, where each may be on another cluster
  * slot) may run the other methods as ordered steps, each atomic, and must keep these at every
  * step: a session that can be read as active is in the user and type indexes (indexed before it
- * is written); a revocation (mark, delete) is effective before its index entries go; of
- * concurrent creates with replaceOthers for one user exactly one stays active. Index entries
- * left without a session, and online-index entries of sessions past their expiry, are pruned
- * when a listing meets them.
+ * is written); a revocation (mark, delete, an end by a create) is effective before its index
+ * entries go; of concurrent creates with a `replace` admission for one user and range exactly one
+ * stays active; of concurrent `exclusive` creates for a user with no current session exactly one
+ * is created; after concurrent `cap` creates at most `max` sessions of the user are current, the
+ * newest. Index entries left without a session, and online-index entries of sessions past their
+ * expiry, are pruned when a listing meets them.
  */
 export interface SessionStore {
-  /** Stores a new session and indexes it; returns how many older sessions were replaced. */
-  create(input: CreateSessionInput): Promise<{ replaced: number }>;
+  /** Stores a new session and indexes it, as its admission says; returns what it did. */
+  create(input: CreateSessionInput): Promise<CreateSessionResult>;
   /**
    * Reads one session. When `idleLimitMs` is a number the session's last-active time is
    * moved to `now`, but only if it has not already been idle longer than that (a frozen

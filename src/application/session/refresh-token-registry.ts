@@ -1,12 +1,12 @@
 /**
  * Refresh tokens and their families (RFC 9700 §4.14.2), on the KeyValueStore only:
  *
- *   rt:<type>:<sha256(token)>      -> {userId, family, accessHash}   TTL refresh TTL
+ *   rt:<type>:<sha256(token)>      -> {userId, family, accessHash, deviceType}   TTL refresh TTL
  *   rtused:<type>:<sha256(token)>  -> {family, usedAt}               (presenting it again is reuse)
  *   rtfam:<type>:<family>          -> {refreshHash, accessHash}      (the family's live pair)
  *   rtrev:<type>:<family>          -> "1"      (the family was revoked)
  *   rtacc:<type>:<access hash>     -> family   (which family an access token belongs to)
- *   rtcut:<type>:<user id>         -> ms       ("log out everywhere" cut-off, TTL refresh TTL)
+ *   rtcut:<type>:<user id>         -> cut-offs ("log out everywhere", replacements: refresh-cut-offs.ts)
  *
  * The readers also accept the one-letter field names of the previous record format
  * (`{u, f, a}`, `{f, t}`, `{r, a}`), so refresh tokens issued before an upgrade keep working.
@@ -47,6 +47,8 @@ import type { AuthSettings } from '../auth/auth-settings';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
 import { TOKENS } from '../tokens';
+import { DEFAULT_DEVICE_TYPE } from '../../domain/device-type';
+import { EVERY_DEVICE_TYPE, RefreshCutOffs } from './refresh-cut-offs';
 import { SessionManagers } from './session-manager';
 import type { LoginType } from '../../domain/login-type';
 
@@ -56,6 +58,8 @@ export interface RefreshRecord {
   readonly family: string;
   /** Hash of the access token issued with it. */
   readonly accessHash: string;
+  /** The device type of its login (a refresh keeps it); absent in records of earlier releases: `DEF`. */
+  readonly deviceType?: string;
 }
 
 export type ConsumeResult =
@@ -92,7 +96,9 @@ function readFields<K extends string>(
 
 function readRefresh(raw: string): RefreshRecord | null {
   const r = readFields(raw, { userId: ['userId', 'u'], family: ['family', 'f'], accessHash: ['accessHash', 'a'] }, 'string');
-  return r === null ? null : (r as unknown as RefreshRecord);
+  if (r === null) return null;
+  const deviceType = parseJsonObject(raw)?.deviceType;
+  return { ...(r as unknown as RefreshRecord), ...(typeof deviceType === 'string' ? { deviceType } : {}) };
 }
 
 function readUsed(raw: string): { family: string; usedAt: number } | null {
@@ -110,6 +116,7 @@ function readFamily(raw: string): { refreshHash: string; accessHash: string } | 
 export class RefreshTokenRegistry {
   private readonly ttlMs: number;
   private readonly absoluteMs: number;
+  private readonly cutOffs: RefreshCutOffs;
 
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
@@ -119,6 +126,7 @@ export class RefreshTokenRegistry {
   ) {
     this.ttlMs = settings.refreshTokenTtlSeconds * 1000;
     this.absoluteMs = settings.refreshTokenAbsoluteTtlSeconds * 1000;
+    this.cutOffs = new RefreshCutOffs(kv, this.ttlMs);
   }
 
   /** When the family's absolute lifetime ends (ms). */
@@ -142,30 +150,46 @@ export class RefreshTokenRegistry {
    */
   async revokeAllOfUser(loginType: LoginType, userId: string): Promise<number> {
     const at = this.clock.now();
-    await this.kv.set(`rtcut:${loginType}:${userId}`, String(at), this.ttlMs);
+    await this.cutOffs.cutAccount(loginType, userId, at);
     return at;
   }
 
-  /** The user's cut-off (ms): every family born before it is refused; null when there is none. One GET. */
-  async cutOffOf(loginType: LoginType, userId: string): Promise<number | null> {
-    const raw = await this.kv.get(`rtcut:${loginType}:${userId}`);
-    return raw === null ? null : Number(raw);
+  /**
+   * A login under is-concurrent=false replaces the user's sessions of `deviceType` (null: of every
+   * device type): every family of theirs of that range created before now is refused at its next
+   * refresh. A login does not take this for an account change (cutOffOf).
+   */
+  async revokeDeviceOfUser(loginType: LoginType, userId: string, deviceType: string | null): Promise<void> {
+    await this.cutOffs.cutDevice(loginType, userId, deviceType ?? EVERY_DEVICE_TYPE, this.clock.now());
   }
 
-  /** Whether the user's cut-off (if any) is later than the family's birth. One GET. */
-  async isCutOff(loginType: LoginType, userId: string, family: string): Promise<boolean> {
-    const raw = await this.kv.get(`rtcut:${loginType}:${userId}`);
-    return raw !== null && RefreshTokenRegistry.bornAt(family) < Number(raw);
+  /** The user's account cut-off (ms): every family born before it is refused; null when there is none. One GET. */
+  async cutOffOf(loginType: LoginType, userId: string): Promise<number | null> {
+    return this.cutOffs.ofAccount(loginType, userId);
+  }
+
+  /** Whether a cut-off of the user that applies to the family (its device type's, or the account's) is later than its birth. One GET. */
+  async isCutOff(loginType: LoginType, record: RefreshRecord): Promise<boolean> {
+    const cut = await this.cutOffs.forDevice(loginType, record.userId, record.deviceType ?? DEFAULT_DEVICE_TYPE);
+    return RefreshTokenRegistry.bornAt(record.family) < cut;
+  }
+
+  /**
+   * Marks families revoked (their sessions were ended by a login: replaced, or over the cap): a
+   * refresh of one is refused (at the latest in its post-rotation re-check). In parallel, one round trip.
+   */
+  async markRevoked(loginType: LoginType, families: readonly string[]): Promise<void> {
+    await Promise.all(families.map((f) => this.kv.set(`rtrev:${loginType}:${f}`, '1', this.ttlMs)));
   }
 
   /**
    * Issues the family's next refresh token, bound to the access token `accessHash`: its record,
    * the family pointer and the access index in one atomic write (never a half family).
    */
-  async issue(loginType: LoginType, userId: string, family: string, accessHash: string): Promise<string> {
+  async issue(loginType: LoginType, userId: string, family: string, accessHash: string, deviceType?: string): Promise<string> {
     const token = randomUUID().replace(/-/g, '');
     const hash = sha256(token);
-    const record: RefreshRecord = { userId, family, accessHash };
+    const record: RefreshRecord = { userId, family, accessHash, ...(deviceType !== undefined ? { deviceType } : {}) };
     const ttlMs = Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
     // The pointers first, the token last: on a sharded store each subject is its own step, and a
     // family pointer to a token not yet written is harmless (the token was never handed out).

@@ -6,8 +6,11 @@
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
+import { deviceTypeOf } from '../../domain/device-type';
+import { DomainError } from '../../domain/errors';
 import { LOGIN_TYPES } from '../../domain/login-type';
 import {
+  OVERFLOW_TOMBSTONES,
   expiresAtFor,
   idleLimitMs,
   judgeSession,
@@ -19,13 +22,14 @@ import {
   type ResolveFailure,
   type AuthMethod,
   type RequiredAction,
+  type SessionPolicy,
   type SessionRecord,
   type StoredSession,
 } from '../../domain/session';
 import type { SessionPatch } from '../../domain/session-patch';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
+import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
@@ -46,6 +50,13 @@ export interface LoginResult {
   readonly record: SessionRecord;
   /** True when is-share handed out an existing token instead of creating one. */
   readonly reused: boolean;
+  /** The user's other sessions this login ended (replaced, or over session.max-login-count). */
+  readonly ended: readonly EndedSession[];
+  /**
+   * A concurrent login ended this one before its record was written (it replaced it, or pushed it
+   * over the cap): the token answers as that login left it.
+   */
+  readonly endedBeforeWritten: boolean;
 }
 
 export class SessionManager {
@@ -70,7 +81,13 @@ export class SessionManager {
    * `notAfter` (ms)
    * caps a new session's expiry, e.g. at the end of its refresh-token family's lifetime.
    * `auth`: the session's required actions (a restricted session is never shared: it is always a
-   * new token), how and when its user authenticated (authTime defaults to now).
+   * new token), how and when its user authenticated (authTime defaults to now), remember-me, and
+   * whether it continues a login (a refresh).
+   *
+   * What it does to the user's other sessions (one atomic step of the store, see `admissionOf`):
+   * with is-concurrent=false, OLD_DEVICE replaces those in session.replaced-range and NEW_DEVICE
+   * refuses the login (409 already-logged-in) while one is live; with concurrency and no sharing,
+   * session.max-login-count ends the oldest beyond it by session.overflow-logout-mode.
    */
   async login(
     principal: Principal,
@@ -82,19 +99,13 @@ export class SessionManager {
     const requiredActions = auth.requiredActions ?? [];
     const now = this.clock.now();
     const p = this.policy;
+    const deviceType = deviceTypeOf(client);
+    const rememberMe = auth.rememberMe !== false;
 
     const share = p.isConcurrent && p.isShare && requiredActions.length === 0;
     if (share) {
-      const reusable = (await this.store.listByUser(this.loginType, principal.userId, now)).find(
-        (s) => s.record.attrs.shareSeed !== undefined && (s.record.requiredActions ?? []).length === 0,
-      );
-      if (reusable) {
-        const token = this.deriveSharedToken(reusable.record.attrs.shareSeed as string);
-        if (sameTokenHash(hashToken(token), reusable.tokenHash)) {
-          this.debug({ tokenId: reusable.record.tokenId, userId: principal.userId }, 'login reused shared token');
-          return { token, tokenHash: reusable.tokenHash, tokenId: reusable.record.tokenId, record: reusable.record, reused: true };
-        }
-      }
+      const reused = await this.reuseShared(principal.userId, deviceType, rememberMe);
+      if (reused !== null) return reused;
     }
 
     let token: string;
@@ -112,24 +123,55 @@ export class SessionManager {
       loginType: this.loginType,
       tokenId: tokenIdOf(tokenHash),
       createdAt: now,
-      expiresAt: capExpiry(expiresAtFor(p, now), notAfter),
+      expiresAt: capExpiry(expiresAtFor({ timeout: rememberMe ? p.timeout : noRememberTimeout(p) }, now), notAfter),
       principal,
-      client,
+      client: { ...client, deviceType },
       attrs: allAttrs,
       ...(requiredActions.length > 0 ? { requiredActions: [...requiredActions] } : {}),
       ...(auth.authTime !== undefined && auth.authTime !== now ? { authTime: auth.authTime } : {}),
       ...(auth.amr !== undefined && !(auth.amr.length === 1 && auth.amr[0] === 'pwd') ? { amr: [...auth.amr] } : {}),
+      ...(rememberMe ? {} : { rememberMe: false as const }),
     };
-    const { replaced } = await this.store.create({
+    const { outcome, ended } = await this.store.create({
       loginType: this.loginType,
       tokenHash,
       record,
       retentionMs: retentionUntil(record.expiresAt, now),
-      replaceOthers: !p.isConcurrent,
+      admission: admissionOf(p, deviceType, share, auth.continuation === true),
       now,
     });
-    this.debug({ tokenId: record.tokenId, userId: principal.userId, replaced }, 'login');
-    return { token, tokenHash, tokenId: record.tokenId, record, reused: false };
+    if (outcome === 'refused') {
+      this.debug({ userId: principal.userId, deviceType }, 'login refused: already logged in');
+      throw new DomainError('already-logged-in', 'This account is already logged in elsewhere; log out there first.', {
+        loginType: this.loginType,
+      });
+    }
+    this.debug({ tokenId: record.tokenId, userId: principal.userId, deviceType, ended: ended.length, outcome }, 'login');
+    return { token, tokenHash, tokenId: record.tokenId, record, reused: false, ended, endedBeforeWritten: outcome === 'ended' };
+  }
+
+  /** is-share: the live shared token of the user's sessions of this device type and remember-me, if there is one. */
+  private async reuseShared(userId: string, deviceType: string, rememberMe: boolean): Promise<LoginResult | null> {
+    const reusable = (await this.store.listByUser(this.loginType, userId, this.clock.now())).find(
+      (s) =>
+        s.record.attrs.shareSeed !== undefined &&
+        (s.record.requiredActions ?? []).length === 0 &&
+        deviceTypeOf(s.record.client) === deviceType &&
+        (s.record.rememberMe !== false) === rememberMe,
+    );
+    if (!reusable) return null;
+    const token = this.deriveSharedToken(reusable.record.attrs.shareSeed as string);
+    if (!sameTokenHash(hashToken(token), reusable.tokenHash)) return null;
+    this.debug({ tokenId: reusable.record.tokenId, userId }, 'login reused shared token');
+    return {
+      token,
+      tokenHash: reusable.tokenHash,
+      tokenId: reusable.record.tokenId,
+      record: reusable.record,
+      reused: true,
+      ended: [],
+      endedBeforeWritten: false,
+    };
   }
 
   /** is-share: the token is re-derived from the server secret and a stored random seed (never stored itself). */
@@ -185,18 +227,18 @@ export class SessionManager {
     return removed;
   }
 
-  /** Ends every session of the user ("log out everywhere"); their tokens become invalid. */
-  async logoutAll(userId: string): Promise<number> {
-    const sessions = await this.store.listByUser(this.loginType, userId, this.clock.now());
+  /** Ends every session of the user ("log out everywhere"), or those of one device type; their tokens become invalid. */
+  async logoutAll(userId: string, deviceType?: string): Promise<number> {
+    const sessions = await this.listSessions(userId, deviceType);
     let n = 0;
     for (const s of sessions) if (await this.store.deleteSession(this.loginType, s.tokenHash)) n++;
     this.debug({ userId, count: n }, 'logout all');
     return n;
   }
 
-  /** Kicks every session of the user out; their tokens then report "kicked out". */
-  async kickoutUser(userId: string): Promise<number> {
-    const sessions = await this.store.listByUser(this.loginType, userId, this.clock.now());
+  /** Kicks every session of the user out (or those of one device type); their tokens then report "kicked out". */
+  async kickoutUser(userId: string, deviceType?: string): Promise<number> {
+    const sessions = await this.listSessions(userId, deviceType);
     const n = await this.store.mark(
       this.loginType,
       sessions.map((s) => s.tokenHash),
@@ -224,8 +266,10 @@ export class SessionManager {
     return this.store.findByTokenId(this.loginType, tokenId);
   }
 
-  listSessions(userId: string): Promise<ListedSession[]> {
-    return this.store.listByUser(this.loginType, userId, this.clock.now());
+  /** The user's live sessions, oldest first (only those of `deviceType`, when given). */
+  async listSessions(userId: string, deviceType?: string): Promise<ListedSession[]> {
+    const all = await this.store.listByUser(this.loginType, userId, this.clock.now());
+    return deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === deviceType);
   }
 
   /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */
@@ -276,6 +320,31 @@ export interface SessionAuth {
   readonly requiredActions?: readonly RequiredAction[];
   readonly amr?: readonly AuthMethod[];
   readonly authTime?: number;
+  /** False: the session lives session.no-remember-timeout (at most session.timeout). Absent: true. */
+  readonly rememberMe?: boolean;
+  /** A refresh: it takes the place of the session it rotates, so it neither replaces nor is refused (the cap still holds). */
+  readonly continuation?: boolean;
+}
+
+/**
+ * What a login does to its user's other sessions, as Sa-Token 1.45 decides it: with
+ * is-concurrent=false, OLD_DEVICE replaces the sessions in the replaced range and NEW_DEVICE is
+ * refused while the account has a live session (Sa-Token's check reads every device type, whatever
+ * the range); with concurrency and no sharing, max-login-count ends the oldest beyond it.
+ */
+export function admissionOf(p: SessionPolicy, deviceType: string, shared: boolean, continuation: boolean): Admission {
+  if (!p.isConcurrent) {
+    if (continuation) return { kind: 'add' };
+    if (p.replacedLoginExitMode === 'NEW_DEVICE') return { kind: 'exclusive', deviceType: null };
+    return { kind: 'replace', deviceType: p.replacedRange === 'CURR_DEVICE_TYPE' ? deviceType : null };
+  }
+  if (shared || p.isShare || p.maxLoginCount < 0) return { kind: 'add' };
+  return { kind: 'cap', max: p.maxLoginCount, state: OVERFLOW_TOMBSTONES[p.overflowLogoutMode] };
+}
+
+/** The lifetime (s) of a session without remember-me: session.no-remember-timeout, at most session.timeout. */
+export function noRememberTimeout(p: Pick<SessionPolicy, 'timeout' | 'noRememberTimeout'>): number {
+  return p.timeout < 0 ? p.noRememberTimeout : Math.min(p.timeout, p.noRememberTimeout);
 }
 
 /** The earlier of a session's expiry (null = never) and an optional cap. */

@@ -21,8 +21,20 @@ export class EndUserSessions {
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
   ) {}
 
-  /** Returns how many live sessions were ended. */
-  async execute(input: { readonly loginType: LoginType; readonly userId: string; readonly username: string }): Promise<number> {
+  /**
+   * Returns how many live sessions were ended. With `deviceType` only that device type's logins end
+   * (its refresh cut-off, its sessions); the device cookies, the account's, stay.
+   */
+  async execute(input: {
+    readonly loginType: LoginType;
+    readonly userId: string;
+    readonly username: string;
+    readonly deviceType?: string | undefined;
+  }): Promise<number> {
+    if (input.deviceType !== undefined) {
+      await this.refreshTokens.revokeDeviceOfUser(input.loginType, input.userId, input.deviceType);
+      return this.managers.get(input.loginType).kickoutUser(input.userId, input.deviceType);
+    }
     await this.refreshTokens.revokeAllOfUser(input.loginType, input.userId);
     await this.devices.revokeAll(input.loginType, input.username);
     return this.managers.get(input.loginType).kickoutUser(input.userId);

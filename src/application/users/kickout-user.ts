@@ -32,13 +32,23 @@ export class KickoutUser {
     @inject(EndUserSessions) private readonly sessions: EndUserSessions,
   ) {}
 
-  async execute(input: { readonly actor: Actor; readonly userId: string }): Promise<KickoutUserOutput> {
+  /** `deviceType`: only the logins of that device type end (their sessions and refresh tokens). */
+  async execute(input: {
+    readonly actor: Actor;
+    readonly userId: string;
+    readonly deviceType?: string | undefined;
+  }): Promise<KickoutUserOutput> {
     if (input.userId === input.actor.userId) {
       throw new DomainError('delegation-denied', 'You cannot kick your own account out here; log out (POST /auth/logout) instead.');
     }
     const user = await this.directory.findById(input.userId);
     if (user === null) throw new DomainError('user-not-found', `No user with id "${input.userId}".`);
-    const sessionsEnded = await this.sessions.execute({ loginType: ADMIN_LOGIN_TYPE, userId: user.id, username: user.username });
+    const sessionsEnded = await this.sessions.execute({
+      loginType: ADMIN_LOGIN_TYPE,
+      userId: user.id,
+      username: user.username,
+      deviceType: input.deviceType,
+    });
     return { userId: user.id, username: user.username, sessionsEnded };
   }
 }

@@ -18,6 +18,11 @@ function sessionOf(s: Read): AppConfig['session'] {
     tokenStyle: s('session.token-style'),
     isLog: s('session.is-log'),
     isPrint: s('session.is-print'),
+    replacedRange: s('session.replaced-range'),
+    replacedLoginExitMode: s('session.replaced-login-exit-mode'),
+    maxLoginCount: s('session.max-login-count'),
+    overflowLogoutMode: s('session.overflow-logout-mode'),
+    noRememberTimeout: s('session.no-remember-timeout'),
     shareSecret: s('session.share-secret'),
   };
 }

@@ -18,12 +18,28 @@ import { EMAIL } from './account-routes';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { CaptchaImage, LoginConfig, LogoutResult, RegisteredMember, TokenPair } from '../schemas/account-schemas';
-import { LoginAnswer, WebLoginAnswer } from '../schemas/login-schemas';
+import { LOGIN_CHOICES, LoginAnswer, WebLoginAnswer } from '../schemas/login-schemas';
 import type { AppContext } from '../state';
 import type { LoginType } from '../../../domain/login-type';
 
-export function clientOf(ctx: AppContext): ClientInfo {
-  return { ip: ctx.state.clientIp, userAgent: ctx.get('User-Agent').slice(0, 256) };
+/** The client of a request; a login's `deviceType` from its body (without one, IssueTokens derives it from the User-Agent). */
+export function clientOf(ctx: AppContext, deviceType?: string): ClientInfo {
+  return { ip: ctx.state.clientIp, userAgent: ctx.get('User-Agent').slice(0, 256), ...(deviceType !== undefined ? { deviceType } : {}) };
+}
+
+/** What the web app answers for a finished login: the token pair (no refreshToken without remember-me). */
+export function tokenPairOf(out: { accessToken: string; refreshToken?: string | undefined; expires: string | null }): TokenPairBody {
+  return {
+    accessToken: out.accessToken,
+    ...(out.refreshToken !== undefined ? { refreshToken: out.refreshToken } : {}),
+    expires: out.expires,
+  };
+}
+
+interface TokenPairBody {
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  readonly expires: string | null;
 }
 
 /** The device cookie of a login type: one per type, since both apps may share a host and cookies ignore ports. */
@@ -100,6 +116,7 @@ const adminLoginBody = z
     password: z.string().min(1).max(4096),
     code: z.string().max(32).optional(),
     uuid: z.string().max(64).optional(),
+    ...LOGIN_CHOICES,
   })
   .strict();
 
@@ -113,6 +130,7 @@ const webLoginBody = z
     password: z.string().min(1).max(1024),
     code: z.string().max(32).optional(),
     uuid: z.string().max(64).optional(),
+    ...LOGIN_CHOICES,
   })
   .strict();
 
@@ -178,7 +196,8 @@ export function adminAuthRoutes(kit: RouteKit): RouteDef[] {
           encrypted: true,
           requireCaptcha: true,
           captcha: { code: b.code, uuid: b.uuid },
-          client: clientOf(ctx),
+          client: clientOf(ctx, b.deviceType),
+          rememberMe: b.rememberMe,
         }),
     }),
     ...sessionAuthRoutes(kit, type),
@@ -272,10 +291,11 @@ export function webAuthRoutes(kit: RouteKit): RouteDef[] {
           encrypted: false,
           requireCaptcha: false,
           captcha: { code: b.code, uuid: b.uuid },
-          client: clientOf(ctx),
+          client: clientOf(ctx, b.deviceType),
+          rememberMe: b.rememberMe,
         });
         if ('mfaRequired' in out) return out;
-        return { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
+        return tokenPairOf(out);
       },
     }),
     ...sessionAuthRoutes(kit, type),

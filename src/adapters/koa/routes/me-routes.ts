@@ -7,6 +7,7 @@ import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { CurrentUser, LogoutAllResult, MemberProfile, MemberSession } from '../schemas/account-schemas';
+import { EndLoginsBody } from '../schemas/login-schemas';
 
 export function adminMeRoutes(kit: RouteKit): RouteDef[] {
   return [
@@ -34,6 +35,7 @@ function memberSessions(list: readonly OnlineSession[], callerTokenId: string): 
     expires: s.expires,
     ipaddr: s.ipaddr,
     userAgent: s.userAgent,
+    deviceType: s.deviceType,
     current: s.tokenId === callerTokenId,
   }));
 }
@@ -86,15 +88,19 @@ export function webProfileRoutes(kit: RouteKit): RouteDef[] {
     route({
       method: 'post',
       path: '/user/logout-all',
-      summary: 'Log out everywhere: every session of the member ends and their refresh tokens are revoked',
+      summary:
+        'Log out everywhere: every session of the member ends and their refresh tokens are revoked; {deviceType}: only the ' +
+        'sessions of that device type',
       tags: ['user'],
       guards: [login],
+      body: EndLoginsBody,
       response: LogoutAllResult,
-      raises: LogoutAll.reasons,
+      raises: [...LogoutAll.reasons, 'validation-failed'],
       audit: { type: 'logout-all' },
-      handler: async (ctx) => {
+      handler: async (ctx, { body }) => {
         const user = currentUser(ctx);
-        return { endedSessions: await logoutAll.execute({ loginType: type, userId: user.userId, username: user.username }) };
+        const input = { loginType: type, userId: user.userId, username: user.username, deviceType: body.deviceType } as const;
+        return { endedSessions: await logoutAll.execute(input) };
       },
     }),
   ];

@@ -13,7 +13,7 @@ import { route, type RouteDef } from '../routes';
 import { LoginResult, TokenPair } from '../schemas/account-schemas';
 import { MfaTokenBody, SteppedUp, StepUpBody, VerifyMfaBody } from '../schemas/login-schemas';
 import { PasskeyRequestOptions } from '../schemas/passkey-schemas';
-import { clientOf, deviceCookiesOf, LOGIN_RATE_LIMIT, withDeviceCookie } from './auth-routes';
+import { clientOf, deviceCookiesOf, LOGIN_RATE_LIMIT, tokenPairOf, withDeviceCookie } from './auth-routes';
 
 /** Second steps share the login's limit per IP: a password and a code are one login. */
 const MFA_RATE_LIMIT = { ...LOGIN_RATE_LIMIT, key: 'mfa', limit: 10 } as const;
@@ -49,7 +49,7 @@ function verifyRoute(kit: RouteKit, type: LoginType): RouteDef {
         deviceCookies: deviceCookiesOf(ctx, type),
       });
       const { userId: _subject, ...out } = withDeviceCookie(ctx, type, login);
-      return type === 'admin' ? out : { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
+      return type === 'admin' ? out : tokenPairOf(out);
     },
   });
 }

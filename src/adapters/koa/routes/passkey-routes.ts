@@ -21,7 +21,8 @@ import {
   PasskeyRequestOptions,
   RegistrationResponse,
 } from '../schemas/passkey-schemas';
-import { clientOf, deviceCookieHeader, LOGIN_RATE_LIMIT } from './auth-routes';
+import { LOGIN_CHOICES } from '../schemas/login-schemas';
+import { clientOf, deviceCookieHeader, LOGIN_RATE_LIMIT, tokenPairOf } from './auth-routes';
 
 const registerBody = z
   .object({
@@ -30,7 +31,7 @@ const registerBody = z
   })
   .strict();
 
-const loginBody = z.object({ response: AuthenticationResponse }).strict();
+const loginBody = z.object({ response: AuthenticationResponse, ...LOGIN_CHOICES }).strict();
 
 /** Options cost a key-value write each: limited per client address like the login they lead to, on a budget of their own. */
 const LOGIN_OPTIONS_RATE_LIMIT = { ...LOGIN_RATE_LIMIT, key: 'passkey-login-options' } as const;
@@ -137,10 +138,15 @@ export function passkeyLoginRoutes(kit: RouteKit): RouteDef[] {
       response: type === 'admin' ? LoginResult : TokenPair,
       raises: LogInWithPasskey.reasons,
       handler: async (ctx, { body }) => {
-        const { deviceCookie, userId, ...out } = await login.execute({ loginType: type, response: body.response, client: clientOf(ctx) });
+        const { deviceCookie, userId, ...out } = await login.execute({
+          loginType: type,
+          response: body.response,
+          client: clientOf(ctx, body.deviceType),
+          rememberMe: body.rememberMe,
+        });
         ctx.state.subject = { userId };
         ctx.append('Set-Cookie', deviceCookieHeader(type, deviceCookie));
-        return type === 'admin' ? out : { accessToken: out.accessToken, refreshToken: out.refreshToken, expires: out.expires };
+        return type === 'admin' ? out : tokenPairOf(out);
       },
     }),
   ];

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EndSession } from '../../../application/auth/end-session';
 import { ListOnlineSessions } from '../../../application/auth/list-online-sessions';
+import { DEVICE_TYPE_PATTERN } from '../../../domain/device-type';
 import { USERNAME_PATTERN } from '../../../domain/password';
 import { CreateUser } from '../../../application/users/create-user';
 import { ListUsers } from '../../../application/users/list-users';
@@ -28,6 +29,11 @@ const onlineQuery = z.object({
   size: z.coerce.number().int().min(1).max(500).default(20).openapi({ description: 'Sessions per page (1-500)' }),
   username: z.string().trim().min(1).max(64).optional().openapi({ description: "Only this user's sessions (the name in any case)" }),
   ip: z.string().trim().min(1).max(45).optional().openapi({ description: 'Only sessions from this client IP (exact)' }),
+  deviceType: z
+    .string()
+    .regex(DEVICE_TYPE_PATTERN, 'must be 1-32 characters of A-Z a-z 0-9 _ -')
+    .optional()
+    .openapi({ description: 'Only sessions of this device type (exact, case included: PC, APP, H5, DEF, ...)' }),
 });
 
 const pageQuery = z.object({
@@ -91,8 +97,8 @@ function onlineRoutes(kit: RouteKit): RouteDef[] {
       method: 'get',
       path: '/monitor/online',
       summary:
-        'Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=): token id, user, login ' +
-        'time, last activity, client IP, OS, browser, device type',
+        'Live admin sessions, oldest first, paged (?page=&size=) and filtered (?username=, ?ip=, ?deviceType=): token id, ' +
+        'user, login time, last activity, client IP, OS, browser, device type',
       tags: ['monitor'],
       guards: [login, kit.guards.requirePermission(type, 'monitor:online:list')],
       query: onlineQuery,

@@ -14,6 +14,7 @@ import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
 import { UserPage } from '../schemas/account-schemas';
 import { UserDetails } from '../schemas/lifecycle-schemas';
+import { EndLoginsBody } from '../schemas/login-schemas';
 import { UserDeleted, UserKickedOut, UserProfile } from '../schemas/user-admin-schemas';
 
 /**
@@ -143,12 +144,18 @@ function kickoutRoute(kit: RouteKit): RouteDef {
     path: '/system/user/:id/kickout',
     summary:
       'End every login of a user at once: live sessions (401 token-kicked-out), refresh tokens, device cookies; the account ' +
-      'stays and may log in again',
+      'stays and may log in again. {deviceType}: only the logins of that device type (the device cookies stay)',
     tags: ['system-user'],
     guards: [kit.guards.requireLogin('admin'), kit.guards.requirePermission('admin', 'monitor:online:forceLogout')],
+    body: EndLoginsBody,
     response: UserKickedOut,
-    raises: KickoutUser.reasons,
-    audit: { type: 'user-kicked-out', action: 'user.kickout', target: (p) => p.id },
-    handler: async (ctx, { params }) => kickout.execute({ actor: currentUser(ctx), userId: params.id }),
+    raises: [...KickoutUser.reasons, 'validation-failed'],
+    audit: {
+      type: 'user-kicked-out',
+      action: 'user.kickout',
+      target: (p) => p.id,
+      summary: (b) => (b.deviceType === undefined ? undefined : `deviceType=${b.deviceType}`),
+    },
+    handler: async (ctx, { params, body }) => kickout.execute({ actor: currentUser(ctx), userId: params.id, deviceType: body.deviceType }),
   });
 }

@@ -68,18 +68,28 @@ export const CaptchaImage = z
 export const TokenPair = z
   .object({
     accessToken: z.string().openapi({ description: 'Send as `Authorization: Bearer <accessToken>`' }),
-    refreshToken: z.string().openapi({ description: 'Single use: POST /auth/refresh-token exchanges it for a new pair' }),
+    refreshToken: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'Single use: POST /auth/refresh-token exchanges it for a new pair. Absent after a login with `rememberMe: false` ' +
+          '(the session ends with session.no-remember-timeout) or one a concurrent login ended before it was written',
+      }),
     expires: EXPIRES,
   })
   .openapi('TokenPair', {
-    description: 'An access token and its refresh token',
+    description: 'An access token and its refresh token (none for a login without remember-me)',
     example: { accessToken: ACCESS_TOKEN_EXAMPLE, refreshToken: REFRESH_TOKEN_EXAMPLE, expires: '2025/01/31 16:05:09' },
   });
 
 export const LoginResult = z
   .object({
     accessToken: z.string(),
-    refreshToken: z.string(),
+    refreshToken: z
+      .string()
+      .optional()
+      .openapi({ description: 'Absent after a login with `rememberMe: false`: the session ends with session.no-remember-timeout' }),
     expires: EXPIRES,
     username: z.string(),
     nickname: z.string(),
@@ -173,6 +183,11 @@ const SESSION_FIELDS = {
   expires: EXPIRES,
   ipaddr: z.string().openapi({ description: 'Client IP at login' }),
   userAgent: z.string().openapi({ description: 'User-Agent at login (first 256 characters)' }),
+  deviceType: z.string().openapi({
+    description:
+      "The login's device type (Sa-Token's deviceType): its body's, else from the User-Agent (PC, H5, APP; DEF without one, " +
+      'and for sessions older than device types)',
+  }),
 };
 
 const ONLINE_SESSION_EXAMPLE = {
@@ -187,7 +202,7 @@ const ONLINE_SESSION_EXAMPLE = {
   userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15',
   os: 'macOS Sonoma',
   browser: 'Safari 17',
-  deviceType: 'desktop',
+  deviceType: 'PC',
 };
 
 const ONLINE_FIELDS = {
@@ -197,7 +212,6 @@ const ONLINE_FIELDS = {
   loginType: z.enum(['admin', 'web']).openapi({ description: "The session's login type (the admin app lists admin sessions)" }),
   os: z.string().openapi({ description: 'OS from the User-Agent, read once at login; `unknown` when not known' }),
   browser: z.string().openapi({ description: 'Browser and major version, read once at login; `unknown` when not known' }),
-  deviceType: z.string().openapi({ description: '`desktop`, `mobile`, `tablet`, `tv`, `bot` or `unknown`' }),
 };
 
 export const OnlineSession = z.object(ONLINE_FIELDS).openapi('OnlineSession', {
@@ -241,6 +255,7 @@ export const MemberSession = z
       expires: null,
       ipaddr: '203.0.113.7',
       userAgent: 'Mozilla/5.0',
+      deviceType: 'PC',
       current: true,
     },
   });

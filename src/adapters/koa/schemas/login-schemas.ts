@@ -4,10 +4,46 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { DEVICE_TYPE_PATTERN } from '../../../domain/device-type';
 import { LoginResult, TokenPair } from './account-schemas';
 import { AuthenticationResponse } from './passkey-schemas';
 
 extendZodWithOpenApi(z);
+
+/**
+ * What a login may choose about its session (Sa-Token's `SaLoginParameter`'s `deviceType` and
+ * `isLastingCookie`), on every login body: the password logins and the passwordless passkey login.
+ */
+const DEVICE_TYPE = z.string().regex(DEVICE_TYPE_PATTERN, 'must be 1-32 characters of A-Z a-z 0-9 _ -');
+
+export const LOGIN_CHOICES = {
+  deviceType: DEVICE_TYPE.optional().openapi({
+    description:
+      "The login's device type (Sa-Token's deviceType: PC, APP, H5, ...; compared exactly). Absent: from the User-Agent " +
+      '(a phone or tablet browser H5, another browser PC, any other program APP, none DEF). With session.is-concurrent=false ' +
+      'and session.replaced-range=CURR_DEVICE_TYPE a login replaces only the sessions of its device type',
+    example: 'PC',
+  }),
+  rememberMe: z
+    .boolean()
+    .optional()
+    .openapi({
+      description:
+        'Default true: the session lives session.timeout and comes with a refresh token. false: it lives ' +
+        'session.no-remember-timeout (a day by default) and no refreshToken is returned',
+      example: true,
+    }),
+};
+
+/** The body of the routes that end a user's logins (all, or those of one device type). */
+export const EndLoginsBody = z
+  .object({
+    deviceType: DEVICE_TYPE.optional().openapi({
+      description: 'Only the logins of this device type end (exact, case included); absent: every login',
+      example: 'APP',
+    }),
+  })
+  .strict();
 
 const METHOD = z.enum(['totp', 'recovery', 'webauthn']);
 const AMR = z.enum(['pwd', 'otp', 'hwk', 'swk', 'mfa']);

@@ -17,7 +17,14 @@
  */
 import type { Clock } from '../../../application/ports/clock';
 import type { Metrics } from '../../../application/ports/metrics';
-import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../../application/ports/session-store';
+import type {
+  CreateSessionInput,
+  CreateSessionResult,
+  ListedSession,
+  OnlinePage,
+  OnlineQuery,
+  SessionStore,
+} from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
 import type { SessionPatch } from '../../../domain/session-patch';
 import type { RedisKeys } from '../key-layout';
@@ -157,9 +164,13 @@ export class CachedSessionStore implements SessionStore {
     return this.miss(type, hash, key, now, idleMs);
   }
 
-  async create(input: CreateSessionInput): Promise<{ replaced: number }> {
+  async create(input: CreateSessionInput): Promise<CreateSessionResult> {
     const result = await this.d.inner.create(input);
     this.entries.invalidate(this.d.keys.session(input.loginType, input.tokenHash));
+    this.forget(
+      input.loginType,
+      result.ended.map((e) => e.tokenHash),
+    );
     return result;
   }
 

@@ -13,7 +13,14 @@
  * refused there, so no instance has tracking clients to fence against, and a keyless PING through
  * the cluster client reaches a random node, not the master that took the write.
  */
-import type { CreateSessionInput, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../../../application/ports/session-store';
+import type {
+  CreateSessionInput,
+  CreateSessionResult,
+  ListedSession,
+  OnlinePage,
+  OnlineQuery,
+  SessionStore,
+} from '../../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
 import type { SessionPatch } from '../../../domain/session-patch';
 import type { LoginType } from '../../../domain/login-type';
@@ -25,8 +32,8 @@ export class FencedSessionStore implements SessionStore {
     private readonly fence: () => Promise<unknown>,
   ) {}
 
-  async create(input: CreateSessionInput): Promise<{ replaced: number }> {
-    return this.fenced(await this.inner.create(input), (r) => r.replaced > 0);
+  async create(input: CreateSessionInput): Promise<CreateSessionResult> {
+    return this.fenced(await this.inner.create(input), (r) => r.ended.length > 0);
   }
 
   async update(type: LoginType, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {

@@ -27,12 +27,50 @@ export const SESSION_KEYS = {
   'session.is-concurrent': setting({
     schema: bool,
     default: true,
-    doc: '`false`: a new login replaces the account\'s older tokens ("replaced")',
+    doc:
+      '`false`: one live session per account and `replaced-range`; `replaced-login-exit-mode` says whether a new login ' +
+      'replaces it ("replaced") or is refused',
   }),
   'session.is-share': setting({
     schema: bool,
     default: false,
-    doc: 'with concurrency, a second login gets the live token back',
+    doc: 'with concurrency, a second login of the same device type gets the live token back',
+  }),
+  'session.replaced-range': setting({
+    schema: z.enum(['CURR_DEVICE_TYPE', 'ALL_DEVICE_TYPE'], { message: 'expected CURR_DEVICE_TYPE or ALL_DEVICE_TYPE' }),
+    default: 'CURR_DEVICE_TYPE',
+    doc:
+      "Sa-Token's `replacedRange`: with `is-concurrent=false`, a login replaces the sessions of its own device type " +
+      '(`CURR_DEVICE_TYPE`) or every session of the account (`ALL_DEVICE_TYPE`)',
+  }),
+  'session.replaced-login-exit-mode': setting({
+    schema: z.enum(['OLD_DEVICE', 'NEW_DEVICE'], { message: 'expected OLD_DEVICE or NEW_DEVICE' }),
+    default: 'OLD_DEVICE',
+    doc:
+      "Sa-Token 1.45's `replacedLoginExitMode`: with `is-concurrent=false`, `OLD_DEVICE` (the new login wins, the sessions " +
+      'in `replaced-range` answer 401 `token-replaced`) or `NEW_DEVICE` (while the account has a live session, of any device ' +
+      'type as in Sa-Token, a login is refused 409 `already-logged-in`)',
+  }),
+  'session.max-login-count': setting({
+    schema: int(-1, 100_000).refine((n) => n === -1 || n >= 1, 'expected -1 (no cap) or at least 1'),
+    default: 12,
+    doc:
+      "Sa-Token's `maxLoginCount`: most live sessions of one account (per login type); a login beyond it ends the " +
+      'oldest by `overflow-logout-mode`; `-1` no cap; only with `is-concurrent=true` and `is-share=false`',
+  }),
+  'session.overflow-logout-mode': setting({
+    schema: z.enum(['LOGOUT', 'KICKOUT', 'REPLACED'], { message: 'expected LOGOUT, KICKOUT or REPLACED' }),
+    default: 'LOGOUT',
+    doc:
+      "Sa-Token's `overflowLogoutMode`: how the sessions over `max-login-count` end: `LOGOUT` (401 `token-invalid`), " +
+      '`KICKOUT` (401 `token-kicked-out`) or `REPLACED` (401 `token-replaced`)',
+  }),
+  'session.no-remember-timeout': setting({
+    schema: int(60, 100 * 366 * 86400),
+    default: 86400,
+    doc:
+      'lifetime in seconds of a session logged in with `rememberMe: false` (no refresh token either); at most ' +
+      '`timeout` (a longer value is cut to it)',
   }),
   'session.is-read-cookie': setting({
     schema: bool,

@@ -1,8 +1,8 @@
 -- Helpers shared by the session scripts; prepended to each of them (see lua-scripts.ts).
 
--- A kicked-out / replaced marker left where a session record was.
+-- A kicked-out / replaced / logged-out (over the cap) marker left where a session record was.
 local function isTombstone(v)
-  return v == 'kicked-out' or v == 'replaced'
+  return v == 'kicked-out' or v == 'replaced' or v == 'logged-out'
 end
 -- The decoded record of an active session, or nil for a missing key, a tombstone or corrupt data.
 local function active(v)
