@@ -45,6 +45,7 @@ const SESSION_METHODS = allMethods<SessionStore>()([
   'deleteSession',
   'mark',
   'listByUser',
+  'listUserPage',
   'listPage',
   'findByTokenId',
 ]);

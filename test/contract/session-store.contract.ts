@@ -9,6 +9,7 @@ import type { SessionRecord, StoredSession } from '../../src/domain/session';
 import { type MakeFixture, useFixture } from './fixture';
 import { describeOnlinePageContract } from './online-page.contract';
 import { describeSessionPatchContract } from './session-patch.contract';
+import { describeUserPageContract } from './user-page.contract';
 import { describeSessionAdmissionContract } from './session-admission.contract';
 import { makeRecord, newHash } from './session-records';
 import type { LoginType } from '../../src/domain/login-type';
@@ -453,6 +454,7 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
 
     describeOnlinePageContract(fx);
     describeSessionPatchContract(fx);
+    describeUserPageContract(fx);
 
     describe('findByTokenId', () => {
       it('finds the hash of an active session by its token id, per login type', async () => {

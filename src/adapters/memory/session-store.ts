@@ -11,12 +11,14 @@ import type {
   CreateSessionResult,
   ListedSession,
   OnlinePage,
+  UserSessionPage,
+  UserSessionQuery,
   OnlineQuery,
   SessionStore,
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
-import { bySessionAge } from '../store-common';
+import { bySessionAge, pageOfSessions } from '../store-common';
 import { deadlineAfter, type Sweepable } from './expiring-map';
 import { OnlineIndex } from './online-index';
 import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
@@ -124,6 +126,9 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
 
   async listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     return this.listIndexed(this.byUser, key2(loginType, userId), loginType, now);
+  }
+  async listUserPage(loginType: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
+    return pageOfSessions(await this.listByUser(loginType, userId, now), query);
   }
 
   /**

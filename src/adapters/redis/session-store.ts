@@ -35,12 +35,14 @@ import type {
   EndedSession,
   ListedSession,
   OnlinePage,
+  UserSessionPage,
+  UserSessionQuery,
   OnlineQuery,
   SessionStore,
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
-import { bySessionAge, normTtl } from '../store-common';
+import { bySessionAge, normTtl, pageOfSessions } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import { isCluster, type RedisClient } from './redis-client';
@@ -231,6 +233,9 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
 
   async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
     return (await this.indexes.listUser(type, userId, now)).sort(bySessionAge);
+  }
+  async listUserPage(type: string, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
+    return pageOfSessions(await this.listByUser(type, userId, now), query);
   }
 
   async listPage(type: string, now: number, query: OnlineQuery): Promise<OnlinePage> {

@@ -29,6 +29,22 @@ export interface OnlineQuery {
   readonly exactCountUpTo: number;
 }
 
+/** A page of one user's live sessions of a login type (their own list, an admin's view of one user). */
+export interface UserSessionQuery {
+  /** Live sessions skipped before the page (oldest first). */
+  readonly offset: number;
+  /** Sessions on the page, at most. */
+  readonly limit: number;
+  /** Only sessions of this device type (`DEF`: also those without one). */
+  readonly deviceType?: string;
+}
+
+export interface UserSessionPage {
+  readonly sessions: ListedSession[];
+  /** How many live sessions of the user match (exact). */
+  readonly total: number;
+}
+
 export interface OnlinePage {
   readonly sessions: ListedSession[];
   /**
@@ -127,6 +143,8 @@ export interface SessionStore {
   mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number>;
   /** The user's active (not expired, not tombstoned) sessions; prunes dead index entries. */
   listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]>;
+  /** A page of the user's active sessions, oldest first, with their exact count; bounded by the page, not by the user's session count. */
+  listUserPage(loginType: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage>;
   /**
    * A page of the login type's current sessions, oldest first. Bounded work: the page's entries
    * (plus the dead ones met, pruned), the skipped offset's index entries (never their records),

@@ -22,6 +22,8 @@ import type {
   CreateSessionResult,
   ListedSession,
   OnlinePage,
+  UserSessionPage,
+  UserSessionQuery,
   OnlineQuery,
   SessionStore,
 } from '../../../application/ports/session-store';
@@ -201,6 +203,10 @@ export class CachedSessionStore implements SessionStore {
 
   async listByUser(type: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     return this.withLocalUses(type, await this.d.inner.listByUser(type, userId, now));
+  }
+  async listUserPage(type: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
+    const page = await this.d.inner.listUserPage(type, userId, now, query);
+    return { ...page, sessions: this.withLocalUses(type, page.sessions) };
   }
 
   async listPage(type: LoginType, now: number, query: OnlineQuery): Promise<OnlinePage> {

@@ -18,6 +18,8 @@ import type {
   CreateSessionResult,
   ListedSession,
   OnlinePage,
+  UserSessionPage,
+  UserSessionQuery,
   OnlineQuery,
   SessionStore,
 } from '../../../application/ports/session-store';
@@ -58,6 +60,9 @@ export class FencedSessionStore implements SessionStore {
 
   listByUser(type: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     return this.inner.listByUser(type, userId, now);
+  }
+  listUserPage(type: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
+    return this.inner.listUserPage(type, userId, now, query);
   }
 
   listPage(type: LoginType, now: number, query: OnlineQuery): Promise<OnlinePage> {
