@@ -68,6 +68,8 @@ describe('Redis Cluster: a master killed under traffic (svc.redis.wait-replicas=
         // place in the account's failure budget held for its 30 s lease (the write that took it
         // was not acknowledged), which would lock that account for a while: not what is measured here.
         'svc.login.max-failures': 0,
+        // Its many logins of one account must all stay live (every acknowledged session holds): no cap.
+        'session.max-login-count': -1,
       });
       infra = createInfrastructure(config, { log: silentLogger, keyPrefix: prefix });
       const apps = buildBoth(config, infra);
