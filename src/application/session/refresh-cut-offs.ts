@@ -25,20 +25,22 @@ export const EVERY_DEVICE_TYPE = '*';
 
 interface CutOffs {
   readonly all: number | null;
-  readonly byDevice: Readonly<Record<string, number>>;
+  readonly byDevice: ReadonlyMap<string, number>;
 }
 
 const keyOf = (loginType: LoginType, userId: string): string => `rtcut:${loginType}:${userId}`;
 
 function readCutOffs(raw: string | null): CutOffs {
-  if (raw === null) return { all: null, byDevice: {} };
-  if (/^\d+$/.test(raw.trim())) return { all: Number(raw), byDevice: {} };
+  if (raw === null) return { all: null, byDevice: new Map() };
+  if (/^\d+$/.test(raw.trim())) return { all: Number(raw), byDevice: new Map() };
   const o = parseJsonObject(raw);
   const all = typeof o?.all === 'number' ? o.all : null;
   const d = o?.d;
-  const byDevice: Record<string, number> = {};
+  // Keyed by client-chosen device types: a Map, so `__proto__`, `constructor` or `toString` are device types like any
+  // other (on a plain object they read Object.prototype's members, and Math.max of one is NaN: no cut-off applied).
+  const byDevice = new Map<string, number>();
   if (typeof d === 'object' && d !== null && !Array.isArray(d)) {
-    for (const [k, v] of Object.entries(d as Record<string, unknown>)) if (typeof v === 'number') byDevice[k] = v;
+    for (const [k, v] of Object.entries(d as Record<string, unknown>)) if (typeof v === 'number' && Number.isFinite(v)) byDevice.set(k, v);
   }
   return { all, byDevice };
 }
@@ -63,10 +65,8 @@ export class RefreshCutOffs {
     for (let attempt = 0; attempt < 16; attempt++) {
       const raw = await this.kv.get(key);
       const cut = readCutOffs(raw);
-      const next = JSON.stringify({
-        ...(cut.all !== null ? { all: cut.all } : {}),
-        d: { ...cut.byDevice, [deviceType]: Math.max(at, cut.byDevice[deviceType] ?? 0) },
-      });
+      const byDevice = new Map(cut.byDevice).set(deviceType, Math.max(at, cut.byDevice.get(deviceType) ?? 0));
+      const next = JSON.stringify({ ...(cut.all !== null ? { all: cut.all } : {}), d: Object.fromEntries(byDevice) });
       const written =
         raw === null ? await this.kv.setIfAbsent(key, next, this.ttlMs) : await this.kv.replaceIfEquals(key, raw, next, this.ttlMs);
       if (written) return;
@@ -82,6 +82,6 @@ export class RefreshCutOffs {
   /** The latest cut-off that applies to a family of `deviceType` (0 when none does). One GET. */
   async forDevice(loginType: LoginType, userId: string, deviceType: string): Promise<number> {
     const cut = readCutOffs(await this.kv.get(keyOf(loginType, userId)));
-    return Math.max(cut.all ?? 0, cut.byDevice[deviceType] ?? 0, cut.byDevice[EVERY_DEVICE_TYPE] ?? 0);
+    return Math.max(cut.all ?? 0, cut.byDevice.get(deviceType) ?? 0, cut.byDevice.get(EVERY_DEVICE_TYPE) ?? 0);
   }
 }
