@@ -53,6 +53,18 @@ for (const kind of STORE_KINDS) {
           assert.equal(reasonOf(type, r), 'refresh-token-invalid', r.text);
         });
       }
+
+      it('NEW_DEVICE: a lapsed login cannot come back by its refresh token while another login holds the account', async () => {
+        const a = await use({ 'session.is-concurrent': false, 'session.replaced-login-exit-mode': 'NEW_DEVICE', 'session.timeout': 3600 });
+        const first = await a.tokens({ deviceType: 'PC' });
+        a.clock.advance(2 * HOUR);
+        const second = await a.tokens({ deviceType: 'APP' });
+        const r = await a.refresh(first.refreshToken ?? '');
+        assert.equal(r.status, 409, r.text);
+        assert.equal(reasonOf(type, r), 'already-logged-in');
+        assert.equal(await reason(a, second.accessToken), 'ok');
+        assert.equal((await a.ownSessions(second.accessToken)).length, 1);
+      });
     });
   }
 }

@@ -76,16 +76,18 @@ export class RefreshToken {
     const { user, previous } = await this.admit(this.managers.get(type), type, record);
     // A refresh is no re-authentication: the new session keeps when and how its user last proved
     // who they are (the previous session's, else the login's: the family's birth).
-    const next = await this.issue.execute({
-      loginType: type,
-      principal: principalOf(user),
-      // A refresh keeps its login's device type (whatever this request's User-Agent says).
-      client: { ...input.client, deviceType: record.deviceType ?? DEFAULT_DEVICE_TYPE },
-      family: record.family,
-      requiredActions: await this.actions.of(type, user),
-      authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
-      amr: previous?.amr ?? ['pwd'],
-    });
+    const next = await this.issue
+      .execute({
+        loginType: type,
+        principal: principalOf(user),
+        // A refresh keeps its login's device type (whatever this request's User-Agent says).
+        client: { ...input.client, deviceType: record.deviceType ?? DEFAULT_DEVICE_TYPE },
+        family: record.family,
+        requiredActions: await this.actions.of(type, user),
+        authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
+        amr: previous?.amr ?? ['pwd'],
+      })
+      .catch((e: unknown) => this.refused(type, record.family, e));
     // A concurrent login ended the new session before it was written (over session.max-login-count):
     // no refresh token came with it, and the family ends here.
     if (next.refreshToken === undefined) {
@@ -100,6 +102,16 @@ export class RefreshToken {
       throw cutNow && !revoked ? invalid() : reused();
     }
     return next;
+  }
+
+  /**
+   * session.is-concurrent=false with NEW_DEVICE: another login got in after this family's access
+   * token lapsed and holds the account (409 already-logged-in); the family ends here, as the
+   * refused login's would never have begun.
+   */
+  private async refused(type: LoginType, family: string, e: unknown): Promise<never> {
+    if (e instanceof DomainError && e.reason === 'already-logged-in') await this.registry.revokeFamily(type, family);
+    throw e;
   }
 
   /**

@@ -322,7 +322,10 @@ export interface SessionAuth {
   readonly authTime?: number;
   /** False: the session lives session.no-remember-timeout (at most session.timeout). Absent: true. */
   readonly rememberMe?: boolean;
-  /** A refresh: it takes the place of the session it rotates, so it neither replaces nor is refused (the cap still holds). */
+  /**
+   * A refresh: it takes the place of the session it rotates, so it replaces nobody (the cap still
+   * holds); under NEW_DEVICE it is refused while another login holds the account.
+   */
   readonly continuation?: boolean;
 }
 
@@ -334,8 +337,11 @@ export interface SessionAuth {
  */
 export function admissionOf(p: SessionPolicy, deviceType: string, shared: boolean, continuation: boolean): Admission {
   if (!p.isConcurrent) {
-    if (continuation) return { kind: 'add' };
+    // NEW_DEVICE: a refresh is exclusive too. The session it rotates was logged out before it; any
+    // other live session is a login that got in after this one's access token lapsed, and holds the
+    // account (OLD_DEVICE needs no check: that login's replacement cut-off refuses this family).
     if (p.replacedLoginExitMode === 'NEW_DEVICE') return { kind: 'exclusive', deviceType: null };
+    if (continuation) return { kind: 'add' };
     return { kind: 'replace', deviceType: p.replacedRange === 'CURR_DEVICE_TYPE' ? deviceType : null };
   }
   if (shared || p.isShare || p.maxLoginCount < 0) return { kind: 'add' };
