@@ -6,7 +6,7 @@
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { deviceTypeOf } from '../../domain/device-type';
+import { deviceTypeOf, sessionDeviceType } from '../../domain/device-type';
 import { DomainError } from '../../domain/errors';
 import { LOGIN_TYPES } from '../../domain/login-type';
 import {
@@ -125,7 +125,8 @@ export class SessionManager {
       createdAt: now,
       expiresAt: capExpiry(expiresAtFor({ timeout: rememberMe ? p.timeout : noRememberTimeout(p) }, now), notAfter),
       principal,
-      client: { ...client, deviceType },
+      client: clientWithoutDeviceType(client),
+      deviceType,
       attrs: allAttrs,
       ...(requiredActions.length > 0 ? { requiredActions: [...requiredActions] } : {}),
       ...(auth.authTime !== undefined && auth.authTime !== now ? { authTime: auth.authTime } : {}),
@@ -156,7 +157,7 @@ export class SessionManager {
       (s) =>
         s.record.attrs.shareSeed !== undefined &&
         (s.record.requiredActions ?? []).length === 0 &&
-        deviceTypeOf(s.record.client) === deviceType &&
+        sessionDeviceType(s.record) === deviceType &&
         (s.record.rememberMe !== false) === rememberMe,
     );
     if (!reusable) return null;
@@ -269,7 +270,7 @@ export class SessionManager {
   /** The user's live sessions, oldest first (only those of `deviceType`, when given). */
   async listSessions(userId: string, deviceType?: string): Promise<ListedSession[]> {
     const all = await this.store.listByUser(this.loginType, userId, this.clock.now());
-    return deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === deviceType);
+    return deviceType === undefined ? all : all.filter((s) => sessionDeviceType(s.record) === deviceType);
   }
 
   /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */
@@ -346,6 +347,12 @@ export function admissionOf(p: SessionPolicy, deviceType: string, shared: boolea
   }
   if (shared || p.isShare || p.maxLoginCount < 0) return { kind: 'add' };
   return { kind: 'cap', max: p.maxLoginCount, state: OVERFLOW_TOMBSTONES[p.overflowLogoutMode] };
+}
+
+/** The client as a record keeps it: the device type is the record's own field (sessionDeviceType). */
+function clientWithoutDeviceType(client: ClientInfo): ClientInfo {
+  const { deviceType: _kept, ...rest } = client;
+  return rest;
 }
 
 /** The lifetime (s) of a session without remember-me: session.no-remember-timeout, at most session.timeout. */
