@@ -65,6 +65,37 @@ for (const kind of STORE_KINDS) {
         assert.equal(await reason(a, second.accessToken), 'ok');
         assert.equal((await a.ownSessions(second.accessToken)).length, 1);
       });
+
+      if (kind === 'memory') {
+        it('bad device types and remember-me choices are 400 validation-failed on every route that takes them, never 500', async () => {
+          const a = await use();
+          const own = await a.tokens();
+          const auth = { Authorization: `Bearer ${own.accessToken}` };
+          const badTypes: unknown[] = ['', ' PC', 'PC ', 'P|C', 'PC\n', 'P\u0000C', 'ПК', 'X'.repeat(33), 1, null, ['PC'], { a: 1 }, true];
+          const badRemember: unknown[] = ['false', 'true', 0, 1, null, [], {}];
+          const results: string[] = [];
+          const expect400 = (what: string, r: { status: number; text: string }) => {
+            if (r.status !== 400) results.push(`${what}: ${r.status} ${r.text}`);
+          };
+          for (const deviceType of badTypes) {
+            expect400(`login deviceType ${JSON.stringify(deviceType)}`, await a.login({ deviceType: deviceType as string }));
+            const passkey = await a.http().post('/auth/passkey/login').send({ response: {}, deviceType });
+            if (passkey.status >= 500) results.push(`passkey login deviceType ${JSON.stringify(deviceType)}: ${passkey.status}`);
+            const path = type === 'admin' ? '/system/user/2/kickout' : '/user/logout-all';
+            expect400(`${path} ${JSON.stringify(deviceType)}`, await a.http().post(path).set(auth).send({ deviceType }));
+          }
+          for (const rememberMe of badRemember) {
+            expect400(`login rememberMe ${JSON.stringify(rememberMe)}`, await a.login({ rememberMe: rememberMe as boolean }));
+          }
+          if (type === 'admin') {
+            for (const q of ['deviceType=', 'deviceType=P%7CC', 'deviceType=PC&deviceType=APP', 'deviceType=%00']) {
+              expect400(`/monitor/online?${q}`, await a.http().get(`/monitor/online?${q}`).set(auth));
+            }
+          }
+          assert.deepEqual(results, []);
+          assert.equal(await reason(a, own.accessToken), 'ok');
+        });
+      }
     });
   }
 }
