@@ -66,6 +66,25 @@ for (const kind of STORE_KINDS) {
         assert.equal((await a.ownSessions(second.accessToken)).length, 1);
       });
 
+      it("max-login-count: an ended session's refresh token pushes nobody out once its tombstone has lapsed", async () => {
+        const a = await use({ 'session.max-login-count': 1, 'session.timeout': 3600 });
+        const unwrap = (r: { body: { data?: unknown } }) =>
+          (type === 'admin' ? r.body.data : r.body) as { accessToken: string; refreshToken: string };
+        const ended = await a.tokens({ deviceType: 'PC' });
+        let live = await a.tokens({ deviceType: 'PC' });
+        assert.equal(await reason(a, ended.accessToken), 'token-invalid', 'over the cap: logged out');
+        // The live login keeps refreshing; the ended one's tombstone lapses (expiry + the hour it answers token-expired).
+        for (let i = 0; i < 3; i++) {
+          a.clock.advance(0.8 * HOUR);
+          const r = await a.refresh(live.refreshToken);
+          assert.equal(r.status, 200, r.text);
+          live = unwrap(r);
+        }
+        const r = await a.refresh(ended.refreshToken ?? '');
+        assert.equal(r.status, 401, r.text);
+        assert.equal(await reason(a, live.accessToken), 'ok', 'the refused refresh token ended no live session');
+      });
+
       if (kind === 'memory') {
         it('bad device types and remember-me choices are 400 validation-failed on every route that takes them, never 500', async () => {
           const a = await use();

@@ -29,7 +29,7 @@ const reused = (): DomainError =>
  *
  * Store round trips of a successful refresh, 7 in order: GET the refresh record; take it and
  * write its used marker (one atomic script); then in parallel the access-token session read, the
- * cut-off GET (and the directory lookup); DEL the old access session (skipped when it is already
+ * cut-off GET, the revocation-marker GET (and the directory lookup); DEL the old access session (skipped when it is already
  * gone); create the new session; write the new refresh token, its family pointer and its access
  * index (one atomic script); then in parallel the revocation-marker and cut-off GETs.
  */
@@ -126,16 +126,25 @@ export class RefreshToken {
     type: LoginType,
     record: RefreshRecord,
   ): Promise<{ user: DirectoryUser; previous: SessionRecord | null }> {
-    const [access, user, cutOff] = await Promise.all([
+    const [access, user, cutOff, revoked] = await Promise.all([
       manager.stateOf(record.accessHash),
       this.directory.findById(record.userId),
       this.registry.isCutOff(type, record),
+      this.registry.isRevoked(type, record.family),
     ]);
     if (access !== null && access.state !== 'active') {
       await this.registry.revokeFamily(type, record.family, record.accessHash); // the tombstone keeps answering "replaced" / "kicked out"
       throw invalid();
     }
     if (cutOff) {
+      await this.registry.revokeFamily(type, record.family);
+      throw invalid();
+    }
+    // A family marked revoked whose token is still stored: a login ended its session (over
+    // session.max-login-count, or replaced) and marked it without deleting the token. Once that
+    // session's tombstone has lapsed (its expiry, while the token lives svc.refresh-token.ttl-seconds),
+    // only the mark says so; refused here, before a new session could push a live one over the cap.
+    if (revoked) {
       await this.registry.revokeFamily(type, record.family);
       throw invalid();
     }
