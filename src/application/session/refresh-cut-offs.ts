@@ -28,6 +28,13 @@ interface CutOffs {
   readonly byDevice: ReadonlyMap<string, number>;
 }
 
+/** Rounds of the compare-and-set before a replacement's cut-off gives up (each lost round is another writer's success). */
+const MAX_CAS_ROUNDS = 200;
+/** Longest random pause (ms) between two rounds. */
+const MAX_PAUSE_MS = 20;
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 const keyOf = (loginType: LoginType, userId: string): string => `rtcut:${loginType}:${userId}`;
 
 function readCutOffs(raw: string | null): CutOffs {
@@ -58,20 +65,25 @@ export class RefreshCutOffs {
 
   /**
    * A replacement's cut-off at `at` for the families of `deviceType` (EVERY_DEVICE_TYPE: all of
-   * them), merged into the record by compare-and-set (a GET and a write; again if another write won).
+   * them), merged into the record by compare-and-set (a GET and a write; again if another write won,
+   * after a short random pause: every lost round means another writer landed, so it ends, but many
+   * logins of one account at once, one per instance or device type, may need many rounds). Nothing
+   * to write when the record already cuts that device type at `at` or later.
    */
   async cutDevice(loginType: LoginType, userId: string, deviceType: string, at: number): Promise<void> {
     const key = keyOf(loginType, userId);
-    for (let attempt = 0; attempt < 16; attempt++) {
+    for (let attempt = 0; ; attempt++) {
       const raw = await this.kv.get(key);
       const cut = readCutOffs(raw);
-      const byDevice = new Map(cut.byDevice).set(deviceType, Math.max(at, cut.byDevice.get(deviceType) ?? 0));
+      if ((cut.byDevice.get(deviceType) ?? 0) >= at) return;
+      const byDevice = new Map(cut.byDevice).set(deviceType, at);
       const next = JSON.stringify({ ...(cut.all !== null ? { all: cut.all } : {}), d: Object.fromEntries(byDevice) });
       const written =
         raw === null ? await this.kv.setIfAbsent(key, next, this.ttlMs) : await this.kv.replaceIfEquals(key, raw, next, this.ttlMs);
       if (written) return;
+      if (attempt >= MAX_CAS_ROUNDS) throw new Error(`refresh cut-off ${key}: too many concurrent writes`);
+      await pause(Math.random() * Math.min(2 ** attempt, MAX_PAUSE_MS));
     }
-    throw new Error(`refresh cut-off ${key}: too many concurrent writes`);
   }
 
   /** The account's cut-off (ms), null when there is none. One GET. */
