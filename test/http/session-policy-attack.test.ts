@@ -85,6 +85,21 @@ for (const kind of STORE_KINDS) {
         assert.equal(await reason(a, live.accessToken), 'ok', 'the refused refresh token ended no live session');
       });
 
+      it('max-login-count: the refresh of a lapsed login counts as a login, ending the oldest beyond the cap (as documented)', async () => {
+        const a = await use({ 'session.max-login-count': 2, 'session.timeout': 3600 });
+        const lapsed = await a.tokens({ deviceType: 'PC' });
+        a.clock.advance(2 * HOUR);
+        const b = await a.tokens({ deviceType: 'PC' });
+        a.clock.advance(1);
+        const c = await a.tokens({ deviceType: 'PC' });
+        assert.equal(await reason(a, b.accessToken), 'ok', 'the lapsed login counted no more');
+        const r = await a.refresh(lapsed.refreshToken ?? '');
+        assert.equal(r.status, 200, r.text);
+        assert.equal(await reason(a, b.accessToken), 'token-invalid', 'the oldest beyond the cap ended');
+        assert.equal(await reason(a, c.accessToken), 'ok');
+        assert.equal((await a.ownSessions(c.accessToken)).length, 2);
+      });
+
       if (kind === 'memory') {
         it('bad device types and remember-me choices are 400 validation-failed on every route that takes them, never 500', async () => {
           const a = await use();
