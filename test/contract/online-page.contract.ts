@@ -29,7 +29,13 @@ function recordOf(
     createdAt,
     expiresAt,
     principal: { userId, username: userId, roles: [], permissions: [] },
-    client: { ip, userAgent: 'test', os: 'Linux', browser: 'Firefox 128', ...(platform !== undefined ? { deviceType: platform } : {}) },
+    client: {
+      ip,
+      userAgent: 'test',
+      os: 'Linux',
+      browser: 'Firefox 128',
+      ...((deviceType ?? platform) !== undefined ? { deviceType: deviceType ?? platform } : {}),
+    },
     ...(deviceType !== undefined ? { deviceType } : {}),
     attrs: {},
   };

@@ -125,7 +125,9 @@ export class SessionManager {
       createdAt: now,
       expiresAt: capExpiry(expiresAtFor({ timeout: rememberMe ? p.timeout : noRememberTimeout(p) }, now), notAfter),
       principal,
-      client: clientWithoutDeviceType(client),
+      // The device type is the record's own field (sessionDeviceType); the client keeps it too, for
+      // readers of the client alone (and instances of the previous release during a rolling upgrade).
+      client: { ...client, deviceType },
       deviceType,
       attrs: allAttrs,
       ...(requiredActions.length > 0 ? { requiredActions: [...requiredActions] } : {}),
@@ -347,12 +349,6 @@ export function admissionOf(p: SessionPolicy, deviceType: string, shared: boolea
   }
   if (shared || p.isShare || p.maxLoginCount < 0) return { kind: 'add' };
   return { kind: 'cap', max: p.maxLoginCount, state: OVERFLOW_TOMBSTONES[p.overflowLogoutMode] };
-}
-
-/** The client as a record keeps it: the device type is the record's own field (sessionDeviceType). */
-function clientWithoutDeviceType(client: ClientInfo): ClientInfo {
-  const { deviceType: _kept, ...rest } = client;
-  return rest;
 }
 
 /** The lifetime (s) of a session without remember-me: session.no-remember-timeout, at most session.timeout. */
