@@ -101,6 +101,17 @@ for (const kind of STORE_KINDS) {
       });
 
       if (kind === 'memory') {
+        it('is-concurrent=false, CURR_DEVICE_TYPE: a client naming a new device type per login keeps every session (no cap)', async () => {
+          const a = await use({ 'session.is-concurrent': false });
+          const first = await a.tokens({ deviceType: 'D0' });
+          for (let i = 1; i < 14; i++) await a.tokens({ deviceType: `D${i}` });
+          assert.equal(
+            (await a.ownSessions(first.accessToken)).length,
+            14,
+            'documented: bound it with is-concurrent=true or ALL_DEVICE_TYPE',
+          );
+        });
+
         it('bad device types and remember-me choices are 400 validation-failed on every route that takes them, never 500', async () => {
           const a = await use();
           const own = await a.tokens();
