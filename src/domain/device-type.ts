@@ -32,7 +32,16 @@ export function deviceTypeFromUserAgent(userAgent: string | undefined, platform?
   return platform === 'mobile' || platform === 'tablet' || HANDHELD.test(ua) ? 'H5' : 'PC';
 }
 
-/** The device type a session was logged in with (`DEF` for one without). */
+/** The device type a login's client chose or was given (`DEF` for one without). */
 export function deviceTypeOf(client: { readonly deviceType?: string }): string {
   return client.deviceType ?? DEFAULT_DEVICE_TYPE;
+}
+
+/**
+ * The device type of a stored session: its record's own `deviceType`, else `DEF`. Never the
+ * record's `client.deviceType`: the release before device types stored the User-Agent's platform
+ * there (bowser's `desktop`, `mobile`, `tablet`, `tv`, `bot`, `unknown`), which is no device type.
+ */
+export function sessionDeviceType(record: { readonly deviceType?: string }): string {
+  return record.deviceType ?? DEFAULT_DEVICE_TYPE;
 }

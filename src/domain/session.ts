@@ -110,6 +110,11 @@ export interface SessionRecord {
   readonly amr?: readonly AuthMethod[];
   /** False for a login without remember-me (`session.no-remember-timeout`, no refresh token); absent: true. */
   readonly rememberMe?: false;
+  /**
+   * The login's device type (`sessionDeviceType`); absent on records of releases before device
+   * types: `DEF` (their `client.deviceType` is the User-Agent's platform, no device type).
+   */
+  readonly deviceType?: string;
 }
 
 /** RFC 8176 authentication method references this service records. */

@@ -19,6 +19,8 @@ function recordOf(
   expiresAt: number,
   ip: string,
   deviceType?: string,
+  /** What the release before device types kept under client.deviceType: the User-Agent's platform, no device type. */
+  platform?: string,
 ): SessionRecord {
   return {
     v: 1,
@@ -27,7 +29,14 @@ function recordOf(
     createdAt,
     expiresAt,
     principal: { userId, username: userId, roles: [], permissions: [] },
-    client: { ip, userAgent: 'test', os: 'Linux', browser: 'Firefox 128', ...(deviceType !== undefined ? { deviceType } : {}) },
+    client: {
+      ip,
+      userAgent: 'test',
+      os: 'Linux',
+      browser: 'Firefox 128',
+      ...((deviceType ?? platform) !== undefined ? { deviceType: deviceType ?? platform } : {}),
+    },
+    ...(deviceType !== undefined ? { deviceType } : {}),
     attrs: {},
   };
 }
@@ -36,14 +45,30 @@ export function describeOnlinePageContract(fx: () => StoreFixture<SessionStore>)
   describe('listPage (the online list)', () => {
     /** A session created at `createdAt` (default: now), from `ip`. */
     async function login(
-      opts: { createdAt?: number; expiresAt?: number; ip?: string; userId?: string; loginType?: LoginType; deviceType?: string } = {},
+      opts: {
+        createdAt?: number;
+        expiresAt?: number;
+        ip?: string;
+        userId?: string;
+        loginType?: LoginType;
+        deviceType?: string;
+        platform?: string;
+      } = {},
     ) {
       const { store, clock } = fx();
       const hash = randomBytes(32).toString('hex');
       const createdAt = opts.createdAt ?? clock.now();
       const user = opts.userId ?? `u-${hash.slice(0, 6)}`;
       const expiresAt = opts.expiresAt ?? createdAt + HOUR;
-      const record = recordOf(opts.loginType ?? 'admin', user, createdAt, expiresAt, opts.ip ?? '203.0.113.7', opts.deviceType);
+      const record = recordOf(
+        opts.loginType ?? 'admin',
+        user,
+        createdAt,
+        expiresAt,
+        opts.ip ?? '203.0.113.7',
+        opts.deviceType,
+        opts.platform,
+      );
       await store.create({
         loginType: record.loginType,
         tokenHash: hash,
@@ -158,6 +183,7 @@ export function describeOnlinePageContract(fx: () => StoreFixture<SessionStore>)
       const none = await login({ createdAt: t0 + 2 });
       const pc2 = await login({ createdAt: t0 + 3, deviceType: 'PC', ip: '198.51.100.1' });
       await login({ createdAt: t0 + 4, deviceType: 'pc' });
+      const legacy = await login({ createdAt: t0 + 5, platform: 'desktop' });
       const now = t0 + 100;
       const pcs = await page(now, { deviceType: 'PC' });
       assert.deepEqual(
@@ -166,7 +192,8 @@ export function describeOnlinePageContract(fx: () => StoreFixture<SessionStore>)
       );
       assert.deepEqual([pcs.total, pcs.totalExact], [2, true]);
       assert.deepEqual(await hashes(now, { deviceType: 'APP' }), [app]);
-      assert.deepEqual(await hashes(now, { deviceType: 'DEF' }), [none]);
+      assert.deepEqual(await hashes(now, { deviceType: 'DEF' }), [none, legacy], 'a record of the release before device types is DEF');
+      assert.deepEqual(await hashes(now, { deviceType: 'desktop' }), [], "that release's User-Agent platform is no device type");
       assert.deepEqual(await hashes(now, { deviceType: 'PC', ip: '198.51.100.1' }), [pc2]);
       assert.deepEqual(await hashes(now, { deviceType: 'H5' }), []);
     });

@@ -56,7 +56,7 @@ export function describeSessionAdmissionContract(fx: () => StoreFixture<SessionS
     it('keeps the device type on the record', async () => {
       const a = await login(ADD, { deviceType: 'APP' });
       const got = await fx().store.getSession('admin', a.hash, fx().clock.now(), null);
-      assert.equal(got?.state === 'active' ? got.record.client.deviceType : null, 'APP');
+      assert.equal(got?.state === 'active' ? got.record.deviceType : null, 'APP');
     });
 
     it('replace of one device type ends only the sessions of that type, and lists what it ended', async () => {
@@ -107,7 +107,7 @@ export function describeSessionAdmissionContract(fx: () => StoreFixture<SessionS
       const types = await Promise.all(
         live.map(
           async (l) =>
-            (await fx().store.listByUser('admin', 'u1', fx().clock.now())).find((s) => s.tokenHash === l.hash)?.record.client.deviceType,
+            (await fx().store.listByUser('admin', 'u1', fx().clock.now())).find((s) => s.tokenHash === l.hash)?.record.deviceType,
         ),
       );
       assert.deepEqual(types.sort(), ['APP', 'PC']);

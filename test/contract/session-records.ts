@@ -23,6 +23,7 @@ export function makeRecord(opts: {
     expiresAt: opts.expiresAt === undefined ? opts.createdAt + HOUR : opts.expiresAt,
     principal: { userId: opts.userId ?? 'u1', username: 'alice', roles: ['admin'], permissions: ['system:user:list'] },
     client: { ip: '203.0.113.7', userAgent: 'test', ...(opts.deviceType !== undefined ? { deviceType: opts.deviceType } : {}) },
+    ...(opts.deviceType !== undefined ? { deviceType: opts.deviceType } : {}),
     attrs: { family: 'f1' },
   };
 }

@@ -74,7 +74,7 @@ describe('session policy (Sa-Token 1.45): device types, replaced range, exit mod
       assert.deepEqual(admissionOf({ ...p, maxLoginCount: -1 }, 'PC', false, false), { kind: 'add' });
       assert.deepEqual(admissionOf({ ...p, isShare: true }, 'PC', true, false), { kind: 'add' });
     });
-    it('is-concurrent=false: OLD_DEVICE replaces its range, NEW_DEVICE is exclusive over every device type; a refresh just adds', () => {
+    it('is-concurrent=false: OLD_DEVICE replaces its range, NEW_DEVICE is exclusive (a refresh too); a refresh adds', () => {
       const one = { ...p, isConcurrent: false };
       assert.deepEqual(admissionOf(one, 'PC', false, false), { kind: 'replace', deviceType: 'PC' });
       assert.deepEqual(admissionOf({ ...one, replacedRange: 'ALL_DEVICE_TYPE' }, 'PC', false, false), {
@@ -86,6 +86,12 @@ describe('session policy (Sa-Token 1.45): device types, replaced range, exit mod
         deviceType: null,
       });
       assert.deepEqual(admissionOf(one, 'PC', false, true), { kind: 'add' });
+      const refresh = admissionOf({ ...one, replacedLoginExitMode: 'NEW_DEVICE' }, 'PC', false, true);
+      assert.deepEqual(
+        refresh,
+        { kind: 'exclusive', deviceType: null },
+        'NEW_DEVICE: a refresh is no way around a login holding the account',
+      );
     });
   });
 

@@ -1,5 +1,5 @@
 /** How the in-memory session store keeps a session or a tombstone. */
-import { deviceTypeOf } from '../../domain/device-type';
+import { sessionDeviceType } from '../../domain/device-type';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 
 /** A stored active session, with the fields the indexes and filters need kept beside the JSON. */
@@ -46,7 +46,7 @@ export function activeEntry(record: SessionRecord, lastActiveAt: number, deadlin
     json: JSON.stringify(record),
     userId: record.principal.userId,
     tokenId: record.tokenId,
-    deviceType: deviceTypeOf(record.client),
+    deviceType: sessionDeviceType(record),
     seq,
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,

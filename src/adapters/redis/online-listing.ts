@@ -14,7 +14,7 @@
  * even parsed.
  */
 import type { ListedSession, OnlinePage, OnlineQuery } from '../../application/ports/session-store';
-import { DEFAULT_DEVICE_TYPE, deviceTypeOf } from '../../domain/device-type';
+import { DEFAULT_DEVICE_TYPE, sessionDeviceType } from '../../domain/device-type';
 import type { SessionRecord } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
 import type { RedisClient } from './redis-client';
@@ -39,7 +39,7 @@ function needlesOf(q: OnlineQuery): string[] {
 
 /** Whether a listed record passes the query's filters. */
 function selected(record: SessionRecord, q: OnlineQuery): boolean {
-  return (q.ip === undefined || record.client.ip === q.ip) && (q.deviceType === undefined || deviceTypeOf(record.client) === q.deviceType);
+  return (q.ip === undefined || record.client.ip === q.ip) && (q.deviceType === undefined || sessionDeviceType(record) === q.deviceType);
 }
 
 /** Orders two online-index entries as one sorted set would: score, then member. */

@@ -6,7 +6,7 @@
  * before an index entry is removed.
  */
 import type { Admission, ListedSession } from '../../application/ports/session-store';
-import { DEFAULT_DEVICE_TYPE, deviceTypeOf } from '../../domain/device-type';
+import { DEFAULT_DEVICE_TYPE, sessionDeviceType } from '../../domain/device-type';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
 import type { ScriptRunner } from './lua-scripts';
@@ -37,7 +37,7 @@ function admitArgs(hash: string, record: SessionRecord, ret: string, now: number
     a.kind,
     String(Math.floor(record.createdAt)),
     expiresAt,
-    deviceTypeOf(record.client),
+    sessionDeviceType(record),
     range,
     a.kind === 'cap' ? String(a.max) : '',
     a.kind === 'cap' ? a.state : '',

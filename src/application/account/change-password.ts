@@ -14,7 +14,7 @@
  * Admin: both passwords RSA-encrypted like the login's. Web: in clear (TLS), like web login.
  */
 import { inject, injectable } from 'inversify';
-import { deviceTypeOf } from '../../domain/device-type';
+import { sessionDeviceType } from '../../domain/device-type';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { SessionRecord } from '../../domain/session';
@@ -157,7 +157,7 @@ export class ChangePassword {
       return { sessionsEnded: ended, refreshToken: null, accessToken: null, deviceCookie: this.devices.issue(loginType, username) };
     }
     const family = this.registry.newFamily();
-    const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash, deviceTypeOf(record.client));
+    const refreshToken = await this.registry.issue(loginType, userId, family, tokenHash, sessionDeviceType(record));
     // On the session as it is now (its roles may have changed meanwhile): only the action and the family change.
     await manager.patchRecord(tokenHash, (current) => ({
       requiredActions: actionsLeft(current, 'update-password'),
@@ -175,7 +175,7 @@ export class ChangePassword {
     const tokens = await this.issue.execute({
       loginType,
       principal: record.principal,
-      client: record.client,
+      client: { ...record.client, deviceType: sessionDeviceType(record) },
       requiredActions: left.requiredActions ?? [],
       amr: record.amr ?? ['pwd'],
       authTime: record.authTime ?? record.createdAt,

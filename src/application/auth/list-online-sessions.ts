@@ -8,7 +8,7 @@
  * when it is exact: OnlinePage (src/application/ports/session-store.ts), docs/sessions.md.
  */
 import { inject, injectable } from 'inversify';
-import { deviceTypeOf } from '../../domain/device-type';
+import { sessionDeviceType } from '../../domain/device-type';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 import type { ListedSession } from '../ports/session-store';
@@ -69,7 +69,7 @@ export class ListOnlineSessions {
       const matching = own.filter(
         (s) =>
           (input.ip === undefined || s.record.client.ip === input.ip) &&
-          (input.deviceType === undefined || deviceTypeOf(s.record.client) === input.deviceType),
+          (input.deviceType === undefined || sessionDeviceType(s.record) === input.deviceType),
       );
       found = { sessions: matching.slice(offset, offset + size), total: matching.length, totalExact: true };
     } else {

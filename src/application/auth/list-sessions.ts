@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { ListedSession } from '../ports/session-store';
-import { deviceTypeOf } from '../../domain/device-type';
+import { sessionDeviceType } from '../../domain/device-type';
 import { SessionManagers } from '../session/session-manager';
 import { tokenIdOf } from '../session/session-token';
 import { formatDateTime } from '../shared/date-time';
@@ -43,7 +43,7 @@ export function sessionRowOf(s: ListedSession, timeZone: string): OnlineSession 
     userAgent: client.userAgent ?? '',
     os: client.os ?? 'unknown',
     browser: client.browser ?? 'unknown',
-    deviceType: deviceTypeOf(client),
+    deviceType: sessionDeviceType(record),
   };
 }
 

@@ -29,7 +29,7 @@ const reused = (): DomainError =>
  *
  * Store round trips of a successful refresh, 7 in order: GET the refresh record; take it and
  * write its used marker (one atomic script); then in parallel the access-token session read, the
- * cut-off GET (and the directory lookup); DEL the old access session (skipped when it is already
+ * cut-off GET, the revocation-marker GET (and the directory lookup); DEL the old access session (skipped when it is already
  * gone); create the new session; write the new refresh token, its family pointer and its access
  * index (one atomic script); then in parallel the revocation-marker and cut-off GETs.
  */
@@ -76,16 +76,18 @@ export class RefreshToken {
     const { user, previous } = await this.admit(this.managers.get(type), type, record);
     // A refresh is no re-authentication: the new session keeps when and how its user last proved
     // who they are (the previous session's, else the login's: the family's birth).
-    const next = await this.issue.execute({
-      loginType: type,
-      principal: principalOf(user),
-      // A refresh keeps its login's device type (whatever this request's User-Agent says).
-      client: { ...input.client, deviceType: record.deviceType ?? DEFAULT_DEVICE_TYPE },
-      family: record.family,
-      requiredActions: await this.actions.of(type, user),
-      authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
-      amr: previous?.amr ?? ['pwd'],
-    });
+    const next = await this.issue
+      .execute({
+        loginType: type,
+        principal: principalOf(user),
+        // A refresh keeps its login's device type (whatever this request's User-Agent says).
+        client: { ...input.client, deviceType: record.deviceType ?? DEFAULT_DEVICE_TYPE },
+        family: record.family,
+        requiredActions: await this.actions.of(type, user),
+        authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
+        amr: previous?.amr ?? ['pwd'],
+      })
+      .catch((e: unknown) => this.refused(type, record.family, e));
     // A concurrent login ended the new session before it was written (over session.max-login-count):
     // no refresh token came with it, and the family ends here.
     if (next.refreshToken === undefined) {
@@ -103,6 +105,16 @@ export class RefreshToken {
   }
 
   /**
+   * session.is-concurrent=false with NEW_DEVICE: another login got in after this family's access
+   * token lapsed and holds the account (409 already-logged-in); the family ends here, as the
+   * refused login's would never have begun.
+   */
+  private async refused(type: LoginType, family: string, e: unknown): Promise<never> {
+    if (e instanceof DomainError && e.reason === 'already-logged-in') await this.registry.revokeFamily(type, family);
+    throw e;
+  }
+
+  /**
    * Whether the consumed token may mint a new pair; logs out the access token it was issued
    * with. The access token's state: a tombstone means the login was ended by someone else
    * (replaced under is-concurrent=false, or kicked out) and its refresh token must not bring it
@@ -114,16 +126,25 @@ export class RefreshToken {
     type: LoginType,
     record: RefreshRecord,
   ): Promise<{ user: DirectoryUser; previous: SessionRecord | null }> {
-    const [access, user, cutOff] = await Promise.all([
+    const [access, user, cutOff, revoked] = await Promise.all([
       manager.stateOf(record.accessHash),
       this.directory.findById(record.userId),
       this.registry.isCutOff(type, record),
+      this.registry.isRevoked(type, record.family),
     ]);
     if (access !== null && access.state !== 'active') {
       await this.registry.revokeFamily(type, record.family, record.accessHash); // the tombstone keeps answering "replaced" / "kicked out"
       throw invalid();
     }
     if (cutOff) {
+      await this.registry.revokeFamily(type, record.family);
+      throw invalid();
+    }
+    // A family marked revoked whose token is still stored: a login ended its session (over
+    // session.max-login-count, or replaced) and marked it without deleting the token. Once that
+    // session's tombstone has lapsed (its expiry, while the token lives svc.refresh-token.ttl-seconds),
+    // only the mark says so; refused here, before a new session could push a live one over the cap.
+    if (revoked) {
       await this.registry.revokeFamily(type, record.family);
       throw invalid();
     }

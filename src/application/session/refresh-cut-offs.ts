@@ -25,20 +25,29 @@ export const EVERY_DEVICE_TYPE = '*';
 
 interface CutOffs {
   readonly all: number | null;
-  readonly byDevice: Readonly<Record<string, number>>;
+  readonly byDevice: ReadonlyMap<string, number>;
 }
+
+/** Rounds of the compare-and-set before a replacement's cut-off gives up (each lost round is another writer's success). */
+const MAX_CAS_ROUNDS = 200;
+/** Longest random pause (ms) between two rounds. */
+const MAX_PAUSE_MS = 20;
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const keyOf = (loginType: LoginType, userId: string): string => `rtcut:${loginType}:${userId}`;
 
 function readCutOffs(raw: string | null): CutOffs {
-  if (raw === null) return { all: null, byDevice: {} };
-  if (/^\d+$/.test(raw.trim())) return { all: Number(raw), byDevice: {} };
+  if (raw === null) return { all: null, byDevice: new Map() };
+  if (/^\d+$/.test(raw.trim())) return { all: Number(raw), byDevice: new Map() };
   const o = parseJsonObject(raw);
   const all = typeof o?.all === 'number' ? o.all : null;
   const d = o?.d;
-  const byDevice: Record<string, number> = {};
+  // Keyed by client-chosen device types: a Map, so `__proto__`, `constructor` or `toString` are device types like any
+  // other (on a plain object they read Object.prototype's members, and Math.max of one is NaN: no cut-off applied).
+  const byDevice = new Map<string, number>();
   if (typeof d === 'object' && d !== null && !Array.isArray(d)) {
-    for (const [k, v] of Object.entries(d as Record<string, unknown>)) if (typeof v === 'number') byDevice[k] = v;
+    for (const [k, v] of Object.entries(d as Record<string, unknown>)) if (typeof v === 'number' && Number.isFinite(v)) byDevice.set(k, v);
   }
   return { all, byDevice };
 }
@@ -56,22 +65,25 @@ export class RefreshCutOffs {
 
   /**
    * A replacement's cut-off at `at` for the families of `deviceType` (EVERY_DEVICE_TYPE: all of
-   * them), merged into the record by compare-and-set (a GET and a write; again if another write won).
+   * them), merged into the record by compare-and-set (a GET and a write; again if another write won,
+   * after a short random pause: every lost round means another writer landed, so it ends, but many
+   * logins of one account at once, one per instance or device type, may need many rounds). Nothing
+   * to write when the record already cuts that device type at `at` or later.
    */
   async cutDevice(loginType: LoginType, userId: string, deviceType: string, at: number): Promise<void> {
     const key = keyOf(loginType, userId);
-    for (let attempt = 0; attempt < 16; attempt++) {
+    for (let attempt = 0; ; attempt++) {
       const raw = await this.kv.get(key);
       const cut = readCutOffs(raw);
-      const next = JSON.stringify({
-        ...(cut.all !== null ? { all: cut.all } : {}),
-        d: { ...cut.byDevice, [deviceType]: Math.max(at, cut.byDevice[deviceType] ?? 0) },
-      });
+      if ((cut.byDevice.get(deviceType) ?? 0) >= at) return;
+      const byDevice = new Map(cut.byDevice).set(deviceType, at);
+      const next = JSON.stringify({ ...(cut.all !== null ? { all: cut.all } : {}), d: Object.fromEntries(byDevice) });
       const written =
         raw === null ? await this.kv.setIfAbsent(key, next, this.ttlMs) : await this.kv.replaceIfEquals(key, raw, next, this.ttlMs);
       if (written) return;
+      if (attempt >= MAX_CAS_ROUNDS) throw new Error(`refresh cut-off ${key}: too many concurrent writes`);
+      await pause(Math.random() * Math.min(2 ** attempt, MAX_PAUSE_MS));
     }
-    throw new Error(`refresh cut-off ${key}: too many concurrent writes`);
   }
 
   /** The account's cut-off (ms), null when there is none. One GET. */
@@ -82,6 +94,6 @@ export class RefreshCutOffs {
   /** The latest cut-off that applies to a family of `deviceType` (0 when none does). One GET. */
   async forDevice(loginType: LoginType, userId: string, deviceType: string): Promise<number> {
     const cut = readCutOffs(await this.kv.get(keyOf(loginType, userId)));
-    return Math.max(cut.all ?? 0, cut.byDevice[deviceType] ?? 0, cut.byDevice[EVERY_DEVICE_TYPE] ?? 0);
+    return Math.max(cut.all ?? 0, cut.byDevice.get(deviceType) ?? 0, cut.byDevice.get(EVERY_DEVICE_TYPE) ?? 0);
   }
 }

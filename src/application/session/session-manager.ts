@@ -6,7 +6,7 @@
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { deviceTypeOf } from '../../domain/device-type';
+import { deviceTypeOf, sessionDeviceType } from '../../domain/device-type';
 import { DomainError } from '../../domain/errors';
 import { LOGIN_TYPES } from '../../domain/login-type';
 import {
@@ -125,7 +125,10 @@ export class SessionManager {
       createdAt: now,
       expiresAt: capExpiry(expiresAtFor({ timeout: rememberMe ? p.timeout : noRememberTimeout(p) }, now), notAfter),
       principal,
+      // The device type is the record's own field (sessionDeviceType); the client keeps it too, for
+      // readers of the client alone (and instances of the previous release during a rolling upgrade).
       client: { ...client, deviceType },
+      deviceType,
       attrs: allAttrs,
       ...(requiredActions.length > 0 ? { requiredActions: [...requiredActions] } : {}),
       ...(auth.authTime !== undefined && auth.authTime !== now ? { authTime: auth.authTime } : {}),
@@ -156,7 +159,7 @@ export class SessionManager {
       (s) =>
         s.record.attrs.shareSeed !== undefined &&
         (s.record.requiredActions ?? []).length === 0 &&
-        deviceTypeOf(s.record.client) === deviceType &&
+        sessionDeviceType(s.record) === deviceType &&
         (s.record.rememberMe !== false) === rememberMe,
     );
     if (!reusable) return null;
@@ -269,7 +272,7 @@ export class SessionManager {
   /** The user's live sessions, oldest first (only those of `deviceType`, when given). */
   async listSessions(userId: string, deviceType?: string): Promise<ListedSession[]> {
     const all = await this.store.listByUser(this.loginType, userId, this.clock.now());
-    return deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === deviceType);
+    return deviceType === undefined ? all : all.filter((s) => sessionDeviceType(s.record) === deviceType);
   }
 
   /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */
@@ -322,7 +325,10 @@ export interface SessionAuth {
   readonly authTime?: number;
   /** False: the session lives session.no-remember-timeout (at most session.timeout). Absent: true. */
   readonly rememberMe?: boolean;
-  /** A refresh: it takes the place of the session it rotates, so it neither replaces nor is refused (the cap still holds). */
+  /**
+   * A refresh: it takes the place of the session it rotates, so it replaces nobody (the cap still
+   * holds); under NEW_DEVICE it is refused while another login holds the account.
+   */
   readonly continuation?: boolean;
 }
 
@@ -334,8 +340,11 @@ export interface SessionAuth {
  */
 export function admissionOf(p: SessionPolicy, deviceType: string, shared: boolean, continuation: boolean): Admission {
   if (!p.isConcurrent) {
-    if (continuation) return { kind: 'add' };
+    // NEW_DEVICE: a refresh is exclusive too. The session it rotates was logged out before it; any
+    // other live session is a login that got in after this one's access token lapsed, and holds the
+    // account (OLD_DEVICE needs no check: that login's replacement cut-off refuses this family).
     if (p.replacedLoginExitMode === 'NEW_DEVICE') return { kind: 'exclusive', deviceType: null };
+    if (continuation) return { kind: 'add' };
     return { kind: 'replace', deviceType: p.replacedRange === 'CURR_DEVICE_TYPE' ? deviceType : null };
   }
   if (shared || p.isShare || p.maxLoginCount < 0) return { kind: 'add' };
