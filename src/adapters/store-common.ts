@@ -1,6 +1,6 @@
 /** Rules both store backends (memory and Redis) apply the same way, so they behave alike. */
 import type { ListedSession, UserSessionPage, UserSessionQuery } from '../application/ports/session-store';
-import { deviceTypeOf } from '../domain/device-type';
+import { sessionDeviceType } from '../domain/device-type';
 
 /** Store TTLs are whole milliseconds, at least 1 (Redis PX rejects 0). */
 export function normTtl(ttlMs: number): number {
@@ -15,7 +15,7 @@ export function bySessionAge(a: ListedSession, b: ListedSession): number {
 
 /** A page of a user's sessions cut from the whole list (oldest first): filter by device type, then offset and limit. */
 export function pageOfSessions(all: readonly ListedSession[], query: UserSessionQuery): UserSessionPage {
-  const matching = query.deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === query.deviceType);
+  const matching = query.deviceType === undefined ? all : all.filter((s) => sessionDeviceType(s.record) === query.deviceType);
   const offset = Math.max(0, Math.floor(query.offset));
   return { sessions: matching.slice(offset, offset + Math.max(0, Math.floor(query.limit))), total: matching.length };
 }
