@@ -32,7 +32,12 @@ export const PasswordChanged = z
   })
   .openapi('PasswordChanged', {
     description: 'The password was changed; this session stays (and is no longer restricted)',
-    example: { passwordChanged: true, sessionsEnded: 2, refreshToken: '1764037360000.9b2f4c1e-7d3a-4e58-b1c6-0a8e5f2d3c47.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u', accessToken: null },
+    example: {
+      passwordChanged: true,
+      sessionsEnded: 2,
+      refreshToken: '1764037360000.9b2f4c1e-7d3a-4e58-b1c6-0a8e5f2d3c47.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u',
+      accessToken: null,
+    },
   });
 
 export const UserDetails = z
