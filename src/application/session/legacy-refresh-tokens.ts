@@ -13,8 +13,9 @@
  * as before: presenting it again is still reuse), the family's record is written in the new layout
  * in its "rotation under way" state (refresh-family.ts), and the old pointers are removed. The
  * rotation then completes on the new record like any other. A revocation (RefreshTokenRegistry)
- * takes `rtfam` before the new record: so a migration that finds `rtfam` gone was revoked, and one
- * that found it wrote its record before the revocation deletes it.
+ * that finds no new record, or one in this first "rotation under way" state, takes `rtfam` and
+ * then the new record again: so a migration that finds `rtfam` gone was revoked (and removes what
+ * it wrote), and one that found it had written its record before the revocation deletes it.
  */
 import { createHash } from 'node:crypto';
 import { parseJsonObject } from '../../domain/json-record';

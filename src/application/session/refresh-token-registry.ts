@@ -217,17 +217,21 @@ export class RefreshTokenRegistry {
   /**
    * Revokes the whole family: deletes its record (its live refresh token with it; a rotation under
    * way then fails to complete) and logs out its live access token (except `keepAccessHash`, which
-   * the caller ends itself, e.g. to leave a "kicked out" tombstone). Families of earlier releases
-   * lose their old-layout pointer first (before the new record: see legacy-refresh-tokens.ts).
+   * the caller ends itself, e.g. to leave a "kicked out" tombstone). One GETDEL for a family of the
+   * new layout; when there is none, or its record may be a migration under way (a first rotation),
+   * the old-layout pointer is taken too, then the record again (the order a migration needs: see
+   * legacy-refresh-tokens.ts).
    */
   async revokeFamily(loginType: LoginType, family: string, keepAccessHash?: string): Promise<void> {
-    const legacyAccess = await this.legacy.drop(loginType, family);
-    const state = decodeFamily(await this.kv.getAndDelete(familyKey(loginType, family)));
-    const live = new Set([state?.accessHash, legacyAccess]);
+    const key = familyKey(loginType, family);
+    const first = decodeFamily(await this.kv.getAndDelete(key));
+    const live = new Set([first?.accessHash]);
+    if (first === null || (first.gen === 1 && first.hash === '')) {
+      live.add((await this.legacy.drop(loginType, family)) ?? undefined);
+      live.add(decodeFamily(await this.kv.getAndDelete(key))?.accessHash);
+    }
     for (const access of live) {
-      if (access !== undefined && access !== null && access !== '' && access !== keepAccessHash) {
-        await this.managers.get(loginType).logoutByHash(access);
-      }
+      if (access !== undefined && access !== '' && access !== keepAccessHash) await this.managers.get(loginType).logoutByHash(access);
     }
   }
 
