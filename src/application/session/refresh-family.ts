@@ -3,11 +3,11 @@
  *
  * Token: `<family>.<gen>.<secret>`: the family id (`<ms>.<uuid>`), the rotation count (0 for a
  * login's first token) and 32 base64url characters (24 bytes: an 8-byte tag, the first bytes of
- * HMAC-SHA256(family key, gen), then 16 random bytes). Only the SHA-256 of the secret is stored.
+ * HMAC-SHA256(family key, gen), then 16 random bytes). Only a hash of the secret is stored.
  *
  * Record: a JSON array of known shape, no field names:
  * `[1, userId, deviceType, gen, hash, accessHash, rotatedAt, key]`:
- * - `gen`, `hash`: the live token's rotation count and the SHA-256 (base64url) of its secret; `hash`
+ * - `gen`, `hash`: the live token's rotation count and the SHA-256 of its secret (its first 16 bytes, base64url); `hash`
  *   is empty while a rotation is under way (consumed, its successor not yet written).
  * - `accessHash`: the live access token of the family (the one a revocation ends).
  * - `rotatedAt`: when the last token was consumed (ms; 0 before the first rotation).
@@ -51,7 +51,9 @@ export function parseToken(token: string): ParsedToken | null {
 const tagOf = (key: string, gen: number): Buffer =>
   createHmac('sha256', Buffer.from(key, 'base64url')).update(String(gen)).digest().subarray(0, TAG_BYTES);
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('base64url');
+/** The first 16 bytes of the secret's SHA-256, base64url (22 characters): what the record keeps of the live token. */
+export const hashSecret = (secret: string): string =>
+  createHash('sha256').update(secret, 'utf8').digest().subarray(0, 16).toString('base64url');
 
 /** A new token of the family for rotation `gen`, and the hash to store. */
 export function mintToken(family: string, state: Pick<FamilyState, 'key' | 'gen'>): { token: string; hash: string } {
