@@ -184,6 +184,8 @@ for (const kind of STORE_KINDS) {
         [],
         "device A's family record is gone",
       );
+      assert.equal(spaces(now).filter((k) => k === 'rf').length, 1, "device B's family record is there");
+      await request(c.web.callback()).get('/user/profile').set(bearer(b.accessToken)).expect(200);
       await request(c.web.callback()).post('/auth/logout').set(bearer(b.accessToken)).expect(200);
       await assertRetention(c, ['rtcut'], 7 * DAY);
     });
