@@ -78,7 +78,7 @@ export class IssueTokens {
     });
     // The families of the sessions this login ended are revoked (a refresh token must not bring
     // one back), in parallel with the new refresh token. The session first, then the refresh token
-    // (one atomic write of its family records): a crash in between leaves only a session whose
+    // (one write of its family record): a crash in between leaves only a session whose
     // token nobody received, which ends with its TTL.
     const endedFamilies = session.ended.flatMap((e) =>
       e.record?.attrs.rtFamily !== undefined ? [{ family: e.record.attrs.rtFamily, keepAccessHash: e.tokenHash }] : [],
