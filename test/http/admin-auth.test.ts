@@ -19,7 +19,7 @@ import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type Tes
 const JSEncrypt = require('jsencrypt') as new () => { setPublicKey(pem: string): void; encrypt(s: string): string | false };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const REFRESH_TOKEN = /^\d{13}\.[0-9a-f-]{36}\.\d+\.[A-Za-z0-9_-]{32}$/;
+const REFRESH_TOKEN = /^\d{13}\.[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{32}$/;
 const DATE = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/;
 
 const oaep = (pem: string, text: string): string =>

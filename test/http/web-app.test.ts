@@ -18,7 +18,7 @@ import { requireRedis } from '../support/services';
 import { z } from 'zod';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const REFRESH_TOKEN = /^\d{13}\.[0-9a-f-]{36}\.\d+\.[A-Za-z0-9_-]{32}$/;
+const REFRESH_TOKEN = /^\d{13}\.[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{32}$/;
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
 interface Ctx {

@@ -11,7 +11,9 @@ import {
   type FamilyState,
 } from '../../src/application/session/refresh-family';
 
-const FAMILY = '1764037360000.9b2f4c1e-7d3a-4e58-b1c6-0a8e5f2d3c47';
+const FAMILY = '1764037360000.m_4xV8b2Tz0cKf7HnR1-Yg';
+/** A family id of an earlier release (a uuid after the birth time): its tokens of the new form parse alike. */
+const UUID_FAMILY = '1764037360000.9b2f4c1e-7d3a-4e58-b1c6-0a8e5f2d3c47';
 const base: Omit<FamilyState, 'hash'> = {
   userId: '7',
   deviceType: 'PC',
@@ -31,6 +33,11 @@ describe('refresh family record and token', () => {
     assert.equal(isLive({ ...base, hash }, t), true);
     assert.equal(isEarlier({ ...base, hash }, t), false);
     assert.ok(token.length <= 100, `${token.length} characters`);
+  });
+
+  it('a family of an earlier release (uuid) parses alike', () => {
+    const { token } = mintToken(UUID_FAMILY, { ...base, gen: 7 });
+    assert.deepEqual({ ...parseToken(token), secret: '' }, { family: UUID_FAMILY, gen: 7, secret: '' });
   });
 
   it('after rotations, every earlier token of the family is recognised as earlier; none is live', () => {

@@ -1,8 +1,8 @@
 /**
  * The refresh-token family record (`rf:<type>:<family>`, one key per family) and the token format.
  *
- * Token: `<family>.<gen>.<secret>`: the family id (`<ms>.<uuid>`), the rotation count (0 for a
- * login's first token) and 32 base64url characters (24 bytes: an 8-byte tag, the first bytes of
+ * Token: `<family>.<gen>.<secret>`: the family id (`<ms>.<16 bytes base64url>`), the rotation
+ * count (0 for a login's first token) and 32 base64url characters (24 bytes: an 8-byte tag, the first bytes of
  * HMAC-SHA256(family key, gen), then 16 random bytes). Only a hash of the secret is stored.
  *
  * Record: a JSON array of known shape, no field names:
@@ -38,7 +38,7 @@ export interface ParsedToken {
 /** The least time a rotation under way (consumed, its successor not yet written) is kept to complete in (ms). */
 export const ROTATION_WINDOW_MS = 10_000;
 
-const TOKEN = /^([0-9A-Za-z.-]{1,80})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]{32})$/;
+const TOKEN = /^([0-9A-Za-z._-]{1,80})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]{32})$/;
 const TAG_BYTES = 8;
 
 export const familyKey = (loginType: string, family: string): string => `rf:${loginType}:${family}`;

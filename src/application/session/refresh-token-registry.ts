@@ -19,8 +19,8 @@
  * replacement, logout-all, reuse, expiry) deletes it; a cut-off lives as long as a family born
  * before it can still present a token. Once these pass, no key of the refresh side is left.
  *
- * A family id is `<ms it was created>.<uuid>`: its birth time travels with it through every
- * rotation at no store cost. A family born before the user's cut-off is refused when its token is
+ * A family id is `<ms it was created>.<16 random bytes, base64url>` (earlier releases: a uuid
+ * after the dot): its birth time travels with it through every rotation at no store cost. A family born before the user's cut-off is refused when its token is
  * consumed (and re-checked after rotation), which reaches the families no session index lists any
  * more (devices whose access token lapsed). The comparison is strict: a login in the very
  * millisecond of the cut-off survives it (LogoutAll also revokes every family it can list).
@@ -43,7 +43,7 @@
  * just rotated out: two tabs refreshing at once), it is answered 401 "invalid" without revoking. A
  * token of a revoked, expired or unknown family is invalid.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { AuthSettings } from '../auth/auth-settings';
 import type { Clock } from '../ports/clock';
@@ -106,8 +106,9 @@ export class RefreshTokenRegistry {
     return RefreshTokenRegistry.bornAt(family) + this.absoluteMs;
   }
 
+  /** `<ms now>.<16 random bytes, base64url>` (families of earlier releases have a uuid after the dot: both are read alike). */
   newFamily(): string {
-    return `${this.clock.now()}.${randomUUID()}`;
+    return `${this.clock.now()}.${randomBytes(16).toString('base64url')}`;
   }
 
   /** When the family was created (ms); 0 for a family id without a birth time. */

@@ -35,7 +35,7 @@ export const PasswordChanged = z
     example: {
       passwordChanged: true,
       sessionsEnded: 2,
-      refreshToken: '1764037360000.9b2f4c1e-7d3a-4e58-b1c6-0a8e5f2d3c47.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u',
+      refreshToken: '1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u',
       accessToken: null,
     },
   });
