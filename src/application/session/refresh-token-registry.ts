@@ -20,9 +20,10 @@
  * before it can still present a token. Once these pass, no key of the refresh side is left.
  *
  * A family id is `<ms it was created>.<16 random bytes, base64url>` (earlier releases: a uuid
- * after the dot): its birth time travels with it through every rotation at no store cost. A family born before the user's cut-off is refused when its token is
- * consumed (and re-checked after rotation), which reaches the families no session index lists any
- * more (devices whose access token lapsed). The comparison is strict: a login in the very
+ * after the dot): its birth time travels with it through every rotation at no store cost. A
+ * family born before the user's cut-off is refused when its token is consumed (and re-checked
+ * after rotation), which reaches the families no session index lists any more (devices whose
+ * access token lapsed). The comparison is strict: a login in the very
  * millisecond of the cut-off survives it (LogoutAll also revokes every family it can list).
  * A family id without a birth time counts as born at 0 (refused by any cut-off).
  *
