@@ -27,7 +27,7 @@ import { hashToken, tokenIdOf } from '../../src/application/session/session-toke
 import { TOKENS } from '../../src/application/tokens';
 import { principalOf } from '../../src/application/users/principal';
 import type { LoginType } from '../../src/domain/login-type';
-import { Client, round, type Tokens } from './http';
+import { CHROME, Client, round, type Tokens } from './http';
 import { countBySpace, dropPrefix, keysUnder, memoryUsage, sessionSide, ttls } from './keys';
 import type { RedisDeployment } from './redis';
 import { endAccount, PASSWORD, startStack, type Stack } from './stack';
@@ -129,7 +129,8 @@ const ENDS: readonly EndDef[] = [
       if (user === null) throw new Error(`no account ${c.account.id}`);
       const pair = await c.stack.replacing.built.container
         .get(IssueTokens)
-        .execute({ loginType: 'admin', principal: principalOf(user), client: { ip: '198.18.255.1' } });
+        // the same browser as the login it replaces: session.replaced-range CURR_DEVICE_TYPE (the default) replaces only its device type
+        .execute({ loginType: 'admin', principal: principalOf(user), client: { ip: '198.18.255.1', userAgent: CHROME } });
       return { endAt: Date.now(), survivor: { ...pair, ms: 0 } };
     },
   },

@@ -19,7 +19,7 @@ import { STORE_KINDS, buildBoth, testConfig, testInfra, type StoreKind, type Tes
 const JSEncrypt = require('jsencrypt') as new () => { setPublicKey(pem: string): void; encrypt(s: string): string | false };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const HEX32 = /^[0-9a-f]{32}$/;
+const REFRESH_TOKEN = /^\d{13}\.[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{32}$/;
 const DATE = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/;
 
 const oaep = (pem: string, text: string): string =>
@@ -92,7 +92,7 @@ for (const kind of STORE_KINDS) {
         const d = res.body.data;
         assert.equal(res.body.code, 0);
         assert.match(d.accessToken, UUID);
-        assert.match(d.refreshToken, HEX32);
+        assert.match(d.refreshToken, REFRESH_TOKEN);
         assert.match(d.expires, DATE);
         assert.equal(d.expires, formatDateTime(c.clock.now() + 604800 * 1000, 'UTC'), 'expires = now + 7 days in svc.time-zone');
         assert.equal(d.username, 'admin');
@@ -115,7 +115,7 @@ for (const kind of STORE_KINDS) {
         const r1 = await request(c.app.callback()).post('/auth/refresh-token').send({ refreshToken: d.refreshToken }).expect(200);
         assert.deepEqual(Object.keys(r1.body.data).sort(), ['accessToken', 'expires', 'refreshToken']);
         assert.match(r1.body.data.accessToken, UUID);
-        assert.match(r1.body.data.refreshToken, HEX32);
+        assert.match(r1.body.data.refreshToken, REFRESH_TOKEN);
         assert.match(r1.body.data.expires, DATE);
         assert.notEqual(r1.body.data.refreshToken, d.refreshToken);
 

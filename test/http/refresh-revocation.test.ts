@@ -48,10 +48,10 @@ class Gate {
 function gatedKv(kv: KeyValueStore, gate: Gate): KeyValueStore {
   return new Proxy(kv, {
     get(target, prop, receiver) {
-      if (prop === 'deleteIfEqualsAndSet') {
-        return async (...args: Parameters<KeyValueStore['deleteIfEqualsAndSet']>) => {
-          const taken = await target.deleteIfEqualsAndSet(...args);
-          if (args[0].startsWith('rt:')) await gate.pass();
+      if (prop === 'replaceIfEquals') {
+        return async (...args: Parameters<KeyValueStore['replaceIfEquals']>) => {
+          const taken = await target.replaceIfEquals(...args);
+          if (args[0].startsWith('rf:')) await gate.pass();
           return taken;
         };
       }

@@ -18,7 +18,7 @@ import { requireRedis } from '../support/services';
 import { z } from 'zod';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const HEX32 = /^[0-9a-f]{32}$/;
+const REFRESH_TOKEN = /^\d{13}\.[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{32}$/;
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
 interface Ctx {
@@ -89,7 +89,7 @@ for (const kind of STORE_KINDS) {
         const first = await webLogin(c, 'bob.smith', 'bob-pass-123', '10.1.0.1', 'phone').expect(200);
         assert.deepEqual(Object.keys(first.body).sort(), ['accessToken', 'expires', 'refreshToken'], 'plain JSON, no envelope');
         assert.match(first.body.accessToken, UUID);
-        assert.match(first.body.refreshToken, HEX32);
+        assert.match(first.body.refreshToken, REFRESH_TOKEN);
         assert.equal(first.body.expires, formatDateTime(c.clock.now() + 604800 * 1000, 'UTC'));
         assert.match(first.headers['ratelimit-policy'] ?? '', /^"login";q=5;w=60$/);
 
@@ -158,7 +158,7 @@ for (const kind of STORE_KINDS) {
         const r1 = await post(c.web, '/auth/refresh-token', '10.1.1.1').send({ refreshToken: d.refreshToken }).expect(200);
         assert.deepEqual(Object.keys(r1.body).sort(), ['accessToken', 'expires', 'refreshToken']);
         assert.match(r1.body.accessToken, UUID);
-        assert.match(r1.body.refreshToken, HEX32);
+        assert.match(r1.body.refreshToken, REFRESH_TOKEN);
         assert.notEqual(r1.body.refreshToken, d.refreshToken);
         problem(await request(c.web.callback()).get('/user/profile').set(bearer(d.accessToken)), 401, 'token-invalid');
         await request(c.web.callback()).get('/user/profile').set(bearer(r1.body.accessToken)).expect(200);

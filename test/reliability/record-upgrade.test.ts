@@ -1,6 +1,7 @@
 /**
  * Records written by the previous release must keep working after an upgrade: refresh tokens
- * (`{u, f, a}`, `{f, t}`, `{r, a}`), the account-lock state (`{n, until}`), captcha answers
+ * (`{u, f, a}`, `{f, t}`, `{r, a}`; the `rt`/`rtfam`/`rtacc`/`rtused` layout, moved to one `rf`
+ * record per family at the token's rotation), the account-lock state (`{n, until}`), captcha answers
  * (`{a, exp}`) and sessions under the same key layout. Each case writes the old form straight
  * into the store, as the previous release left it, and drives the current apps over HTTP.
  */
@@ -38,8 +39,9 @@ for (const kind of STORE_KINDS) {
 
     /** A live admin session plus a refresh family in the previous one-letter format; returns the refresh token. */
     async function legacyFamily(): Promise<{ access: string; refresh: string; family: string }> {
-      const session = await apps.admin.container.get(SessionManagers).get('admin').login(admin);
+      // the session record of that release names its family (attrs.rtFamily), as every one with a refresh token did
       const family = `${clock.now() - 1000}.${randomUUID()}`;
+      const session = await apps.admin.container.get(SessionManagers).get('admin').login(admin, {}, { rtFamily: family });
       const refresh = randomUUID().replace(/-/g, '');
       const accessHash = hashToken(session.token);
       await infra.kv.set(`rt:admin:${sha256(refresh)}`, JSON.stringify({ u: '1', f: family, a: accessHash }), TTL);
@@ -66,6 +68,31 @@ for (const kind of STORE_KINDS) {
       assert.equal((await refresh(used).expect(401)).body.code, 40112);
       assert.equal((await refresh(old.refresh).expect(401)).body.code, 40111, 'the family was revoked');
       await request(apps.admin.app.callback()).get('/auth/me').set(bearer(old.access)).expect(401);
+    });
+
+    it('rotating a refresh token of the previous format moves its family to the new layout (one key)', async () => {
+      const old = await legacyFamily();
+      const accessHash = hashToken(old.access);
+      const res = await refresh(old.refresh).expect(200);
+      const next: string = res.body.data.refreshToken;
+      assert.ok(next.startsWith(`${old.family}.`), 'the new token names its family');
+      for (const key of [`rt:admin:${sha256(old.refresh)}`, `rtfam:admin:${old.family}`, `rtacc:admin:${accessHash}`]) {
+        assert.equal(await infra.kv.get(key), null, `${key} removed`);
+      }
+      assert.notEqual(await infra.kv.get(`rf:admin:${old.family}`), null);
+      clock.advance(5000);
+      // the old token, presented again, is still reuse (its used marker), and ends the migrated family
+      assert.equal((await refresh(old.refresh).expect(401)).body.code, 40112);
+      assert.equal(await infra.kv.get(`rf:admin:${old.family}`), null);
+      assert.equal((await refresh(next).expect(401)).body.code, 40111);
+      await request(apps.admin.app.callback()).get('/auth/me').set(bearer(res.body.data.accessToken)).expect(401);
+    });
+
+    it('logging out a session of the previous release revokes its old-layout family', async () => {
+      const old = await legacyFamily();
+      await request(apps.admin.app.callback()).post('/auth/logout').set(bearer(old.access)).expect(200);
+      for (const key of [`rt:admin:${sha256(old.refresh)}`, `rtfam:admin:${old.family}`]) assert.equal(await infra.kv.get(key), null);
+      assert.equal((await refresh(old.refresh).expect(401)).body.code, 40111);
     });
 
     it('an account lock of the previous format still locks', async () => {

@@ -25,8 +25,12 @@ export class EndSession {
     const manager = this.managers.get(input.loginType);
     let hash: string | null;
     let recorded: string | undefined;
-    if (input.ownerId === undefined) hash = await manager.findByTokenId(input.tokenId);
-    else {
+    if (input.ownerId === undefined) {
+      hash = await manager.findByTokenId(input.tokenId);
+      // The record names its refresh family (no access-token index is kept for it).
+      const stored = hash === null ? null : await manager.stateOf(hash);
+      recorded = stored?.state === 'active' ? stored.record.attrs.rtFamily : undefined;
+    } else {
       const own = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId);
       [hash, recorded] = [own?.tokenHash ?? null, own?.record.attrs.rtFamily];
     }

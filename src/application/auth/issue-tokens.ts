@@ -28,6 +28,8 @@ export interface IssueTokensInput {
   readonly client: ClientInfo;
   /** The family to continue (a refresh); absent for a new login. */
   readonly family?: string;
+  /** With `family`: the family record its consumed token left (RefreshTokenRegistry.consume), the rotation to complete. */
+  readonly rotation?: string;
   /** Pending required actions: the session is restricted until they are done. */
   readonly requiredActions?: readonly RequiredAction[];
   /** How the user proved who they are (RFC 8176); recorded with the time as the session's authTime. Absent on a refresh: kept. */
@@ -76,20 +78,31 @@ export class IssueTokens {
     });
     // The families of the sessions this login ended are revoked (a refresh token must not bring
     // one back), in parallel with the new refresh token. The session first, then the refresh token
-    // (one atomic write of its family records): a crash in between leaves only a session whose
+    // (one write of its family record): a crash in between leaves only a session whose
     // token nobody received, which ends with its TTL.
-    const endedFamilies = session.ended.flatMap((e) => (e.record?.attrs.rtFamily !== undefined ? [e.record.attrs.rtFamily] : []));
+    const endedFamilies = session.ended.flatMap((e) =>
+      e.record?.attrs.rtFamily !== undefined ? [{ family: e.record.attrs.rtFamily, keepAccessHash: e.tokenHash }] : [],
+    );
     const issue = rememberMe && !session.endedBeforeWritten;
     const [refreshToken] = await Promise.all([
-      issue ? this.registry.issue(input.loginType, userId, family, session.tokenHash, deviceType) : undefined,
-      endedFamilies.length > 0 ? this.registry.markRevoked(input.loginType, endedFamilies) : undefined,
+      issue ? this.refreshTokenFor(input, family, session.tokenHash, deviceType) : undefined,
+      endedFamilies.length > 0 ? this.registry.revokeFamilies(input.loginType, endedFamilies) : undefined,
     ]);
+    // The family was revoked while this refresh rotated it: the session minted for it ends too.
+    if (refreshToken === null) await manager.logoutByHash(session.tokenHash);
     const expiresAt = session.record.expiresAt;
     return {
       accessToken: session.token,
-      ...(refreshToken !== undefined ? { refreshToken } : {}),
+      ...(refreshToken !== undefined && refreshToken !== null ? { refreshToken } : {}),
       expires: expiresAt === null ? null : formatDateTime(expiresAt, this.settings.timeZone),
     };
+  }
+
+  /** A new family's first refresh token, or a refresh's next one (null: its family was revoked meanwhile). */
+  private refreshTokenFor(input: IssueTokensInput, family: string, accessHash: string, deviceType: string): Promise<string | null> {
+    return input.rotation === undefined
+      ? this.registry.issue(input.loginType, input.principal.userId, family, accessHash, deviceType)
+      : this.registry.complete(input.loginType, family, input.rotation, accessHash);
   }
 
   /**

@@ -41,10 +41,9 @@ export class LogoutAll {
       await this.registry.revokeDeviceOfUser(loginType, userId, deviceType);
     }
     const sessions = await manager.listSessions(userId, deviceType);
-    for (const s of sessions) {
-      const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
-      if (family !== null) await this.registry.revokeFamily(loginType, family);
-    }
+    // Their family records deleted, in parallel batches (a family whose refresh raced this call has
+    // its new access token logged out there); the listed sessions themselves end just below.
+    await this.registry.revokeFamiliesOfSessions(loginType, sessions);
     await manager.logoutAll(userId, deviceType);
     return sessions.length;
   }

@@ -27,11 +27,11 @@ const reused = (): DomainError =>
  * tabs refreshing at once) is refused as invalid without revoking, and logged as a warning with
  * its family id (never the token): a thief racing the owner inside the grace leaves a trace.
  *
- * Store round trips of a successful refresh, 7 in order: GET the refresh record; take it and
- * write its used marker (one atomic script); then in parallel the access-token session read, the
- * cut-off GET, the revocation-marker GET (and the directory lookup); DEL the old access session (skipped when it is already
- * gone); create the new session; write the new refresh token, its family pointer and its access
- * index (one atomic script); then in parallel the revocation-marker and cut-off GETs.
+ * Store round trips of a successful refresh, 7 in order: GET the family record; compare-and-set it
+ * to "rotation under way" (one atomic script); then in parallel the access-token session read, the
+ * cut-off GET (and the directory lookup); DEL the old access session (skipped when it is already
+ * gone); create the new session; compare-and-set the family record to the new token and access
+ * token (fails when the family was revoked meanwhile: the new session is ended); the cut-off GET.
  */
 @injectable()
 export class RefreshToken {
@@ -83,23 +83,23 @@ export class RefreshToken {
         // A refresh keeps its login's device type (whatever this request's User-Agent says).
         client: { ...input.client, deviceType: record.deviceType ?? DEFAULT_DEVICE_TYPE },
         family: record.family,
+        rotation: consumed.rotation,
         requiredActions: await this.actions.of(type, user),
         authTime: previous?.authTime ?? previous?.createdAt ?? RefreshTokenRegistry.bornAt(record.family),
         amr: previous?.amr ?? ['pwd'],
       })
       .catch((e: unknown) => this.refused(type, record.family, e));
-    // A concurrent login ended the new session before it was written (over session.max-login-count):
-    // no refresh token came with it, and the family ends here.
+    // A reuse, logout, kick or "log out everywhere" revoked the family while we rotated (IssueTokens
+    // ended the new session), or a concurrent login ended the new session before it was written
+    // (over session.max-login-count): no refresh token came with it, and the family ends here.
     if (next.refreshToken === undefined) {
       await this.registry.revokeFamily(type, record.family);
       throw invalid();
     }
-    // A reuse, logout, kick or "log out everywhere" may have revoked the family while we rotated:
-    // then the new pair dies with it.
-    const [revoked, cutNow] = await Promise.all([this.registry.isRevoked(type, record.family), this.registry.isCutOff(type, record)]);
-    if (revoked || cutNow) {
+    // A "log out everywhere" may have cut the family off while we rotated: then the new pair dies.
+    if (await this.registry.isCutOff(type, record)) {
       await this.registry.revokeFamily(type, record.family);
-      throw cutNow && !revoked ? invalid() : reused();
+      throw invalid();
     }
     return next;
   }
@@ -126,25 +126,16 @@ export class RefreshToken {
     type: LoginType,
     record: RefreshRecord,
   ): Promise<{ user: DirectoryUser; previous: SessionRecord | null }> {
-    const [access, user, cutOff, revoked] = await Promise.all([
+    const [access, user, cutOff] = await Promise.all([
       manager.stateOf(record.accessHash),
       this.directory.findById(record.userId),
       this.registry.isCutOff(type, record),
-      this.registry.isRevoked(type, record.family),
     ]);
     if (access !== null && access.state !== 'active') {
       await this.registry.revokeFamily(type, record.family, record.accessHash); // the tombstone keeps answering "replaced" / "kicked out"
       throw invalid();
     }
     if (cutOff) {
-      await this.registry.revokeFamily(type, record.family);
-      throw invalid();
-    }
-    // A family marked revoked whose token is still stored: a login ended its session (over
-    // session.max-login-count, or replaced) and marked it without deleting the token. Once that
-    // session's tombstone has lapsed (its expiry, while the token lives svc.refresh-token.ttl-seconds),
-    // only the mark says so; refused here, before a new session could push a live one over the cap.
-    if (revoked) {
       await this.registry.revokeFamily(type, record.family);
       throw invalid();
     }

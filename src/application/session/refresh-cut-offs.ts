@@ -1,6 +1,8 @@
 /**
- * The per-user refresh cut-offs (`rtcut:<type>:<user id>`, kept for the refresh-token TTL): every
- * refresh family born before a cut-off that applies to it is refused at its next refresh.
+ * The per-user refresh cut-offs (`rtcut:<type>:<user id>`): every refresh family born before a
+ * cut-off that applies to it is refused at its next refresh. Kept min(refresh-token TTL, family
+ * lifetime) from the last cut: no family born before it can present a token after that (its last
+ * token was issued before the cut, and it ends within its lifetime of its birth).
  *
  * Two kinds, in one record:
  * - the account's (`all`): "log out everywhere", a disable, a password change or reset; every family
@@ -55,6 +57,7 @@ function readCutOffs(raw: string | null): CutOffs {
 export class RefreshCutOffs {
   constructor(
     private readonly kv: KeyValueStore,
+    /** How long a cut-off is kept (ms). */
     private readonly ttlMs: number,
   ) {}
 

@@ -1,122 +1,87 @@
 /**
- * Refresh tokens and their families (RFC 9700 §4.14.2), on the KeyValueStore only:
+ * Refresh tokens and their families (RFC 9700 §4.14.2), on the KeyValueStore only. One key per
+ * family, whatever its number of rotations, and one per user with cut-offs:
  *
- *   rt:<type>:<sha256(token)>      -> {userId, family, accessHash, deviceType}   TTL refresh TTL
- *   rtused:<type>:<sha256(token)>  -> {family, usedAt}               (presenting it again is reuse)
- *   rtfam:<type>:<family>          -> {refreshHash, accessHash}      (the family's live pair)
- *   rtrev:<type>:<family>          -> "1"      (the family was revoked)
- *   rtacc:<type>:<access hash>     -> family   (which family an access token belongs to)
- *   rtcut:<type>:<user id>         -> cut-offs ("log out everywhere", replacements: refresh-cut-offs.ts)
+ *   rf:<type>:<family>     -> the family record (refresh-family.ts): user, device type, the live
+ *                             token's rotation count and hash, the live access token's hash, when it
+ *                             last rotated, the tag key that recognises its earlier tokens.
+ *                             TTL: the refresh TTL from its last write, capped by the family's end.
+ *   rtcut:<type>:<user id> -> cut-offs ("log out everywhere", replacements: refresh-cut-offs.ts),
+ *                             TTL: min(refresh TTL, family lifetime) from the last cut.
  *
- * The readers also accept the one-letter field names of the previous record format
- * (`{u, f, a}`, `{f, t}`, `{r, a}`), so refresh tokens issued before an upgrade keep working.
+ * A token is `<family>.<gen>.<secret>`: it names its family, so consuming it is one GET and one
+ * compare-and-set of that record. Tokens of earlier releases (32 hex) are read in their old layout
+ * and migrated at their rotation (legacy-refresh-tokens.ts). The session record names its family
+ * (attrs.rtFamily), so no access-token index is kept.
  *
- * A family id is `<ms it was created>.<uuid>`: its birth time travels with it through every
- * rotation at no store cost. A family born before the user's cut-off is refused when its token is
- * consumed (and re-checked after rotation), which reaches the families no session index lists any
- * more (devices whose access token lapsed). The comparison is strict: a login in the very
+ * Nothing outlives its purpose: a family's record lives while its live token may be presented (its
+ * TTL follows each rotation and never passes the family's end); a revocation (logout, kick,
+ * replacement, logout-all, reuse, expiry) deletes it; a cut-off lives as long as a family born
+ * before it can still present a token. Once these pass, no key of the refresh side is left.
+ *
+ * A family id is `<ms it was created>.<16 random bytes, base64url>` (earlier releases: a uuid
+ * after the dot): its birth time travels with it through every rotation at no store cost. A
+ * family born before the user's cut-off is refused when its token is consumed (and re-checked
+ * after rotation), which reaches the families no session index lists any more (devices whose
+ * access token lapsed). The comparison is strict: a login in the very
  * millisecond of the cut-off survives it (LogoutAll also revokes every family it can list).
  * A family id without a birth time counts as born at 0 (refused by any cut-off).
  *
  * A family lives svc.refresh-token.absolute-ttl-seconds from its birth, however often it rotates:
- * each refresh token (and its `rtfam`/`rtacc` records) is kept no longer than the family has left,
- * IssueTokens caps the access token likewise, and a token consumed after the family's end is
- * answered "expired" (the caller revokes the family, ending its live access token).
+ * its record is kept no longer than the family has left, IssueTokens caps the access token
+ * likewise, and a token consumed after the family's end is answered "expired" (the caller revokes
+ * the family, ending its live access token).
  *
- * Every write that must not be seen half done is one atomic store step: issuing writes `rt`,
- * `rtfam` and `rtacc` together (setMany), and consuming deletes `rt` and writes its `rtused`
- * marker together (deleteIfEqualsAndSet, after one GET of the record: the marker carries the
- * family). So no crash or store error leaves a family without its pointer, and a consumed token
- * always has its marker: presenting it again reads as reuse, never as unknown. Of N concurrent
- * refreshes with one token exactly one takes the record. On a sharded store (Redis Cluster) keys
- * about one subject share a shard: `rt` and `rtused` of a token do (the take and its marker stay
- * one step); issuing writes the family pointer and the access index before the token itself, so
- * no prefix of it hands out a token outside its family.
- * Rotation logs out the previous access token, so a family has at most one live
- * refresh token and one live access token at any time; `rtfam` points at them, which is all a
- * family revocation needs to delete. Only the SHA-256 of a refresh token is ever stored.
+ * Rotation, atomic on one key: consuming the live token compare-and-sets the record to "rotation
+ * under way" (the count moved on, no live hash, the previous access token still named); completing
+ * it compare-and-sets that state to the new token's hash and access token. Of N concurrent
+ * presentations of one token exactly one wins the first step; a revocation in between deletes the
+ * record, so the second step fails and the caller ends the session it minted (nothing is
+ * resurrected). A family has at most one live refresh token and one live access token at any time.
  *
- * Concurrent duplicates: a token presented again within REUSE_GRACE_MS of its rotation is
- * answered 401 "invalid" without revoking the family (two tabs refreshing at once must not log
- * the user out, and the one winner's new pair must stay valid). Any later presentation is reuse.
+ * Reuse: a token of an earlier rotation (its tag verifies under the family key) revokes the family,
+ * however long ago it was rotated; presented within REUSE_GRACE_MS of the last rotation (the token
+ * just rotated out: two tabs refreshing at once), it is answered 401 "invalid" without revoking. A
+ * token of a revoked, expired or unknown family is invalid.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { parseJsonObject } from '../../domain/json-record';
 import type { AuthSettings } from '../auth/auth-settings';
 import type { Clock } from '../ports/clock';
 import type { KeyValueStore } from '../ports/key-value-store';
+import type { ListedSession } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import { DEFAULT_DEVICE_TYPE } from '../../domain/device-type';
 import { EVERY_DEVICE_TYPE, RefreshCutOffs } from './refresh-cut-offs';
 import { SessionManagers } from './session-manager';
 import type { LoginType } from '../../domain/login-type';
+import { LegacyRefreshTokens, REUSE_GRACE_MS, type ConsumeResult, type RefreshRecord } from './legacy-refresh-tokens';
+import {
+  decodeFamily,
+  encodeFamily,
+  familyKey,
+  isEarlier,
+  isLive,
+  mintToken,
+  newFamilyKey,
+  parseToken,
+  ROTATION_WINDOW_MS,
+  type FamilyState,
+} from './refresh-family';
 
-/** What a live refresh token stands for. */
-export interface RefreshRecord {
-  readonly userId: string;
-  readonly family: string;
-  /** Hash of the access token issued with it. */
-  readonly accessHash: string;
-  /** The device type of its login (a refresh keeps it); absent in records of earlier releases: `DEF`. */
-  readonly deviceType?: string;
-}
+export { REUSE_GRACE_MS, type ConsumeResult, type RefreshRecord };
 
-export type ConsumeResult =
-  | { readonly kind: 'ok'; readonly record: RefreshRecord }
-  | { readonly kind: 'reused'; readonly family: string }
-  /** Presented again within REUSE_GRACE_MS of its rotation: refused as invalid, the family kept. */
-  | { readonly kind: 'concurrent'; readonly family: string }
-  | { readonly kind: 'expired'; readonly family: string }
-  | { readonly kind: 'invalid' };
-
-/** How long after a rotation a second presentation counts as a concurrent duplicate, not reuse. */
-export const REUSE_GRACE_MS = 2000;
-
-const REFRESH_FORMAT = /^[0-9a-f]{32}$/;
-const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
-
-/** Reads a stored JSON object; the first of each field-name pair that holds a value of `type` wins. */
-function readFields<K extends string>(
-  raw: string,
-  names: Record<K, readonly [string, string]>,
-  type: 'string' | 'number',
-): Record<K, unknown> | null {
-  const o = parseJsonObject(raw);
-  if (o === null) return null;
-  const out = {} as Record<K, unknown>;
-  for (const k of Object.keys(names) as K[]) {
-    const [name, legacy] = names[k];
-    const value = o[name] ?? o[legacy];
-    if (typeof value !== type && !(type === 'number' && typeof value === 'string')) return null;
-    out[k] = value;
-  }
-  return out;
-}
-
-function readRefresh(raw: string): RefreshRecord | null {
-  const r = readFields(raw, { userId: ['userId', 'u'], family: ['family', 'f'], accessHash: ['accessHash', 'a'] }, 'string');
-  if (r === null) return null;
-  const deviceType = parseJsonObject(raw)?.deviceType;
-  return { ...(r as unknown as RefreshRecord), ...(typeof deviceType === 'string' ? { deviceType } : {}) };
-}
-
-function readUsed(raw: string): { family: string; usedAt: number } | null {
-  const r = readFields(raw, { family: ['family', 'f'] }, 'string');
-  const t = readFields(raw, { usedAt: ['usedAt', 't'] }, 'number');
-  return r === null || t === null ? null : { family: String(r.family), usedAt: Number(t.usedAt) };
-}
-
-function readFamily(raw: string): { refreshHash: string; accessHash: string } | null {
-  const r = readFields(raw, { refreshHash: ['refreshHash', 'r'], accessHash: ['accessHash', 'a'] }, 'string');
-  return r === null ? null : (r as unknown as { refreshHash: string; accessHash: string });
-}
+/** How often consume re-reads a record another presentation changed under it. */
+const CAS_ATTEMPTS = 8;
+/** How many families revokeFamilies revokes at once. */
+const REVOKE_BATCH = 200;
 
 @injectable()
 export class RefreshTokenRegistry {
   private readonly ttlMs: number;
   private readonly absoluteMs: number;
   private readonly cutOffs: RefreshCutOffs;
+  private readonly legacy: LegacyRefreshTokens;
 
   constructor(
     @inject(TOKENS.KeyValueStore) private readonly kv: KeyValueStore,
@@ -126,7 +91,15 @@ export class RefreshTokenRegistry {
   ) {
     this.ttlMs = settings.refreshTokenTtlSeconds * 1000;
     this.absoluteMs = settings.refreshTokenAbsoluteTtlSeconds * 1000;
-    this.cutOffs = new RefreshCutOffs(kv, this.ttlMs);
+    // A cut-off refuses families born before it: none of them presents a token later than the
+    // refresh TTL (its last token was issued before the cut) or the family lifetime after it.
+    this.cutOffs = new RefreshCutOffs(kv, Math.min(this.ttlMs, this.absoluteMs));
+    this.legacy = new LegacyRefreshTokens(
+      kv,
+      clock,
+      (f) => this.ttlFor(f),
+      (f) => this.endOf(f),
+    );
   }
 
   /** When the family's absolute lifetime ends (ms). */
@@ -134,14 +107,20 @@ export class RefreshTokenRegistry {
     return RefreshTokenRegistry.bornAt(family) + this.absoluteMs;
   }
 
+  /** `<ms now>.<16 random bytes, base64url>` (families of earlier releases have a uuid after the dot: both are read alike). */
   newFamily(): string {
-    return `${this.clock.now()}.${randomUUID()}`;
+    return `${this.clock.now()}.${randomBytes(16).toString('base64url')}`;
   }
 
   /** When the family was created (ms); 0 for a family id without a birth time. */
   static bornAt(family: string): number {
     const m = /^(\d{1,15})\./.exec(family);
     return m ? Number(m[1]) : 0;
+  }
+
+  /** How long a record of the family written now may be kept: the refresh TTL, capped by the family's end (at least 1 ms). */
+  private ttlFor(family: string): number {
+    return Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
   }
 
   /**
@@ -175,87 +154,117 @@ export class RefreshTokenRegistry {
   }
 
   /**
-   * Marks families revoked (their sessions were ended by a login: replaced, or over the cap): a
-   * refresh of one is refused (at the latest in its post-rotation re-check). In parallel, one round trip.
-   */
-  async markRevoked(loginType: LoginType, families: readonly string[]): Promise<void> {
-    await Promise.all(families.map((f) => this.kv.set(`rtrev:${loginType}:${f}`, '1', this.ttlMs)));
-  }
-
-  /**
-   * Issues the family's next refresh token, bound to the access token `accessHash`: its record,
-   * the family pointer and the access index in one atomic write (never a half family).
+   * Issues the first refresh token of a new family, bound to the access token `accessHash`: the
+   * family's record, one write.
    */
   async issue(loginType: LoginType, userId: string, family: string, accessHash: string, deviceType?: string): Promise<string> {
-    const token = randomUUID().replace(/-/g, '');
-    const hash = sha256(token);
-    const record: RefreshRecord = { userId, family, accessHash, ...(deviceType !== undefined ? { deviceType } : {}) };
-    const ttlMs = Math.max(1, Math.min(this.ttlMs, this.endOf(family) - this.clock.now()));
-    // The pointers first, the token last: on a sharded store each subject is its own step, and a
-    // family pointer to a token not yet written is harmless (the token was never handed out).
-    await this.kv.setMany([
-      { key: `rtfam:${loginType}:${family}`, value: JSON.stringify({ refreshHash: hash, accessHash }), ttlMs },
-      { key: `rtacc:${loginType}:${accessHash}`, value: family, ttlMs },
-      { key: `rt:${loginType}:${hash}`, value: JSON.stringify(record), ttlMs },
-    ]);
+    const state = { userId, deviceType: deviceType ?? '', gen: 0, accessHash, rotatedAt: 0, key: newFamilyKey() };
+    const { token, hash } = mintToken(family, state);
+    await this.kv.set(familyKey(loginType, family), encodeFamily({ ...state, hash }), this.ttlFor(family));
     return token;
   }
 
   /**
-   * Reads the token's record, then takes it and writes its `rtused` marker in one atomic step.
-   * A record that is unreadable or past its family's lifetime is taken without a marker. Losing
-   * the take to a concurrent presentation reads that presentation's marker (within the grace
-   * period: "concurrent").
+   * Completes a rotation that `consume` began (`rotation`, the record it left): the family's next
+   * token, bound to the access token `accessHash`. Null when the family was revoked meanwhile (the
+   * caller ends the session it minted for it).
    */
-  async consume(loginType: LoginType, token: string): Promise<ConsumeResult> {
-    if (!REFRESH_FORMAT.test(token)) return { kind: 'invalid' };
-    const hash = sha256(token);
-    const key = `rt:${loginType}:${hash}`;
-    const raw = await this.kv.get(key);
-    if (raw !== null) {
-      const record = readRefresh(raw);
-      if (record === null || this.clock.now() >= this.endOf(record.family)) {
-        await this.kv.deleteIfEquals(key, raw);
-        return record === null ? { kind: 'invalid' } : { kind: 'expired', family: record.family };
-      }
-      const used = {
-        key: `rtused:${loginType}:${hash}`,
-        value: JSON.stringify({ family: record.family, usedAt: this.clock.now() }),
-        ttlMs: this.ttlMs,
-      };
-      if (await this.kv.deleteIfEqualsAndSet(key, raw, used)) return { kind: 'ok', record };
-    }
-    const usedRaw = await this.kv.get(`rtused:${loginType}:${hash}`);
-    const used = usedRaw === null ? null : readUsed(usedRaw);
-    if (used === null) return { kind: 'invalid' };
-    return { kind: this.clock.now() - used.usedAt < REUSE_GRACE_MS ? 'concurrent' : 'reused', family: used.family };
-  }
-
-  /** The refresh-token family of a session: the one its record names (attrs.rtFamily), else the access index's. */
-  async familyOfSession(loginType: LoginType, accessHash: string, recorded: string | undefined): Promise<string | null> {
-    return recorded ?? (await this.familyOfAccess(loginType, accessHash));
-  }
-
-  familyOfAccess(loginType: LoginType, accessHash: string): Promise<string | null> {
-    return this.kv.get(`rtacc:${loginType}:${accessHash}`);
-  }
-
-  async isRevoked(loginType: LoginType, family: string): Promise<boolean> {
-    return (await this.kv.get(`rtrev:${loginType}:${family}`)) !== null;
+  async complete(loginType: LoginType, family: string, rotation: string, accessHash: string): Promise<string | null> {
+    const state = decodeFamily(rotation);
+    if (state === null) return null;
+    const { token, hash } = mintToken(family, state);
+    const next = encodeFamily({ ...state, hash, accessHash });
+    return (await this.kv.replaceIfEquals(familyKey(loginType, family), rotation, next, this.ttlFor(family))) ? token : null;
   }
 
   /**
-   * Revokes the whole family: its live refresh token and its live access token (except
-   * `keepAccessHash`, which the caller ends itself, e.g. to leave a "kicked out" tombstone).
-   * The revocation marker is written first, so a refresh that consumed the family's token just
-   * before this call sees it in its post-rotation re-check and ends the pair it minted.
+   * Consumes a refresh token: when it is its family's live one, the family's record moves to
+   * "rotation under way" by compare-and-set (`ok`, with that record to complete the rotation).
+   * That state is kept at least ROTATION_WINDOW_MS, so a rotation begun just before the family's
+   * end can complete (its new token then lives only what the family has left).
+   */
+  async consume(loginType: LoginType, token: string): Promise<ConsumeResult> {
+    if (LegacyRefreshTokens.isLegacy(token)) return this.legacy.consume(loginType, token);
+    const t = parseToken(token);
+    if (t === null) return { kind: 'invalid' };
+    const key = familyKey(loginType, t.family);
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const raw = await this.kv.get(key);
+      const state = decodeFamily(raw);
+      if (raw === null || state === null) return { kind: 'invalid' };
+      const now = this.clock.now();
+      if (now >= this.endOf(t.family)) return { kind: 'expired', family: t.family };
+      if (isEarlier(state, t)) {
+        const concurrent = t.gen === state.gen - 1 && now - state.rotatedAt < REUSE_GRACE_MS;
+        return { kind: concurrent ? 'concurrent' : 'reused', family: t.family };
+      }
+      if (!isLive(state, t)) return { kind: 'invalid' };
+      const rotation = encodeFamily({ ...state, gen: state.gen + 1, hash: '', rotatedAt: now });
+      if (await this.kv.replaceIfEquals(key, raw, rotation, Math.max(ROTATION_WINDOW_MS, this.ttlFor(t.family)))) {
+        return { kind: 'ok', record: recordOf(t.family, state), rotation };
+      }
+    }
+    return { kind: 'invalid' };
+  }
+
+  /** The refresh-token family of a session: the one its record names (attrs.rtFamily), else the access index of earlier releases. */
+  async familyOfSession(loginType: LoginType, accessHash: string, recorded: string | undefined): Promise<string | null> {
+    return recorded ?? (await this.legacy.familyOfAccess(loginType, accessHash));
+  }
+
+  familyOfAccess(loginType: LoginType, accessHash: string): Promise<string | null> {
+    return this.legacy.familyOfAccess(loginType, accessHash);
+  }
+
+  /**
+   * Revokes the whole family: deletes its record (its live refresh token with it; a rotation under
+   * way then fails to complete) and logs out its live access token (except `keepAccessHash`, which
+   * the caller ends itself, e.g. to leave a "kicked out" tombstone). One GETDEL for a family of the
+   * new layout; when there is none, or its record may be a migration under way (a first rotation),
+   * the old-layout pointer is taken too, then the record again (the order a migration needs: see
+   * legacy-refresh-tokens.ts).
    */
   async revokeFamily(loginType: LoginType, family: string, keepAccessHash?: string): Promise<void> {
-    await this.kv.set(`rtrev:${loginType}:${family}`, '1', this.ttlMs);
-    const raw = await this.kv.getAndDelete(`rtfam:${loginType}:${family}`);
-    const live = raw === null ? null : readFamily(raw);
-    if (live === null) return;
-    await this.kv.delete(`rt:${loginType}:${live.refreshHash}`);
-    if (live.accessHash !== keepAccessHash) await this.managers.get(loginType).logoutByHash(live.accessHash);
+    const key = familyKey(loginType, family);
+    const first = decodeFamily(await this.kv.getAndDelete(key));
+    const live = new Set([first?.accessHash]);
+    if (first === null || (first.gen === 1 && first.hash === '')) {
+      live.add((await this.legacy.drop(loginType, family)) ?? undefined);
+      live.add(decodeFamily(await this.kv.getAndDelete(key))?.accessHash);
+    }
+    for (const access of live) {
+      if (access !== undefined && access !== '' && access !== keepAccessHash) await this.managers.get(loginType).logoutByHash(access);
+    }
   }
+
+  /**
+   * Revokes families in parallel (the families of sessions a login just ended: replaced, or over
+   * session.max-login-count); each entry's `keepAccessHash` is the ended session, left as it was.
+   */
+  async revokeFamilies(loginType: LoginType, families: readonly { family: string; keepAccessHash?: string }[]): Promise<void> {
+    for (let i = 0; i < families.length; i += REVOKE_BATCH) {
+      await Promise.all(families.slice(i, i + REVOKE_BATCH).map((f) => this.revokeFamily(loginType, f.family, f.keepAccessHash)));
+    }
+  }
+
+  /**
+   * Deletes the records of the families of sessions the caller ends itself (kick-all, logout-all):
+   * their access tokens are left to the caller. Batched in parallel; sessions without a family
+   * (no remember-me) cost nothing.
+   */
+  async revokeFamiliesOfSessions(loginType: LoginType, sessions: readonly ListedSession[]): Promise<void> {
+    const families = sessions.flatMap((s) =>
+      s.record.attrs.rtFamily !== undefined ? [{ family: s.record.attrs.rtFamily, keepAccessHash: s.tokenHash }] : [],
+    );
+    await this.revokeFamilies(loginType, families);
+  }
+}
+
+function recordOf(family: string, state: FamilyState): RefreshRecord {
+  return {
+    userId: state.userId,
+    family,
+    accessHash: state.accessHash,
+    ...(state.deviceType !== '' ? { deviceType: state.deviceType } : {}),
+  };
 }

@@ -29,7 +29,7 @@ const EXPIRES = DateTime.nullable().openapi({
 });
 
 const ACCESS_TOKEN_EXAMPLE = 'f3c1e2d4b5a6978812345678abcdef00';
-const REFRESH_TOKEN_EXAMPLE = '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e';
+const REFRESH_TOKEN_EXAMPLE = '1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u';
 
 export const LoginConfig = z
   .object({

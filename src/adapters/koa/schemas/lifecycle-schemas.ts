@@ -32,7 +32,12 @@ export const PasswordChanged = z
   })
   .openapi('PasswordChanged', {
     description: 'The password was changed; this session stays (and is no longer restricted)',
-    example: { passwordChanged: true, sessionsEnded: 2, refreshToken: '3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b', accessToken: null },
+    example: {
+      passwordChanged: true,
+      sessionsEnded: 2,
+      refreshToken: '1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u',
+      accessToken: null,
+    },
   });
 
 export const UserDetails = z
