@@ -31,8 +31,12 @@ export interface TrackingEvents {
 
 /** The read a cache makes on the tracking connection. */
 export interface TrackedReader {
-  /** MGET of the record and last-active keys, and the PTTL of the record, on the tracking connection. */
-  read(recordKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]>;
+  /**
+   * A session's value, on the tracking connection: MGET of its key and the previous layout's record and
+   * last-active keys, and the PTTL of the key that holds it. [session key's value, null, its PTTL] when
+   * the session key exists, else [previous record, previous last-active, the previous record's PTTL].
+   */
+  read(sessionKey: string, legacyKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]>;
 }
 
 export interface SessionTracking extends TrackedReader {
@@ -82,14 +86,13 @@ export class TrackingLink implements SessionTracking {
     this.open();
   }
 
-  read(recordKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]> {
+  read(sessionKey: string, legacyKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]> {
     const inc = this.ready;
     if (inc === null) return Promise.reject(new Error('session cache: the tracking link is down'));
-    return Promise.all([inc.reader.mget(recordKey, lastActiveKey), inc.reader.pttl(recordKey)]).then(([[v, a], pttl]) => [
-      v ?? null,
-      a ?? null,
-      pttl,
-    ]);
+    const r = inc.reader;
+    return Promise.all([r.mget(sessionKey, legacyKey, lastActiveKey), r.pttl(sessionKey), r.pttl(legacyKey)]).then(
+      ([[v, legacy, a], pttl, legacyPttl]) => (v !== null && v !== undefined ? [v, null, pttl] : [legacy ?? null, a ?? null, legacyPttl]),
+    );
   }
 
   async close(): Promise<void> {
