@@ -53,7 +53,7 @@ describe('Redis store specifics', function () {
   /** The session's one key: named by the first 32 hex digits of its token hash. */
   const sk = (hash: string): string => `${prefix}s:admin:${hash.slice(0, 32)}`;
 
-  it('uses the documented key layout with PX TTLs: one key per session, the record packed after its last-active time and hash', async () => {
+  it('uses the documented key layout with PX TTLs: one key per session, the record packed after last-active time and hash', async () => {
     const before = Date.now();
     const { hash, tokenId } = await login();
     const c = redis();

@@ -55,6 +55,7 @@ describe('configuration', () => {
         maxLoginCount: 12,
         overflowLogoutMode: 'LOGOUT',
         noRememberTimeout: 86400,
+        tombstoneRetention: 86400,
         shareSecret: undefined,
       },
     );
