@@ -22,6 +22,9 @@ const TOMBSTONES: ReadonlyMap<string, TombstoneState> = new Map<string, Tombston
   ['logged-out', 'logged-out'],
 ]);
 
+/** The longest tombstone ('kicked-out', 'logged-out'): a longer value is none (no hashing of a whole record). */
+const MAX_TOMBSTONE_LENGTH = 10;
+
 /** Digits of the last-active time at the head of a value (ms since epoch, zero-padded: good until the year 2286). */
 export const LAST_ACTIVE_DIGITS = 13;
 const BAR = 124; // '|'
@@ -56,9 +59,8 @@ export function storedHash(raw: string | null | undefined): string | null {
   return bar < 0 ? null : raw.slice(LAST_ACTIVE_DIGITS + 1, bar);
 }
 
-/** The record of a value of one key per session. */
-function oneKeyRecord(raw: string): SessionRecord | null {
-  const bar = raw.indexOf('|', LAST_ACTIVE_DIGITS + 1);
+/** The record of a value of one key per session whose hash ends at `bar`. */
+function oneKeyRecord(raw: string, bar = raw.indexOf('|', LAST_ACTIVE_DIGITS + 1)): SessionRecord | null {
   if (bar < 0) return null;
   const body = raw.slice(bar + 1);
   if (body.charCodeAt(0) !== 91 /* [ */) return parseRecord(body);
@@ -69,10 +71,21 @@ function oneKeyRecord(raw: string): SessionRecord | null {
   }
 }
 
+/**
+ * An active value of one key per session as the session of token hash `hash` (the request's read: one pass,
+ * no copy of the hash): its record and last-active time, or null when corrupt or another hash's (same key id).
+ */
+export function decodeOneKey(raw: string, hash: string): { readonly record: SessionRecord; readonly lastActive: number } | null {
+  const bar = LAST_ACTIVE_DIGITS + 1 + hash.length;
+  if (raw.charCodeAt(bar) !== BAR || !raw.startsWith(hash, LAST_ACTIVE_DIGITS + 1)) return null;
+  const record = oneKeyRecord(raw, bar);
+  return record === null ? null : { record, lastActive: Number(raw.slice(0, LAST_ACTIVE_DIGITS)) };
+}
+
 /** A session record key's value as every reader takes it (either layout): absent, corrupt or of the wrong shape is null. */
 export function decodeStored(raw: string | null | undefined): StoredValue | null {
   if (raw === null || raw === undefined) return null;
-  const tombstone = TOMBSTONES.get(raw);
+  const tombstone = raw.length <= MAX_TOMBSTONE_LENGTH ? TOMBSTONES.get(raw) : undefined;
   if (tombstone !== undefined) return { state: tombstone };
   const record = isOneKeyValue(raw) ? oneKeyRecord(raw) : parseRecord(raw);
   return record === null ? null : { state: 'active', record };
@@ -91,15 +104,6 @@ export function parseRecord(json: string): SessionRecord | null {
   } catch {
     return null;
   }
-}
-
-/**
- * A session's last-active time: the head of a value of one key per session, else the previous layout's
- * `a` value (`legacyLast`); createdAt when missing or unreadable.
- */
-export function lastActiveOf(raw: string | null | undefined, record: SessionRecord, legacyLast?: string | null): number {
-  if (raw !== null && raw !== undefined && isOneKeyValue(raw)) return Number(raw.slice(0, LAST_ACTIVE_DIGITS));
-  return parseLastActive(legacyLast, record);
 }
 
 /** lastActive as stored (the previous layout's `a` key), falling back to createdAt when missing or unreadable. */

@@ -15,10 +15,11 @@ import type { RedisKeys } from './key-layout';
 import type { LuaScript, ScriptRunner } from './lua-scripts';
 import type { RedisClient } from './redis-client';
 import {
+  decodeOneKey,
   decodeStored,
   isOneKeyValue,
   lastActiveField,
-  lastActiveOf,
+  parseLastActive,
   sessionBody,
   encodeSession,
   storedHash,
@@ -54,11 +55,13 @@ type TouchReply = ReadonlyArray<string | null> | null;
 
 /** A stored value as the session of token hash `hash`: null if absent, corrupt or another session's (same key id). */
 export function storedSessionOf(hash: string, value: string | null, legacyLast: string | null): StoredSession | null {
+  if (value !== null && isOneKeyValue(value)) {
+    const found = decodeOneKey(value, hash);
+    return found === null ? null : { state: 'active', record: found.record, lastActiveAt: found.lastActive };
+  }
   const stored = decodeStored(value);
   if (stored === null || stored.state !== 'active') return stored;
-  const oneKey = value !== null && isOneKeyValue(value);
-  if (oneKey && storedHash(value) !== hash) return null;
-  return { ...stored, lastActiveAt: lastActiveOf(value, stored.record, legacyLast) };
+  return { ...stored, lastActiveAt: parseLastActive(legacyLast, stored.record) };
 }
 
 /** What the tombstone script answered: its outcome and the value it replaced. */
