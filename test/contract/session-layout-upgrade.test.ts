@@ -13,6 +13,9 @@ import { RedisSessionStore } from '../../src/adapters/redis/session-store';
 import type { SessionRecord } from '../../src/domain/session';
 import { deleteByPrefix, REDIS_URL, requireRedis, testKeyPrefix } from '../support/services';
 import { slotCheckedClient, type SlotCheckedClient } from '../support/slot-check';
+import { cachedSessionStore } from '../support/session-cache';
+import { FakeClock } from '../support/fake-clock';
+import { sleep } from './fixture';
 import { listAll } from '../support/online-page';
 import { makeRecord, newHash } from './session-records';
 
@@ -187,3 +190,38 @@ for (const layout of ['plain', 'tagged'] as KeyLayoutKind[]) {
     });
   });
 }
+
+describe('sessions of the previous release behind the local session cache', function () {
+  let raw: Redis;
+  let prefix: string;
+  before(async function () {
+    await requireRedis(this);
+    raw = createRedisClient(REDIS_URL) as Redis;
+  });
+  after(async () => raw?.quit());
+  beforeEach(() => {
+    prefix = testKeyPrefix('upgrade-cache');
+  });
+  afterEach(async () => deleteByPrefix(raw, prefix));
+
+  it('is cached under its new key name, and a kickout by another instance (its previous-layout key) drops the entry', async () => {
+    const keys = new RedisKeys(prefix);
+    const hash = newHash();
+    const now = Date.now();
+    const record = makeRecord({ createdAt: now, tokenId: hash.slice(0, 16) });
+    await raw.set(keys.legacySession('admin', hash), JSON.stringify(record), 'PX', HOUR);
+    await raw.set(keys.lastActive('admin', hash), String(now), 'PX', HOUR);
+    const cache = await cachedSessionStore(raw, REDIS_URL, prefix, new FakeClock(now));
+    try {
+      assert.deepEqual(await cache.store.getSession('admin', hash, now, null), { state: 'active', record, lastActiveAt: now });
+      assert.ok(cache.store.holds('admin', hash), 'cached');
+      const other = new RedisSessionStore(raw, prefix);
+      assert.equal(await other.mark('admin', [hash], 'kicked-out'), 1);
+      const deadline = Date.now() + 2_000;
+      while (cache.store.holds('admin', hash) && Date.now() < deadline) await sleep(5);
+      assert.deepEqual(await cache.store.getSession('admin', hash, now, null), { state: 'kicked-out' });
+    } finally {
+      await cache.store.close();
+    }
+  });
+});

@@ -33,7 +33,7 @@ export interface TrackingEvents {
 export interface TrackedReader {
   /**
    * A session's value, on the tracking connection: MGET of its key and the previous layout's record and
-   * last-active keys, and the PTTL of the key that holds it. [session key's value, null, its PTTL] when
+   * last-active keys, and the PTTL of the key that holds it (of a previous-layout record: a second round trip). [session key's value, null, its PTTL] when
    * the session key exists, else [previous record, previous last-active, the previous record's PTTL].
    */
   read(sessionKey: string, legacyKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]>;
@@ -90,9 +90,11 @@ export class TrackingLink implements SessionTracking {
     const inc = this.ready;
     if (inc === null) return Promise.reject(new Error('session cache: the tracking link is down'));
     const r = inc.reader;
-    return Promise.all([r.mget(sessionKey, legacyKey, lastActiveKey), r.pttl(sessionKey), r.pttl(legacyKey)]).then(
-      ([[v, legacy, a], pttl, legacyPttl]) => (v !== null && v !== undefined ? [v, null, pttl] : [legacy ?? null, a ?? null, legacyPttl]),
-    );
+    return Promise.all([r.mget(sessionKey, legacyKey, lastActiveKey), r.pttl(sessionKey)]).then(async ([[v, legacy, a], pttl]) => {
+      if (v !== null && v !== undefined) return [v, null, pttl];
+      // A session of the previous layout (until they are all gone): its record key's TTL, in a second round trip.
+      return legacy === null || legacy === undefined ? [null, null, -2] : [legacy, a ?? null, await r.pttl(legacyKey)];
+    });
   }
 
   async close(): Promise<void> {
