@@ -1,13 +1,16 @@
 /**
  * SessionStore on Redis, cluster-safe (key-layout.ts): every script runs on keys of one slot and
- * builds no key name. A session's own keys (record s, last-active a) share a slot; the indexes
- * (user u, token id t, online bucket all) are slots of their own. So:
+ * builds no key name. A session is ONE key (s: record and last-active time, or a one-letter
+ * tombstone; a session of the previous release: its s and a keys, one slot; session-values.ts); the
+ * indexes (user u, online bucket all; token id t for the previous layout) are slots of their own. So:
  *
  * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one
- *   MGET; on standalone and Sentinel the one command is shared with the other sessions read in the
- *   same tick, command-per-tick.ts), and each single-slot step below;
+ *   GET / MGET; on standalone and Sentinel the one command is shared with the other sessions read in
+ *   the same tick, command-per-tick.ts, and covers the previous layout too; on a cluster a session
+ *   not found under its key is looked for in the previous layout with a second command), and each
+ *   single-slot step below;
  * - ordered steps, safe at every step:
- *   create   index first (u, t, all in parallel; u returns the others to replace), then replace
+ *   create   index first (u, all in parallel; u returns the others to replace), then replace
  *            the others (marker first, see mark), then write the record only if nothing holds its
  *            key: a live session is always in the indexes logout-all and kickout read. Two
  *            concurrent is-concurrent=false logins: the u step orders them; the later one marks the
@@ -15,7 +18,8 @@
  *            as long as the replacing session's retention), so it never becomes live. Listings
  *            skip an index entry whose record is missing but prune it only once it cannot be a
  *            login still being written (past its deadline / PENDING_GRACE_MS old);
- *   mark     per session: the tombstone (one script), then its index entries;
+ *   mark     per session: the tombstone (one script; kept session.tombstone-retention at most), then
+ *            its index entries;
  *   delete   the record (one script), then its index entries;
  *   update   the record (one script, only if active), then the entries of the new record, then
  *            the old entries if the user or token id changed;
