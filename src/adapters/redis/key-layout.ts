@@ -58,8 +58,7 @@
  *
  * A session's own key (s; the previous layout's s and a) is one slot; the indexes (u, t, all) are others,
  * and a session of the previous layout is in another slot than the key its token hash names now: a
- * read that finds no session key reads the previous layout's keys (one script on one server,
- * standalone and Sentinel; a second command on a cluster). So the session
+ * read that finds no session key reads the previous layout's keys with a second command. So the session
  * operations that touch indexes are ordered steps, each one atomic script or command, in an
  * order that is safe at every step (see session-store.ts): a session is indexed before its
  * record is written (a live session is always findable for logout-all and kickout), and a

@@ -1,8 +1,9 @@
 /**
  * Reading sessions an index names: each hash's session key, and the previous layout's record and
- * last-active keys where it is missing (session-values.ts): one MGET for them all where every key is
- * on one connection, standalone and Sentinel, else one GET per session (and an MGET of the previous
- * layout's two keys where that found nothing); and what an index entry's session is found to be.
+ * last-active keys where it is missing (session-values.ts): where every key is on one connection,
+ * standalone and Sentinel, one MGET for them all (500 per command) and one more for those missing;
+ * else one GET per session, and an MGET of the previous layout's two keys where that found nothing.
+ * And what an index entry's session is found to be.
  */
 import type { ListedSession } from '../../application/ports/session-store';
 import type { SessionRecord } from '../../domain/session';
@@ -18,8 +19,8 @@ import { storedSessionOf } from './session-values';
  */
 export const PENDING_GRACE_MS = 60_000;
 
-/** Sessions per MGET when one command may read them all (three keys each). */
-const MGET_SESSIONS = 400;
+/** Sessions per MGET when one command may read them all (one key each). */
+const MGET_SESSIONS = 500;
 
 export interface IndexEntry {
   readonly hash: string;
@@ -75,17 +76,21 @@ export class SessionReads {
     }
     const chunks: string[][] = [];
     for (let i = 0; i < hashes.length; i += MGET_SESSIONS) chunks.push(hashes.slice(i, i + MGET_SESSIONS) as string[]);
-    const replies = await Promise.all(
-      chunks.map((c) => this.client.mget(c.flatMap((h) => [k.session(type, h), k.legacySession(type, h), k.lastActive(type, h)]))),
-    );
-    return replies.flatMap((values) => {
-      const out: Array<readonly [string | null, string | null]> = [];
-      for (let i = 0; i < values.length; i += 3) {
-        const v = values[i] ?? null;
-        out.push(v !== null ? [v, null] : [values[i + 1] ?? null, values[i + 2] ?? null]);
-      }
-      return out;
-    });
+    const values = (await Promise.all(chunks.map((c) => this.client.mget(c.map((h) => k.session(type, h)))))).flat();
+    const out = hashes.map((_, i): readonly [string | null, string | null] => [values[i] ?? null, null]);
+    // Sessions of the previous release (until they are gone): their record and last-active keys, one more MGET.
+    const missing = hashes.flatMap((h, i) => (values[i] === null && k.session(type, h) !== k.legacySession(type, h) ? [i] : []));
+    if (missing.length === 0) return out;
+    for (let from = 0; from < missing.length; from += MGET_SESSIONS) {
+      const part = missing.slice(from, from + MGET_SESSIONS);
+      const legacy = await this.client.mget(
+        part.flatMap((i) => [k.legacySession(type, hashes[i] as string), k.lastActive(type, hashes[i] as string)]),
+      );
+      part.forEach((i, j) => {
+        out[i] = [legacy[2 * j] ?? null, legacy[2 * j + 1] ?? null];
+      });
+    }
+    return out;
   }
 
   /** Each hash's session as found: active (listed), missing, or dead (tombstone, corrupt). */

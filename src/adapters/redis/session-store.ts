@@ -5,10 +5,9 @@
  * indexes (user u, online bucket all; token id t for the previous layout) are slots of their own. So:
  *
  * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one
- *   GET / MGET; on standalone and Sentinel the one command is shared with the other sessions read in
- *   the same tick, command-per-tick.ts, and covers the previous layout too; on a cluster a session
- *   not found under its key is looked for in the previous layout with a second command), and each
- *   single-slot step below;
+ *   GET; on standalone and Sentinel the one command is shared with the other sessions read in the
+ *   same tick, command-per-tick.ts; a session not found under its key is looked for in the previous
+ *   layout with a second command), and each single-slot step below;
  * - ordered steps, safe at every step:
  *   create   index first (u, all in parallel; u returns the others to replace), then replace
  *            the others (marker first, see mark), then write the record only if nothing holds its

@@ -3,10 +3,10 @@
  * session-codec.ts) and, for sessions the previous release wrote, its `s` and `a` keys: each method is
  * one single-slot script or command on the session's key, and only when that key is missing the same
  * on the previous layout's keys (a session of the previous layout stays in it until it ends: moving
- * it would take two slots, so no step could be atomic). On standalone and Sentinel the authenticated
- * request reads both layouts in ONE command (the previous layout's keys only when the session's key is
- * missing), shared with the other reads of the tick (command-per-tick.ts); on a cluster, whose keys
- * span slots, a second command reads the previous layout when the first found nothing.
+ * it would take two slots, so no step could be atomic). The authenticated request is ONE command on
+ * the session's key (on standalone and Sentinel shared with the other reads of the tick,
+ * command-per-tick.ts); only when that finds nothing (a session of the previous release, or an
+ * unknown token) a second command reads the previous layout's keys.
  */
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
@@ -50,7 +50,7 @@ const PATCH_ATTEMPTS = 8;
 type Read = readonly [string | null, string | null];
 /** The keys of one session: its key, the previous layout's record and last-active keys. */
 type Keys = readonly [string, string, string];
-/** What the touch scripts answer for one session: nil, [value] or [previous-layout json, lastActive]. */
+/** What the touch scripts answer for one session: nil, [value] or (previous layout) [json, lastActive]. */
 type TouchReply = ReadonlyArray<string | null> | null;
 
 /** A stored value as the session of token hash `hash`: null if absent, corrupt or another session's (same key id). */
@@ -68,13 +68,14 @@ export function storedSessionOf(hash: string, value: string | null, legacyLast: 
 export type TombstoneOutcome = readonly [outcome: 'changed' | 'pending' | 'dead' | 'kept', previous?: string];
 
 export class SessionValues {
-  private readonly readKeys: (keys: Keys) => Promise<Read>;
-  private readonly readAndTouch: (keys: Keys, now: string, idle: string) => Promise<Read>;
+  /** The value of a session's key; with an idle limit read and touched (session-touch.lua): null when missing. */
+  private readonly readOne: (key: string) => Promise<string | null>;
+  private readonly touchOne: (key: string, now: string, idle: string) => Promise<string | null>;
 
   /**
-   * `oneConnection`: every key is on one server (standalone, Sentinel), so one command may read both
-   * layouts and the reads of one tick share it. `tombstoneRetentionMs`: how long a tombstone is kept
-   * at most (null: as long as the session it replaces would have been).
+   * `oneConnection`: every key is on one server (standalone, Sentinel), so the reads of one tick share one
+   * command. `tombstoneRetentionMs`: how long a tombstone is kept at most (null: as long as the session it
+   * replaces would have been).
    */
   constructor(
     private readonly client: RedisClient,
@@ -84,32 +85,34 @@ export class SessionValues {
     private readonly tombstoneRetentionMs: number | null,
   ) {
     if (!oneConnection) {
-      this.readKeys = async ([n, s, a]) => {
-        const v = await client.get(n);
-        if (v !== null) return [v, null];
-        const [legacy, last] = await client.mget(s, a);
-        return [legacy ?? null, last ?? null];
-      };
-      this.readAndTouch = async ([n, s, a], now, idle) => {
-        const r = (await this.run('agSessionTouch', n, now, idle)) as TouchReply;
-        return pairOf(r ?? ((await this.run('agSessionTouchLegacy', s, a, now, idle)) as TouchReply));
-      };
+      this.readOne = (key) => client.get(key);
+      this.touchOne = async (key, now, idle) => valueOf((await this.run('agSessionTouch', key, now, idle)) as TouchReply);
       return;
     }
-    const reads = new CommandPerTick(async (items: readonly Keys[]) => {
-      const values = await client.mget(items.flat());
-      return items.map((_, i): Read => {
-        const v = values[3 * i] ?? null;
-        return v !== null ? [v, null] : [values[3 * i + 1] ?? null, values[3 * i + 2] ?? null];
-      });
-    });
-    const touches = new CommandPerTick(async (items: ReadonlyArray<readonly [Keys, string, string]>) => {
+    const reads = new CommandPerTick(async (items: readonly string[]) => (await client.mget(items.slice())).map((v) => v ?? null));
+    const touches = new CommandPerTick(async (items: ReadonlyArray<readonly [string, string, string]>) => {
       const args = items.flatMap(([, now, idle]) => [now, idle]);
-      const replies = (await this.run('agSessionTouchMany', 3 * items.length, ...items.flatMap(([k]) => k), ...args)) as unknown[];
-      return replies.map((r) => (r instanceof Error ? r : pairOf(r as TouchReply)));
+      const replies = (await this.run('agSessionTouchMany', items.length, ...items.map(([k]) => k), ...args)) as unknown[];
+      return replies.map((r) => (r instanceof Error ? r : valueOf(r as TouchReply)));
     });
-    this.readKeys = (keys) => reads.run(keys);
-    this.readAndTouch = (keys, now, idle) => touches.run([keys, now, idle]) as Promise<Read>;
+    this.readOne = (key) => reads.run(key);
+    this.touchOne = (key, now, idle) => touches.run([key, now, idle]) as Promise<string | null>;
+  }
+
+  /** The session's value: its key's, else (missing: a second command) the previous layout's record and last-active time. */
+  private async readKeys([n, s, a]: Keys): Promise<Read> {
+    const v = await this.readOne(n);
+    if (v !== null) return [v, null];
+    const [legacy, last] = await this.client.mget(s, a);
+    return [legacy ?? null, last ?? null];
+  }
+
+  /** readKeys, touching the session at `now` unless it is frozen. */
+  private async readAndTouch([n, s, a]: Keys, now: string, idle: string): Promise<Read> {
+    const v = await this.touchOne(n, now, idle);
+    if (v !== null || s === n) return [v, null];
+    const r = (await this.run('agSessionTouchLegacy', s, a, now, idle)) as TouchReply;
+    return r === null ? [null, null] : [r[0] ?? null, r[1] ?? null];
   }
 
   private keysOf(type: string, hash: string): Keys {
@@ -220,7 +223,7 @@ export class SessionValues {
 /** Where a value's record part starts: after its 13-digit last-active head. */
 const LAST_ACTIVE_HEAD = 13;
 
-/** A touch script's reply as [value, previous layout's last-active]. */
-function pairOf(r: TouchReply): Read {
-  return r === null ? [null, null] : [r[0] ?? null, r[1] ?? null];
+/** session-touch.lua's reply as the value (null: missing). */
+function valueOf(r: TouchReply): string | null {
+  return r === null ? null : (r[0] ?? null);
 }
