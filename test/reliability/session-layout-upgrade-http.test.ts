@@ -102,3 +102,30 @@ for (const idle of [-1, 1800]) {
     });
   });
 }
+
+describe('session.tombstone-retention reaches the Redis session store', function () {
+  let infra: TestInfra;
+  let apps: ReturnType<typeof buildBoth>;
+  let redis: Redis;
+  before(async function () {
+    await requireRedis(this);
+    redis = new Redis(REDIS_URL);
+  });
+  after(async () => redis?.quit());
+  beforeEach(() => {
+    const config = testConfig({ 'session.tombstone-retention': 60 }, 'redis');
+    infra = testInfra(config, { label: 'tombstone-retention' });
+    apps = buildBoth(config, infra);
+  });
+  afterEach(async () => infra?.dispose());
+
+  it('a kickout leaves the one-letter tombstone for 60 s, not the session week', async () => {
+    const managers = apps.admin.container.get(SessionManagers).get('admin');
+    const [root, victim] = [await managers.login(admin), await managers.login(admin)];
+    await request(apps.admin.app.callback()).delete(`/monitor/online/${victim.tokenId}`).set(bearer(root.token)).expect(200);
+    const key = new RedisKeys(infra.keyPrefix).session('admin', victim.tokenHash);
+    assert.equal(await redis.get(key), 'k');
+    const ttl = await redis.pttl(key);
+    assert.ok(ttl > 50_000 && ttl <= 60_000, `ttl ${ttl}`);
+  });
+});
