@@ -32,8 +32,9 @@ export interface TrackingEvents {
 /** The read a cache makes on the tracking connection. */
 export interface TrackedReader {
   /**
-   * A session's value, on the tracking connection: MGET of its key and the previous layout's record and
-   * last-active keys, and the PTTL of the key that holds it (of a previous-layout record: a second round trip). [session key's value, null, its PTTL] when
+   * A session's value, on the tracking connection: GET and PTTL of its key; when missing, in a second round
+   * trip, MGET of the previous layout's record and last-active keys and the record's PTTL (so Redis tracks
+   * one key per cached session of the new layout). [session key's value, null, its PTTL] when
    * the session key exists, else [previous record, previous last-active, the previous record's PTTL].
    */
   read(sessionKey: string, legacyKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]>;
@@ -90,10 +91,12 @@ export class TrackingLink implements SessionTracking {
     const inc = this.ready;
     if (inc === null) return Promise.reject(new Error('session cache: the tracking link is down'));
     const r = inc.reader;
-    return Promise.all([r.mget(sessionKey, legacyKey, lastActiveKey), r.pttl(sessionKey)]).then(async ([[v, legacy, a], pttl]) => {
-      if (v !== null && v !== undefined) return [v, null, pttl];
-      // A session of the previous layout (until they are all gone): its record key's TTL, in a second round trip.
-      return legacy === null || legacy === undefined ? [null, null, -2] : [legacy, a ?? null, await r.pttl(legacyKey)];
+    return Promise.all([r.get(sessionKey), r.pttl(sessionKey)]).then(async ([v, pttl]) => {
+      if (v !== null) return [v, null, pttl];
+      if (legacyKey === sessionKey) return [null, null, -2];
+      // Not there: a session of the previous release (until they are all gone), or none. A second round trip.
+      const [[legacy, a], legacyPttl] = await Promise.all([r.mget(legacyKey, lastActiveKey), r.pttl(legacyKey)]);
+      return legacy === null || legacy === undefined ? [null, null, -2] : [legacy, a ?? null, legacyPttl];
     });
   }
 
