@@ -37,14 +37,15 @@ const CLIENT_KEYS = new Set(['ip', 'userAgent', 'device', 'os', 'browser', 'devi
 
 /** Whether every own key of `o` is one of `known` and none of them holds null. */
 function only(o: object, known: ReadonlySet<string>): boolean {
-  for (const [k, v] of Object.entries(o)) if (!known.has(k) || v === null) return false;
+  const r = o as Record<string, unknown>;
+  for (const k in r) if (Object.hasOwn(r, k) && (!known.has(k) || r[k] === null)) return false;
   return true;
 }
 
 /** Whether the packed form holds `record` exactly. */
 function packable(record: SessionRecord): boolean {
   const r = record as unknown as Record<string, unknown>;
-  for (const [k, v] of Object.entries(r)) if (!RECORD_KEYS.has(k) || (v === null && k !== 'expiresAt')) return false;
+  for (const k in r) if (Object.hasOwn(r, k) && (!RECORD_KEYS.has(k) || (r[k] === null && k !== 'expiresAt'))) return false;
   return (
     record.v === 1 &&
     (record.rememberMe === undefined || record.rememberMe === false) &&
