@@ -1494,8 +1494,8 @@ export interface components {
          */
         OwnSession: {
             /**
-             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
-             * @example 3f9a1c0d5e7b2a48
+             * @description Short, non-secret session identifier (the first 32 hex digits of the token hash; 16 for a session of an earlier release)
+             * @example 3f9a1c0d5e7b2a48c61e07d94b35f2a0
              */
             tokenId: string;
             /**
@@ -2002,8 +2002,8 @@ export interface components {
          */
         OnlineSession: {
             /**
-             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
-             * @example 3f9a1c0d5e7b2a48
+             * @description Short, non-secret session identifier (the first 32 hex digits of the token hash; 16 for a session of an earlier release)
+             * @example 3f9a1c0d5e7b2a48c61e07d94b35f2a0
              */
             tokenId: string;
             /**
@@ -2082,8 +2082,8 @@ export interface components {
          */
         KickedOutSession: {
             /**
-             * @description Short, non-secret session identifier (the first 16 hex digits of the token hash)
-             * @example 3f9a1c0d5e7b2a48
+             * @description Short, non-secret session identifier (the first 32 hex digits of the token hash; 16 for a session of an earlier release)
+             * @example 3f9a1c0d5e7b2a48c61e07d94b35f2a0
              */
             tokenId: string;
             /** @enum {boolean} */

@@ -29,6 +29,11 @@ export interface SessionPolicy {
   readonly overflowLogoutMode: OverflowLogoutMode;
   /** Lifetime in seconds of a session logged in without remember-me (at most `timeout`). */
   readonly noRememberTimeout: number;
+  /**
+   * Seconds a tombstone (a kicked-out, replaced or over-the-cap session) is kept at most, answering
+   * `token-kicked-out` / `token-replaced`; after it the token reads as unknown (`token-invalid`).
+   */
+  readonly tombstoneRetention: number;
 }
 
 /** `CURR_DEVICE_TYPE`: the sessions of the new login's device type; `ALL_DEVICE_TYPE`: every session of the account. */
@@ -54,11 +59,13 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   maxLoginCount: 12,
   overflowLogoutMode: 'LOGOUT',
   noRememberTimeout: 86400,
+  tombstoneRetention: 86400,
 };
 
 /**
  * How long a record is kept past its expiry so that a late request is told "expired"
- * rather than "invalid". Tombstones (kicked out / replaced) keep the session's own TTL.
+ * rather than "invalid". Tombstones (kicked out / replaced) keep the session's own TTL, cut to
+ * `tombstoneRetention`.
  */
 export const EXPIRED_GRACE_MS = 60 * 60 * 1000;
 

@@ -35,6 +35,8 @@ export type { StoreAssemblyOptions, StorePorts } from './store-ports';
 /** The settings the backends read: the configuration's svc.store, svc.redis.*, session.local-cache.*, profile. */
 export interface StoreSettings extends LayerSettings {
   readonly store: StoreBackendName;
+  /** session.tombstone-retention (seconds): how long the Redis session store keeps a tombstone at most. */
+  readonly session: { readonly tombstoneRetention: number };
   readonly redis: LayerSettings['redis'] & { readonly mode: RedisModeName };
 }
 
@@ -219,11 +221,13 @@ function redisMode(
           onError: (err) => opts.log.warn({ err: { message: err.message } }, 'redis connection error'),
         });
       const client = connect();
-      const stores = createRedisStores(client, opts.keyPrefix ?? r.keyPrefix, {
-        pingTimeoutMs: r.commandTimeoutMs,
-        mode: r.mode,
-        ...healthOptions(settings),
-      });
+      const stores = createRedisStores(
+        client,
+        opts.keyPrefix ?? r.keyPrefix,
+        { pingTimeoutMs: r.commandTimeoutMs, mode: r.mode, ...healthOptions(settings) },
+        undefined,
+        { tombstoneRetentionMs: settings.session.tombstoneRetention * 1000 },
+      );
       const { sessions, kv, lists, rateLimits, captchas, audit, webhooks } = stores;
       return {
         ports: { sessions, kv, lists, rateLimits, captchas, audit, webhooks },

@@ -44,20 +44,28 @@ describe('Redis store specifics', function () {
   async function login(userId = 'u1', retentionMs: number | null = HOUR): Promise<{ hash: string; tokenId: string }> {
     const now = Date.now();
     const hash = newHash();
-    const record = makeRecord({ userId, createdAt: now });
+    // The token id a login gives: the session's key id (no token-id key is written for it).
+    const record = makeRecord({ userId, createdAt: now, tokenId: hash.slice(0, 32) });
     await stores.sessions.create({ loginType: 'admin', tokenHash: hash, record, retentionMs, admission: { kind: 'add' }, now });
     return { hash, tokenId: record.tokenId };
   }
 
-  it('uses the documented key layout with PX TTLs', async () => {
+  /** The session's one key: named by the first 32 hex digits of its token hash. */
+  const sk = (hash: string): string => `${prefix}s:admin:${hash.slice(0, 32)}`;
+
+  it('uses the documented key layout with PX TTLs: one key per session, the record packed after last-active time and hash', async () => {
+    const before = Date.now();
     const { hash, tokenId } = await login();
     const c = redis();
-    assert.equal(await c.type(`${prefix}s:admin:${hash}`), 'string');
-    assert.equal(await c.type(`${prefix}a:admin:${hash}`), 'string');
-    assert.equal(await c.get(`${prefix}t:admin:${tokenId}`), hash);
+    assert.equal(await c.type(sk(hash)), 'string');
+    const value = (await c.get(sk(hash))) ?? '';
+    assert.match(value, new RegExp(`^\\d{13}\\|${hash}\\|\\[1,"admin",null,`), value);
+    assert.ok(Number(value.slice(0, 13)) >= before);
+    assert.equal(await c.exists(`${prefix}s:admin:${hash}`, `${prefix}a:admin:${hash}`, `${prefix}t:admin:${tokenId}`), 0);
+    assert.equal(await stores.sessions.findByTokenId('admin', tokenId), hash);
     assert.ok((await c.zscore(`${prefix}u:admin:u1`, hash)) !== null);
     assert.ok((await c.zscore(`${prefix}all:admin`, hash)) !== null);
-    for (const key of [`s:admin:${hash}`, `a:admin:${hash}`, `t:admin:${tokenId}`, 'u:admin:u1']) {
+    for (const key of [`s:admin:${hash.slice(0, 32)}`, 'u:admin:u1']) {
       const ttl = await c.pttl(prefix + key);
       assert.ok(ttl > HOUR - 5_000 && ttl <= HOUR, `${key} ttl ${ttl}`);
     }
@@ -68,35 +76,46 @@ describe('Redis store specifics', function () {
     assert.ok((await c.pttl(`${prefix}rl:ip`)) > 59_000);
   });
 
-  it('a tombstone keeps the remaining TTL (SET KEEPTTL) and drops the index entries', async () => {
-    const { hash, tokenId } = await login('u1', 10_000);
+  it('a tombstone is one letter, keeps the remaining TTL cut to the tombstone retention, and drops the index entries', async () => {
+    const { hash } = await login('u1', 10_000);
     await sleep(20);
     assert.equal(await stores.sessions.mark('admin', [hash], 'kicked-out'), 1);
     const c = redis();
-    assert.equal(await c.get(`${prefix}s:admin:${hash}`), 'kicked-out');
-    const ttl = await c.pttl(`${prefix}s:admin:${hash}`);
+    assert.equal(await c.get(sk(hash)), 'k');
+    const ttl = await c.pttl(sk(hash));
     assert.ok(ttl > 0 && ttl <= 10_000 - 20, `ttl ${ttl}`);
-    assert.equal(await c.exists(`${prefix}a:admin:${hash}`, `${prefix}t:admin:${tokenId}`), 0);
+    const short = createRedisStores(c, prefix, {}, undefined, { tombstoneRetentionMs: 2_000 }).sessions;
+    const long = await login('u1', HOUR);
+    assert.equal(await short.mark('admin', [long.hash], 'replaced'), 1);
+    assert.equal(await c.get(sk(long.hash)), 'r');
+    const cut = await c.pttl(sk(long.hash));
+    assert.ok(cut > 0 && cut <= 2_000, `ttl ${cut}`);
     assert.equal(await c.zscore(`${prefix}u:admin:u1`, hash), null);
     assert.equal(await c.zscore(`${prefix}all:admin`, hash), null);
   });
 
   it('a session without retention and its user index have no TTL', async () => {
     const { hash } = await login('u1', null);
-    assert.equal(await redis().pttl(`${prefix}s:admin:${hash}`), -1);
+    assert.equal(await redis().pttl(sk(hash)), -1);
     assert.equal(await redis().pttl(`${prefix}u:admin:u1`), -1);
   });
 
   it('reads corrupt session data as absent and never throws on it', async () => {
     const { hash } = await login();
-    await redis().set(`${prefix}s:admin:${hash}`, '{not json');
+    await redis().set(sk(hash), '{not json', 'KEEPTTL');
     assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), null), null);
     assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), 60_000), null);
     assert.equal(await stores.sessions.update('admin', hash, makeRecord({ createdAt: Date.now() }), HOUR), false);
     assert.equal(await stores.sessions.mark('admin', [hash], 'kicked-out'), 0);
     assert.deepEqual(await stores.sessions.listByUser('admin', 'u1', Date.now()), []);
     assert.deepEqual(await listAll(stores.sessions, 'admin', Date.now(), 10), []);
-    await redis().set(`${prefix}s:admin:${hash}`, '[1,2]');
+    for (const corrupt of ['[1,2]', `0000000000001|${hash}|[2,"admin"]`, `0000000000001|${hash}|{}`, `0000000000001|${hash}`]) {
+      await redis().set(sk(hash), corrupt);
+      assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), null), null, corrupt);
+      assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), 60_000), null, corrupt);
+    }
+    // Another token hash with the same first 32 digits is not this session.
+    await redis().set(sk(hash), `0000000000001|${hash.slice(0, 32)}${'0'.repeat(32)}|[1,"admin",null,1,null,"u1","alice"]`);
     assert.equal(await stores.sessions.getSession('admin', hash, Date.now(), null), null);
   });
 
@@ -104,8 +123,8 @@ describe('Redis store specifics', function () {
     const a = await login();
     const b = await login();
     const c = await login();
-    await redis().del(`${prefix}s:admin:${b.hash}`);
-    await redis().hset(`${prefix}s:admin:${b.hash}`, 'f', 'v'); // WRONGTYPE for GET
+    await redis().del(sk(b.hash));
+    await redis().hset(sk(b.hash), 'f', 'v'); // WRONGTYPE for GET
     for (const idle of [null, 60_000]) {
       const results = await Promise.allSettled([a, b, c].map((s) => stores.sessions.getSession('admin', s.hash, Date.now(), idle)));
       assert.deepEqual(

@@ -67,6 +67,20 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
       assert.equal(calculateSlot(keys.keyValue('rt:admin:abc')), calculateSlot(keys.keyValue('rtused:admin:abc')));
     });
 
+    it("names a session by the first 32 hex digits of its hash; the previous layout's record and last-active share a slot", () => {
+      const hash = newHash();
+      assert.equal(keys.session('admin', hash), `p:s:{admin:${hash.slice(0, 32)}}`);
+      assert.equal(keys.legacySession('admin', hash), `p:s:{admin:${hash}}`);
+      assert.equal(calculateSlot(keys.legacySession('admin', hash)), calculateSlot(keys.lastActive('admin', hash)));
+      assert.equal(keys.sessionKeyOfLegacy(keys.legacySession('admin', hash)), keys.session('admin', hash));
+      assert.equal(keys.sessionKeyOfLegacy(keys.session('admin', hash)), null, 'a key of the new layout is itself');
+      assert.equal(keys.sessionKeyOfLegacy(keys.user('admin', 'u1')), null);
+      const plain = new RedisKeys('p:');
+      assert.equal(plain.session('admin', hash), `p:s:admin:${hash.slice(0, 32)}`);
+      assert.equal(plain.sessionKeyOfLegacy(plain.legacySession('admin', hash)), plain.session('admin', hash));
+      assert.equal(plain.sessionKeyOfLegacy(`q:s:admin:${hash}`), null, 'another prefix');
+    });
+
     it('escapes braces and % inside a tag, so no user-chosen id moves a key to another slot', () => {
       assert.equal(keys.user('web', 'a}b{c%'), 'p:u:{web:a%7Db%7Bc%25}');
       assert.equal(keys.keyValue('nonce:k:}x'), 'p:kv:nonce:{k:%7Dx}');
@@ -87,7 +101,8 @@ describe('Redis key layout: tagged (cluster) on one server', function () {
 
     it('keeps the plain layout names of earlier releases', () => {
       const plain = new RedisKeys('p:');
-      assert.equal(plain.session('admin', 'h1'), 'p:s:admin:h1');
+      assert.equal(plain.legacySession('admin', 'h1'), 'p:s:admin:h1');
+      assert.equal(plain.lastActive('admin', 'h1'), 'p:a:admin:h1');
       assert.equal(plain.all('admin', 'h1'), 'p:all:admin');
       assert.equal(plain.keyValue('rt:admin:abc'), 'p:kv:rt:admin:abc');
     });

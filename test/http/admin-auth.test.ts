@@ -271,7 +271,7 @@ for (const kind of STORE_KINDS) {
         const list = await request(c.app.callback()).get('/monitor/online').set(bearer(viewerToken)).expect(200);
         const entry = (list.body.data.list as Array<Record<string, string>>).find((s) => s.ipaddr === '10.9.9.9');
         assert.ok(entry);
-        assert.match(entry.tokenId as string, /^[0-9a-f]{16}$/);
+        assert.match(entry.tokenId as string, /^[0-9a-f]{32}$/);
         assert.equal(entry.username, 'viewer');
         assert.match(entry.loginTime as string, DATE);
         await request(c.app.callback()).delete(`/monitor/online/${entry.tokenId}`).set(bearer(viewerToken)).expect(403);

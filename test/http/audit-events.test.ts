@@ -95,7 +95,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(succeeded?.userId, '1');
       assert.equal(succeeded?.username, 'admin');
       assert.equal(succeeded?.ip, '10.7.0.1');
-      assert.match(succeeded?.tokenId ?? '', /^[0-9a-f]{16}$/);
+      assert.match(succeeded?.tokenId ?? '', /^[0-9a-f]{32}$/);
       assert.deepEqual(await tokenIdOf('admin', ok.body.data.accessToken).then((ids) => ids.includes(succeeded?.tokenId ?? '')), true);
       assert.equal(succeeded?.requestId, ok.headers['x-request-id']);
       assert.equal(succeeded?.log, 'login');
@@ -137,7 +137,7 @@ for (const kind of STORE_KINDS) {
       const [reused, refreshed] = await events(admin, 'login', 2);
       assert.equal(refreshed?.type, 'refresh-rotated');
       assert.equal(refreshed?.outcome, 'success');
-      assert.match(refreshed?.tokenId ?? '', /^[0-9a-f]{16}$/);
+      assert.match(refreshed?.tokenId ?? '', /^[0-9a-f]{32}$/);
       assert.equal(reused?.type, 'refresh-reused');
       assert.equal(reused?.reason, 'refresh-token-reused');
 
@@ -147,7 +147,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(out?.type, 'logout');
       assert.equal(out?.username, 'viewer');
       assert.equal(out?.userId, '2');
-      assert.match(out?.tokenId ?? '', /^[0-9a-f]{16}$/);
+      assert.match(out?.tokenId ?? '', /^[0-9a-f]{32}$/);
     });
 
     it('refusals: permission denied, rate limited, a duplicate submission', async () => {

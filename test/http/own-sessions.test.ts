@@ -58,7 +58,7 @@ for (const kind of STORE_KINDS) {
           ['viewer', '192.0.2.22', 'iOS 17', 'Safari 17', 'H5', true],
         ],
       );
-      for (const row of rows) assert.match(String(row.tokenId), /^[0-9a-f]{16}$/);
+      for (const row of rows) assert.match(String(row.tokenId), /^[0-9a-f]{32}$/);
       await http().delete(`/auth/sessions/${rows[0]?.tokenId}`).set(bearer(phone.accessToken)).expect(204);
       await http().get('/auth/me').set(bearer(phone.accessToken)).expect(200);
       await http().get('/auth/me').set(bearer(desk.accessToken)).expect(401);

@@ -114,7 +114,7 @@ for (const kind of STORE_KINDS) {
         ]);
         assert.deepEqual([phone.ipaddr, phone.userAgent, phone.current], ['10.1.0.1', 'phone', false]);
         assert.deepEqual([laptop.ipaddr, laptop.userAgent, laptop.current], ['10.1.0.2', 'laptop', true]);
-        assert.match(String(phone.tokenId), /^[0-9a-f]{16}$/);
+        assert.match(String(phone.tokenId), /^[0-9a-f]{32}$/);
 
         // end the phone's session from the laptop: its access and refresh token die
         const del = await request(c.web.callback()).delete(`/user/sessions/${phone.tokenId}`).set(bearer(second.accessToken)).expect(204);

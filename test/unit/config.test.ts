@@ -55,6 +55,7 @@ describe('configuration', () => {
         maxLoginCount: 12,
         overflowLogoutMode: 'LOGOUT',
         noRememberTimeout: 86400,
+        tombstoneRetention: 86400,
         shareSecret: undefined,
       },
     );
@@ -144,6 +145,7 @@ describe('configuration', () => {
           SESSION_MAX_LOGIN_COUNT: '0',
           SESSION_OVERFLOW_LOGOUT_MODE: 'BAN',
           SESSION_NO_REMEMBER_TIMEOUT: '-1',
+          SESSION_TOMBSTONE_RETENTION: '10',
         },
         configDir: emptyDir(),
       }),
@@ -154,18 +156,24 @@ describe('configuration', () => {
       'session.max-login-count',
       'session.overflow-logout-mode',
       'session.no-remember-timeout',
+      'session.tombstone-retention',
     ])
       assert.ok(
         problems.some((p) => p.startsWith(key)),
         `${key}: ${problems.join('\n')}`,
       );
     const ok = loadConfig({
-      env: { SESSION_MAX_LOGIN_COUNT: '-1', SESSION_REPLACED_RANGE: 'ALL_DEVICE_TYPE', SESSION_OVERFLOW_LOGOUT_MODE: 'KICKOUT' },
+      env: {
+        SESSION_MAX_LOGIN_COUNT: '-1',
+        SESSION_REPLACED_RANGE: 'ALL_DEVICE_TYPE',
+        SESSION_OVERFLOW_LOGOUT_MODE: 'KICKOUT',
+        SESSION_TOMBSTONE_RETENTION: '600',
+      },
       configDir: emptyDir(),
     });
     assert.deepEqual(
-      [ok.session.maxLoginCount, ok.session.replacedRange, ok.session.overflowLogoutMode],
-      [-1, 'ALL_DEVICE_TYPE', 'KICKOUT'],
+      [ok.session.maxLoginCount, ok.session.replacedRange, ok.session.overflowLogoutMode, ok.session.tombstoneRetention],
+      [-1, 'ALL_DEVICE_TYPE', 'KICKOUT', 600],
     );
   });
 

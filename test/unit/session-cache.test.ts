@@ -35,10 +35,11 @@ class FakeTracking implements SessionTracking {
     events.ready();
   }
 
-  async read(recordKey: string): Promise<[string | null, string | null, number]> {
+  /** Answers in the previous layout's form (record JSON, last-active): the whole hash is in the previous record key's name. */
+  async read(_sessionKey: string, legacyKey: string): Promise<[string | null, string | null, number]> {
     this.reads++;
     if (this.held !== null) await new Promise<void>((resolve) => this.held?.push(resolve));
-    const [, , type, hash] = recordKey.split(':') as [string, string, LoginType, string];
+    const [, , type, hash] = legacyKey.split(':') as [string, string, LoginType, string];
     const got = await this.store.getSession(type, hash, 0, null);
     if (got === null) return [null, null, -2];
     if (got.state !== 'active') return [got.state, null, -1];

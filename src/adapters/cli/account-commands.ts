@@ -1,4 +1,5 @@
 /** The commands on accounts and live sessions: `users add|reset-mfa`, `sessions list|kickout|resync`. */
+import { TOKEN_ID_PATTERN } from '../../application/session/session-token';
 import { DEVICE_TYPE_PATTERN } from '../../domain/device-type';
 import { USERNAME_PATTERN } from '../../domain/password';
 import { loginType, parse, password, required, str } from './args';
@@ -88,8 +89,8 @@ async function kickout(rest: readonly string[], io: CliIo, deps: () => Promise<C
   if (deviceType !== undefined && !DEVICE_TYPE_PATTERN.test(deviceType))
     throw new UsageError('sessions kickout: --device-type must be 1-32 characters of A-Z a-z 0-9 _ -');
   const d = await deps();
-  // A token id is 16 lowercase hex digits; anything else (or no such token) is a user id.
-  if (deviceType === undefined && /^[0-9a-f]{16}$/.test(id) && (await d.kickoutToken(type, id))) {
+  // A token id is 32 lowercase hex digits (16 for a session of an earlier release); anything else (or no such token) is a user id.
+  if (deviceType === undefined && TOKEN_ID_PATTERN.test(id) && (await d.kickoutToken(type, id))) {
     io.out(`kicked out 1 ${type} session (token id ${id})`);
     return;
   }

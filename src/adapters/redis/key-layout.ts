@@ -14,10 +14,18 @@
  * builds a key name. What shares a slot, and why:
  *
  *   plain                      tagged                        slot decided by
- *   <p>s:<type>:<hash>         <p>s:{<type>:<hash>}          the session: record (or tombstone
+ *   <p>s:<type>:<id>           <p>s:{<type>:<id>}            the session (id: the first 32 hex digits of
+ *                                                            its token hash, which is also its token id):
+ *                                                            ONE key holding '<lastActive>|<hash>|<record>'
+ *                                                            (the record packed, session-pack.ts) or a
+ *                                                            one-letter tombstone kept for
+ *                                                            session.tombstone-retention (session-codec.ts)
+ *   previous layout, read until its sessions are gone (never written for a new session):
+ *   <p>s:<type>:<hash>         <p>s:{<type>:<hash>}          the session: record JSON (or tombstone
  *   <p>a:<type>:<hash>         <p>a:{<type>:<hash>}          'kicked-out' / 'replaced') and its
- *                                                            last-active time share it, so reading
- *                                                            and touching a session is ONE script
+ *                                                            last-active time share a slot
+ *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       16-hex token id -> token hash (also written
+ *                                                            for a record whose token id is not its key id)
  *   <p>u:<type>:<userId>       <p>u:{<type>:<userId>}        the user: ZSET of the user's session
  *                                                            hashes (score = retention deadline)
  *   <p>um:<type>:<userId>      <p>um:{<type>:<userId>}       and a HASH beside it: per hash the order
@@ -27,7 +35,6 @@
  *                                                            counter '#seq'), so the admission of a login
  *                                                            (replaced range, exit mode, the cap) is one
  *                                                            script over one slot
- *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       the short token id -> token hash
  *   <p>all:<type>              <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
  *                                                            hash): the per-type online index (score
  *                                                            = createdAt) is spread over the masters;
@@ -49,13 +56,18 @@
  * A captcha answer is the key-value key captcha:<scope>:<uuid> (JSON {"answer", "expiresAt"},
  * also read: {"a", "exp"}). RedisStoreHealth owns no keys.
  *
- * Per-session keys (s, a) are one slot; the indexes (u, t, all) are others. So the session
+ * A session's own key (s; the previous layout's s and a) is one slot; the indexes (u, t, all) are others,
+ * and a session of the previous layout is in another slot than the key its token hash names now: a
+ * read that finds no session key reads the previous layout's keys with a second command. So the session
  * operations that touch indexes are ordered steps, each one atomic script or command, in an
  * order that is safe at every step (see session-store.ts): a session is indexed before its
  * record is written (a live session is always findable for logout-all and kickout), and a
  * revocation writes its marker before it cleans the indexes (a half-done revocation has already
  * revoked). Never KEYS or SCAN.
  */
+import { SESSION_ID_HEX } from './session-pack';
+
+export { SESSION_ID_HEX };
 
 /** Buckets of the per-type online index in the tagged layout (one in the plain layout). */
 export const ALL_BUCKETS = 16;
@@ -94,12 +106,30 @@ export class RedisKeys {
     return this.tagged ? `${this.prefix}${space}:{${escapeTag(part)}}` : `${this.prefix}${space}:${part}`;
   }
 
-  /** Session record or tombstone. */
+  /** A session's one key: record and last-active time, or tombstone; named by the first 32 hex digits of its token hash. */
   session(type: string, hash: string): string {
+    return this.key('s', `${type}:${hash.slice(0, SESSION_ID_HEX)}`);
+  }
+
+  /** The previous layout's record or tombstone of a session, named by its whole token hash. */
+  legacySession(type: string, hash: string): string {
     return this.key('s', `${type}:${hash}`);
   }
 
-  /** Last-active time of a session (the session's slot). */
+  /**
+   * The session key that names the same session as a key of the previous layout's `s` (the local cache maps
+   * the invalidations of those keys through it); null for any other key.
+   */
+  sessionKeyOfLegacy(key: string): string | null {
+    const head = this.tagged ? `${this.prefix}s:{` : `${this.prefix}s:`;
+    if (!key.startsWith(head) || (this.tagged && !key.endsWith('}'))) return null;
+    const rest = key.slice(head.length, this.tagged ? -1 : undefined);
+    const colon = rest.lastIndexOf(':');
+    if (colon < 0 || rest.length - colon - 1 <= SESSION_ID_HEX) return null;
+    return this.session(rest.slice(0, colon), rest.slice(colon + 1));
+  }
+
+  /** The previous layout's last-active time of a session (the slot of its `legacySession`). */
   lastActive(type: string, hash: string): string {
     return this.key('a', `${type}:${hash}`);
   }
@@ -114,7 +144,7 @@ export class RedisKeys {
     return this.key('um', `${type}:${userId}`);
   }
 
-  /** Short token id -> token hash. */
+  /** Token id -> token hash: the previous layout's, and a record's whose token id is not its key id. */
   tokenId(type: string, tokenId: string): string {
     return this.key('t', `${type}:${tokenId}`);
   }

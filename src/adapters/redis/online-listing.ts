@@ -27,13 +27,14 @@ export const MAX_DEAD_PER_PAGE = 1000;
 const SCAN_BATCH = 500;
 
 /**
- * Text every matching record's JSON holds (a cheap pre-check, no parse): the IP's field, and the
- * device type's unless it is the default one (a record without a device type is of that type too).
+ * Text every matching stored value holds (a cheap pre-check, no parse): the IP as a JSON string, and
+ * the device type's unless it is the default one (a record without a device type is of that type
+ * too). Both layouts hold them so: a packed record by position (session-pack.ts), a JSON one by name.
  */
 function needlesOf(q: OnlineQuery): string[] {
   const out: string[] = [];
-  if (q.ip !== undefined) out.push(`"ip":${JSON.stringify(q.ip)}`);
-  if (q.deviceType !== undefined && q.deviceType !== DEFAULT_DEVICE_TYPE) out.push(`"deviceType":${JSON.stringify(q.deviceType)}`);
+  if (q.ip !== undefined) out.push(JSON.stringify(q.ip));
+  if (q.deviceType !== undefined && q.deviceType !== DEFAULT_DEVICE_TYPE) out.push(JSON.stringify(q.deviceType));
   return out;
 }
 

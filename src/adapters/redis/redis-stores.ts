@@ -7,7 +7,7 @@ import { RedisKeyValueStore } from './key-value-store';
 import { RedisListStore } from './list-store';
 import { RedisRateLimitStore } from './rate-limit-store';
 import type { RedisClient } from './redis-client';
-import { RedisSessionStore } from './session-store';
+import { RedisSessionStore, type RedisSessionStoreOptions } from './session-store';
 import { RedisStoreHealth, type RedisStoreHealthOptions } from './store-health';
 
 export interface RedisStores {
@@ -28,9 +28,10 @@ export function createRedisStores(
   keyPrefix: string,
   opts: RedisStoreHealthOptions = {},
   layout?: KeyLayoutKind,
+  sessionOptions: RedisSessionStoreOptions = {},
 ): RedisStores {
   return {
-    sessions: new RedisSessionStore(client, keyPrefix, layout),
+    sessions: new RedisSessionStore(client, keyPrefix, layout, sessionOptions),
     kv: new RedisKeyValueStore(client, keyPrefix, layout),
     lists: new RedisListStore(client, keyPrefix, layout),
     rateLimits: new RedisRateLimitStore(client, keyPrefix, layout),

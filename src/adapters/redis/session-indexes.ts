@@ -8,10 +8,10 @@
 import type { Admission, ListedSession } from '../../application/ports/session-store';
 import { DEFAULT_DEVICE_TYPE, sessionDeviceType } from '../../domain/device-type';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
-import type { RedisKeys } from './key-layout';
+import { type RedisKeys, SESSION_ID_HEX } from './key-layout';
 import type { ScriptRunner } from './lua-scripts';
 import type { RedisClient } from './redis-client';
-import { activeRecord, current, type Found, isDead, pairs, PENDING_GRACE_MS, type SessionReads } from './session-reads';
+import { current, type Found, isDead, pairs, PENDING_GRACE_MS, type SessionReads } from './session-reads';
 
 export { activeRecord, current, PENDING_GRACE_MS } from './session-reads';
 
@@ -23,6 +23,15 @@ export { activeRecord, current, PENDING_GRACE_MS } from './session-reads';
 export type Admitted =
   | { readonly end: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>; readonly refused?: undefined }
   | { readonly refused: ReadonlyArray<{ readonly hash: string; readonly createdAt: number }> };
+
+/**
+ * Whether a session has a token-id key: not when its token id is its key id (the first 32 hex digits of
+ * its hash, as every login writes it: findByTokenId reads the session key it names); yes for the
+ * previous layout's 16-hex ids and any other token id.
+ */
+function hasTokenKey(hash: string, record: SessionRecord): boolean {
+  return record.tokenId !== hash.slice(0, SESSION_ID_HEX);
+}
 
 /** The arguments of session-index-user.lua after its two keys. */
 function admitArgs(hash: string, record: SessionRecord, ret: string, now: number, a: Admission): string[] {
@@ -62,11 +71,10 @@ export class SessionIndexes {
   async admit(type: string, hash: string, record: SessionRecord, ret: string, now: number, admission: Admission): Promise<Admitted> {
     const k = this.keys;
     const userId = record.principal.userId;
+    const tokenKey = hasTokenKey(hash, record) ? k.tokenId(type, record.tokenId) : null;
     const [reply] = await Promise.all([
       this.run('agSessionIndexUser', k.user(type, userId), k.userMeta(type, userId), ...admitArgs(hash, record, ret, now, admission)),
-      ret === ''
-        ? this.client.set(k.tokenId(type, record.tokenId), hash)
-        : this.client.set(k.tokenId(type, record.tokenId), hash, 'PX', ret),
+      tokenKey === null ? null : ret === '' ? this.client.set(tokenKey, hash) : this.client.set(tokenKey, hash, 'PX', ret),
       this.client.zadd(k.all(type, hash), String(record.createdAt), hash),
     ]);
     const [verdict, list, candidates] = reply as [string, string[], string[]];
@@ -78,7 +86,7 @@ export class SessionIndexes {
     if (verdict === 'refused') {
       await Promise.all([
         prune,
-        this.run('agSessionDropToken', k.tokenId(type, record.tokenId), hash),
+        tokenKey === null ? null : this.run('agSessionDropToken', tokenKey, hash),
         this.client.zrem(k.all(type, hash), hash),
       ]);
       return { refused: pairs(list).map((e) => ({ hash: e.hash, createdAt: e.score })) };
@@ -108,7 +116,7 @@ export class SessionIndexes {
     await Promise.all([
       this.client.zrem(k.all(type, hash), hash),
       user === undefined ? null : this.unindexUser(type, user, [hash]),
-      record === null ? null : this.run('agSessionDropToken', k.tokenId(type, record.tokenId), hash),
+      record === null || !hasTokenKey(hash, record) ? null : this.run('agSessionDropToken', k.tokenId(type, record.tokenId), hash),
     ]);
   }
 
@@ -117,15 +125,15 @@ export class SessionIndexes {
     const k = this.keys;
     await Promise.all([
       moved.user ? this.unindexUser(type, old.principal.userId, [hash]) : null,
-      moved.token ? this.run('agSessionDropToken', k.tokenId(type, old.tokenId), hash) : null,
+      moved.token && hasTokenKey(hash, old) ? this.run('agSessionDropToken', k.tokenId(type, old.tokenId), hash) : null,
     ]);
   }
 
   /** Drops the user-index entries among `hashes` whose session is gone (missing, tombstone, corrupt). */
   private async pruneUser(type: string, userId: string, hashes: readonly string[]): Promise<void> {
     if (hashes.length === 0) return;
-    const values = await Promise.all(hashes.map((h) => this.client.get(this.keys.session(type, h))));
-    const dead = hashes.filter((_, i) => activeRecord(values[i]) === null);
+    const found = await this.reads.find(type, hashes);
+    const dead = hashes.filter((_, i) => found[i]?.kind !== 'active');
     if (dead.length === 0) return;
     await Promise.all([this.unindexUser(type, userId, dead), ...dead.map((h) => this.client.zrem(this.keys.all(type, h), h))]);
   }

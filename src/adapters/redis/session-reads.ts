@@ -1,13 +1,16 @@
 /**
- * Reading sessions an index names: each hash's record and last-active time (one MGET for them all
- * where every key is on one connection, standalone and Sentinel, else one MGET per session slot),
- * and what an index entry's session is found to be.
+ * Reading sessions an index names: each hash's session key, and the previous layout's record and
+ * last-active keys where it is missing (session-values.ts): where every key is on one connection,
+ * standalone and Sentinel, one MGET for them all (500 per command) and one more for those missing;
+ * else one GET per session, and an MGET of the previous layout's two keys where that found nothing.
+ * And what an index entry's session is found to be.
  */
 import type { ListedSession } from '../../application/ports/session-store';
 import type { SessionRecord } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
 import type { RedisClient } from './redis-client';
-import { decodeStored, parseLastActive } from './session-codec';
+import { decodeStored } from './session-codec';
+import { storedSessionOf } from './session-values';
 
 /**
  * How long an index entry whose session record is missing may be a login still being written
@@ -16,7 +19,7 @@ import { decodeStored, parseLastActive } from './session-codec';
  */
 export const PENDING_GRACE_MS = 60_000;
 
-/** Sessions per MGET when one command may read them all (two keys each). */
+/** Sessions per MGET when one command may read them all (one key each). */
 const MGET_SESSIONS = 500;
 
 export interface IndexEntry {
@@ -58,21 +61,36 @@ export class SessionReads {
     private readonly oneConnection: boolean,
   ) {}
 
-  /** Each hash's [record value, last-active value], in order. */
+  /** Each hash's [session value, previous layout's last-active value (null for a session of one key)], in order. */
   async raw(type: string, hashes: readonly string[]): Promise<Array<readonly [string | null, string | null]>> {
     const k = this.keys;
     if (!this.oneConnection) {
-      const replies = await Promise.all(hashes.map((h) => this.client.mget(k.session(type, h), k.lastActive(type, h))));
-      return replies.map(([v, a]) => [v ?? null, a ?? null] as const);
+      return Promise.all(
+        hashes.map(async (h): Promise<readonly [string | null, string | null]> => {
+          const v = await this.client.get(k.session(type, h));
+          if (v !== null) return [v, null];
+          const [legacy, last] = await this.client.mget(k.legacySession(type, h), k.lastActive(type, h));
+          return [legacy ?? null, last ?? null];
+        }),
+      );
     }
     const chunks: string[][] = [];
     for (let i = 0; i < hashes.length; i += MGET_SESSIONS) chunks.push(hashes.slice(i, i + MGET_SESSIONS) as string[]);
-    const replies = await Promise.all(chunks.map((c) => this.client.mget(c.flatMap((h) => [k.session(type, h), k.lastActive(type, h)]))));
-    return replies.flatMap((values) => {
-      const out: Array<readonly [string | null, string | null]> = [];
-      for (let i = 0; i < values.length; i += 2) out.push([values[i] ?? null, values[i + 1] ?? null]);
-      return out;
-    });
+    const values = (await Promise.all(chunks.map((c) => this.client.mget(c.map((h) => k.session(type, h)))))).flat();
+    const out = hashes.map((_, i): readonly [string | null, string | null] => [values[i] ?? null, null]);
+    // Sessions of the previous release (until they are gone): their record and last-active keys, one more MGET.
+    const missing = hashes.flatMap((h, i) => (values[i] === null && k.session(type, h) !== k.legacySession(type, h) ? [i] : []));
+    if (missing.length === 0) return out;
+    for (let from = 0; from < missing.length; from += MGET_SESSIONS) {
+      const part = missing.slice(from, from + MGET_SESSIONS);
+      const legacy = await this.client.mget(
+        part.flatMap((i) => [k.legacySession(type, hashes[i] as string), k.lastActive(type, hashes[i] as string)]),
+      );
+      part.forEach((i, j) => {
+        out[i] = [legacy[2 * j] ?? null, legacy[2 * j + 1] ?? null];
+      });
+    }
+    return out;
   }
 
   /** Each hash's session as found: active (listed), missing, or dead (tombstone, corrupt). */
@@ -81,10 +99,10 @@ export class SessionReads {
   }
 }
 
-/** What one session's two values say. */
+/** What one session's values say (raw's pair). */
 export function foundOf(hash: string, value: string | null, last: string | null): Found {
   if (value === null) return { kind: 'missing' };
-  const record = activeRecord(value);
-  if (record === null) return { kind: 'dead' };
-  return { kind: 'active', session: { tokenHash: hash, record, lastActiveAt: parseLastActive(last, record) } };
+  const stored = storedSessionOf(hash, value, last);
+  if (stored === null || stored.state !== 'active') return { kind: 'dead' };
+  return { kind: 'active', session: { tokenHash: hash, record: stored.record, lastActiveAt: stored.lastActiveAt } };
 }

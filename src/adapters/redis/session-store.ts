@@ -1,13 +1,15 @@
 /**
  * SessionStore on Redis, cluster-safe (key-layout.ts): every script runs on keys of one slot and
- * builds no key name. A session's own keys (record s, last-active a) share a slot; the indexes
- * (user u, token id t, online bucket all) are slots of their own. So:
+ * builds no key name. A session is ONE key (s: record and last-active time, or a one-letter
+ * tombstone; a session of the previous release: its s and a keys, one slot; session-values.ts); the
+ * indexes (user u, online bucket all; token id t for the previous layout) are slots of their own. So:
  *
  * - atomic, one round trip: getSession (read + touch, one script; without an idle timeout one
- *   MGET; on standalone and Sentinel the one command is shared with the other sessions read in the
- *   same tick, command-per-tick.ts), and each single-slot step below;
+ *   GET; on standalone and Sentinel the one command is shared with the other sessions read in the
+ *   same tick, command-per-tick.ts; a session not found under its key is looked for in the previous
+ *   layout with a second command), and each single-slot step below;
  * - ordered steps, safe at every step:
- *   create   index first (u, t, all in parallel; u returns the others to replace), then replace
+ *   create   index first (u, all in parallel; u returns the others to replace), then replace
  *            the others (marker first, see mark), then write the record only if nothing holds its
  *            key: a live session is always in the indexes logout-all and kickout read. Two
  *            concurrent is-concurrent=false logins: the u step orders them; the later one marks the
@@ -15,7 +17,8 @@
  *            as long as the replacing session's retention), so it never becomes live. Listings
  *            skip an index entry whose record is missing but prune it only once it cannot be a
  *            login still being written (past its deadline / PENDING_GRACE_MS old);
- *   mark     per session: the tombstone (one script), then its index entries;
+ *   mark     per session: the tombstone (one script; kept session.tombstone-retention at most), then
+ *            its index entries;
  *   delete   the record (one script), then its index entries;
  *   update   the record (one script, only if active), then the entries of the new record, then
  *            the old entries if the user or token id changed;
@@ -41,86 +44,51 @@ import type {
   SessionStore,
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
-import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
+import type { SessionPatch } from '../../domain/session-patch';
 import { bySessionAge, normTtl, pageOfSessions } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import { isCluster, type RedisClient } from './redis-client';
-import { CommandPerTick } from './command-per-tick';
 import { ScriptedRedisStore } from './scripted-store';
-import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { OnlineListing } from './online-listing';
 import { activeRecord, current, PENDING_GRACE_MS, SessionIndexes } from './session-indexes';
 import { SessionReads } from './session-reads';
+import { SESSION_VALUE_SCRIPTS, SessionValues } from './session-values';
 
 const SCRIPTS = {
-  agSessionTouch: { file: 'session-touch.lua', keys: 2, sessionLib: true },
-  agSessionTouchMany: { file: 'session-touch-many.lua', keys: 'counted', sessionLib: true },
-  agSessionWrite: { file: 'session-write.lua', keys: 2, sessionLib: true },
-  agSessionReplace: { file: 'session-replace.lua', keys: 2, sessionLib: true },
-  agSessionPatch: { file: 'session-patch.lua', keys: 1, sessionLib: true },
-  agSessionRemove: { file: 'session-remove.lua', keys: 2, sessionLib: true },
-  agSessionTombstone: { file: 'session-tombstone.lua', keys: 2, sessionLib: true },
+  ...SESSION_VALUE_SCRIPTS,
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 2, sessionLib: true },
   agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
 } satisfies Record<string, LuaScript>;
-
-/** How many compare-and-set rounds a patch tries before it gives up. */
-const PATCH_ATTEMPTS = 8;
-
-/** A session's record and last-active keys. */
-type SessionKeys = readonly [string, string];
-/** Their values, in order. */
-type ReadReply = ReadonlyArray<string | null>;
-/** The read-and-touch script's arguments for one session: its keys, now, the idle limit. */
-type TouchArgs = readonly [string, string, string, string];
-/** What session-touch.lua answers for one session: nil, [tombstone or unreadable value] or [json, lastActive]. */
-type TouchReply = ReadonlyArray<string | null> | null;
 
 /** Retention as the scripts take it: whole ms, or '' for none. */
 function retentionArg(retentionMs: number | null): string {
   return retentionMs === null ? '' : String(normTtl(retentionMs));
 }
 
+/** How long a tombstone is kept by default (session.tombstone-retention's default): one day. */
+export const DEFAULT_TOMBSTONE_RETENTION_MS = 86_400_000;
+
+export interface RedisSessionStoreOptions {
+  /** At most how long a tombstone ('kicked-out', 'replaced', 'logged-out') is kept, in ms; null: the session's own TTL. */
+  readonly tombstoneRetentionMs?: number | null;
+}
+
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
   private readonly indexes: SessionIndexes;
   private readonly online: OnlineListing;
+  /** The session's own key (and the previous layout's): read, touch, write, tombstone (session-values.ts). */
+  private readonly values: SessionValues;
 
-  /**
-   * Reads a session's two keys (MGET), and reads and touches a session (the read-and-touch script).
-   * On standalone and Sentinel the reads of one tick share one command (command-per-tick.ts); on a cluster
-   * and in the tagged layout, whose sessions span slots, each is a command of its own.
-   */
-  private readonly readKeys: (keys: SessionKeys) => Promise<ReadReply>;
-  private readonly readAndTouch: (args: TouchArgs) => Promise<TouchReply>;
-
-  constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind) {
+  constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind, options: RedisSessionStoreOptions = {}) {
     super(client, keyPrefix, SCRIPTS, layout);
     const oneConnection = !isCluster(client) && this.keys.kind === 'plain';
     const sessionReads = new SessionReads(client, this.keys, oneConnection);
     this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads);
     this.online = new OnlineListing(client, this.keys, sessionReads);
-    if (!oneConnection) {
-      this.readKeys = ([s, a]) => client.mget(s, a);
-      this.readAndTouch = (args) => this.run('agSessionTouch', ...args) as Promise<TouchReply>;
-      return;
-    }
-    const reads = new CommandPerTick(async (items: readonly SessionKeys[]) => {
-      const values = await client.mget(items.flat());
-      return items.map((_, i): ReadReply => [values[2 * i] ?? null, values[2 * i + 1] ?? null]);
-    });
-    const touches = new CommandPerTick(async (items: readonly TouchArgs[]) => {
-      const keys: string[] = [];
-      const args: string[] = [];
-      for (const [s, a, now, idle] of items) {
-        keys.push(s, a);
-        args.push(now, idle);
-      }
-      return (await this.run('agSessionTouchMany', keys.length, ...keys, ...args)) as TouchReply[];
-    });
-    this.readKeys = (keys) => reads.run(keys);
-    this.readAndTouch = (args) => touches.run(args);
+    const tombstoneRetention = options.tombstoneRetentionMs === undefined ? DEFAULT_TOMBSTONE_RETENTION_MS : options.tombstoneRetentionMs;
+    this.values = new SessionValues(client, this.keys, this.run, oneConnection, tombstoneRetention);
   }
 
   async create(input: CreateSessionInput): Promise<CreateSessionResult> {
@@ -129,16 +97,15 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const userId = record.principal.userId;
     const admitted = await this.admit(type, hash, record, ret, now, input.admission);
     if (admitted === null) return { outcome: 'refused', ended: [] };
-    const k = this.keys;
     // The others end (marker first) while the record is written: different slots, no order between
-    // them. 0 from the write: a concurrent login ended this one before its record was written; its
+    // them. false from the write: a concurrent login ended this one before its record was written; its
     // token reads as that login left it, exactly as if the end had come a moment later.
     const [ended, written] = await Promise.all([
       this.endMany(type, admitted, { now, userId, ret }),
-      this.run('agSessionWrite', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), String(now), ret),
+      this.values.write(type, hash, record, now, ret),
     ]);
     await Promise.all([ended.unindex(), this.indexes.sampleBucket(type, hash, now)]);
-    return { outcome: written === 1 ? 'created' : 'ended', ended: ended.sessions };
+    return { outcome: written ? 'created' : 'ended', ended: ended.sessions };
   }
 
   /**
@@ -150,9 +117,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     for (let attempt = 0; ; attempt++) {
       const admitted = await this.indexes.admit(type, hash, record, ret, now, admission);
       if (admitted.refused === undefined) return admitted.end;
-      const found = await Promise.all(
-        admitted.refused.map(async (e) => ({ e, stored: decodeStored(await this.client.get(this.keys.session(type, e.hash))) })),
-      );
+      const found = await Promise.all(admitted.refused.map(async (e) => ({ e, stored: await this.values.peek(type, e.hash) })));
       const live = found.filter(({ e, stored }) =>
         stored === null ? e.createdAt >= now - PENDING_GRACE_MS : stored.state === 'active' && current(stored.record, now),
       );
@@ -166,25 +131,15 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   }
 
   async getSession(type: string, hash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
-    const sKey = this.keys.session(type, hash);
-    const aKey = this.keys.lastActive(type, hash);
-    // One slot: the record and its last-active time; MGET without an idle limit, else the script.
-    const reply =
-      idleLimitMs === null ? await this.readKeys([sKey, aKey]) : await this.readAndTouch([sKey, aKey, String(now), String(idleLimitMs)]);
-    if (reply === null) return null;
-    const [value, lastRaw] = reply;
-    const stored = decodeStored(value);
-    if (stored === null || stored.state !== 'active') return stored;
-    return { ...stored, lastActiveAt: parseLastActive(lastRaw, stored.record) };
+    return this.values.read(type, hash, now, idleLimitMs);
   }
 
   async update(type: string, hash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
-    const k = this.keys;
     const ret = retentionArg(retentionMs);
-    const oldRaw = await this.run('agSessionReplace', k.session(type, hash), k.lastActive(type, hash), JSON.stringify(record), ret);
-    if (typeof oldRaw !== 'string') return false;
+    const oldRaw = await this.values.replace(type, hash, record, ret);
+    if (oldRaw === null) return false;
     await this.indexes.reindex(type, hash, record, ret);
-    const old = parseRecord(oldRaw);
+    const old = activeRecord(oldRaw);
     if (old !== null) {
       const movedUser = old.principal.userId !== record.principal.userId;
       const movedToken = old.tokenId !== record.tokenId;
@@ -193,29 +148,14 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     return true;
   }
 
-  /**
-   * Read the record, patch it, compare-and-set it (one script); when another write landed in between, again on the
-   * record it wrote. A record that keeps changing under the patch (not expected: a session's writers are its own
-   * requests and role changes) ends the attempts with an error rather than with a write over a newer record.
-   */
+  /** Read the record, patch it, compare-and-set it (one script); see SessionValues.patch. */
   async patch(type: string, hash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
-    const sKey = this.keys.session(type, hash);
-    for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
-      const raw = await this.client.get(sKey);
-      const stored = decodeStored(raw);
-      if (raw === null || stored?.state !== 'active') return null;
-      const next = applySessionPatch(stored.record, change(stored.record));
-      const written = Number(await this.run('agSessionPatch', sKey, raw, JSON.stringify(next)));
-      if (written === 1) return next;
-      if (written === -1) return null;
-    }
-    throw new Error(`session record changed under ${PATCH_ATTEMPTS} patch attempts in a row`);
+    return this.values.patch(type, hash, change);
   }
 
   async deleteSession(type: string, hash: string): Promise<boolean> {
-    const k = this.keys;
-    const v = await this.run('agSessionRemove', k.session(type, hash), k.lastActive(type, hash));
-    if (typeof v !== 'string') return false;
+    const v = await this.values.remove(type, hash);
+    if (v === null) return false;
     await this.indexes.remove(type, hash, activeRecord(v));
     return true;
   }
@@ -246,9 +186,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   }
 
   async findByTokenId(type: string, tokenId: string): Promise<string | null> {
-    const hash = await this.client.get(this.keys.tokenId(type, tokenId));
-    if (hash === null) return null;
-    return activeRecord(await this.client.get(this.keys.session(type, hash))) === null ? null : hash;
+    return this.values.findByTokenId(type, tokenId);
   }
 
   /**
@@ -264,21 +202,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>,
     opts: { now?: number; userId?: string; ret?: string },
   ): Promise<{ sessions: EndedSession[]; changed: number; unindex: () => Promise<void> }> {
-    const k = this.keys;
     const nowArg = opts.now === undefined ? '' : String(opts.now);
-    const pending = opts.ret === undefined ? '0' : '1';
     const outcomes = await Promise.all(
       targets.map(async ({ hash: h, state }) => {
-        const [outcome, previous] = (await this.run(
-          'agSessionTombstone',
-          k.session(type, h),
-          k.lastActive(type, h),
-          state,
-          nowArg,
-          pending,
-          opts.ret ?? '',
-        )) as [string, string?];
-        return { h, outcome, record: previous === undefined ? null : parseRecord(previous) };
+        const [outcome, previous] = await this.values.tombstone(type, h, state, nowArg, opts.ret);
+        return { h, outcome, record: previous === undefined ? null : activeRecord(previous) };
       }),
     );
     const gone = outcomes.filter((o) => o.outcome !== 'kept');

@@ -6,7 +6,8 @@
  * summary of the request, never the request itself) and when (a sortable id and the time).
  *
  * `eventOf` is the only way to make one: it copies the known fields and nothing else, each checked
- * against its own shape (a reason from the catalogue, a token id of 16 hex digits, an IP of IP
+ * against its own shape (a reason from the catalogue, a token id of 32 hex digits (16 for a session of
+ * an earlier release), an IP of IP
  * characters) and clipped, so no password, token, code, cookie, secret or signature reaches an
  * event whatever the recorder was handed.
  */
@@ -127,7 +128,7 @@ export interface SecurityEventInput {
 
 const TYPES: ReadonlySet<string> = new Set(SECURITY_EVENT_TYPES);
 const REASON_SET: ReadonlySet<string> = new Set(REASONS);
-const TOKEN_ID = /^[0-9a-f]{16}$/;
+const TOKEN_ID = /^(?:[0-9a-f]{16}|[0-9a-f]{32})$/;
 const IP = /^[0-9A-Fa-f:.]{2,45}$/;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ACTION = /^[a-z][a-z-]*(\.[a-z][a-z-]*){0,3}$/;

@@ -2,7 +2,6 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
-import { tokenIdOf } from '../session/session-token';
 import type { LoginType } from '../../domain/login-type';
 
 @injectable()
@@ -31,7 +30,7 @@ export class EndSession {
       const stored = hash === null ? null : await manager.stateOf(hash);
       recorded = stored?.state === 'active' ? stored.record.attrs.rtFamily : undefined;
     } else {
-      const own = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId);
+      const own = (await manager.listSessions(input.ownerId)).find((s) => s.record.tokenId === input.tokenId);
       [hash, recorded] = [own?.tokenHash ?? null, own?.record.attrs.rtFamily];
     }
     if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');

@@ -2,7 +2,6 @@ import { inject, injectable } from 'inversify';
 import type { ListedSession } from '../ports/session-store';
 import { sessionDeviceType } from '../../domain/device-type';
 import { SessionManagers } from '../session/session-manager';
-import { tokenIdOf } from '../session/session-token';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
@@ -32,7 +31,7 @@ export function sessionRowOf(s: ListedSession, timeZone: string): OnlineSession 
   const { record } = s;
   const client = record.client;
   return {
-    tokenId: tokenIdOf(s.tokenHash),
+    tokenId: s.record.tokenId,
     userId: record.principal.userId,
     username: record.principal.username,
     loginType: record.loginType,

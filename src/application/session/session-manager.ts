@@ -32,7 +32,7 @@ import type { Logger } from '../ports/logger';
 import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
-import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
+import { formatToken, generateToken, hashToken, sameTokenHash, TOKEN_ID_PATTERN, tokenIdOf } from './session-token';
 import type { LoginType } from '../../domain/login-type';
 
 export interface ResolvedSession {
@@ -265,7 +265,7 @@ export class SessionManager {
   }
 
   async findByTokenId(tokenId: string): Promise<string | null> {
-    if (!/^[0-9a-f]{16}$/.test(tokenId)) return null;
+    if (!TOKEN_ID_PATTERN.test(tokenId)) return null;
     return this.store.findByTokenId(this.loginType, tokenId);
   }
 

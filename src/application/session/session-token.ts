@@ -27,10 +27,17 @@ export function sameTokenHash(a: string, b: string): boolean {
   return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
 }
 
-/** Short, non-secret session identifier shown to users and admins (derived from the hash). */
+/**
+ * Short, non-secret session identifier shown to users and admins: the first 32 hex digits (128 bits) of
+ * the token hash, which also name the session's key in a store (so no index maps one to the other).
+ * Sessions of releases before it keep the 16-digit id they were given (TOKEN_ID_PATTERN takes both).
+ */
 export function tokenIdOf(tokenHash: string): string {
-  return tokenHash.slice(0, 16);
+  return tokenHash.slice(0, 32);
 }
+
+/** A token id: 32 hex digits, or the 16 of a session logged in before token ids grew. */
+export const TOKEN_ID_PATTERN = /^(?:[0-9a-f]{16}|[0-9a-f]{32})$/;
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

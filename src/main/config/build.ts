@@ -23,6 +23,7 @@ function sessionOf(s: Read): AppConfig['session'] {
     maxLoginCount: s('session.max-login-count'),
     overflowLogoutMode: s('session.overflow-logout-mode'),
     noRememberTimeout: s('session.no-remember-timeout'),
+    tombstoneRetention: s('session.tombstone-retention'),
     shareSecret: s('session.share-secret'),
   };
 }

@@ -17,8 +17,8 @@ export const DateTime = z
   .openapi({ description: 'A time as yyyy/MM/dd HH:mm:ss in the configured time zone (svc.time-zone)', example: '2025/01/31 14:05:09' });
 
 const TOKEN_ID = z.string().openapi({
-  description: 'Short, non-secret session identifier (the first 16 hex digits of the token hash)',
-  example: '3f9a1c0d5e7b2a48',
+  description: 'Short, non-secret session identifier (the first 32 hex digits of the token hash; 16 for a session of an earlier release)',
+  example: '3f9a1c0d5e7b2a48c61e07d94b35f2a0',
 });
 const ROLES = z.array(z.string()).openapi({ description: 'Role keys', example: ['admin'] });
 const PERMISSIONS = z

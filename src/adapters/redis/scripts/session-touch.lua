@@ -1,5 +1,5 @@
--- Reads a session and moves its last-active time to now, unless it is already frozen.
--- KEYS s, a
--- ARGV now, idleLimit
--- Returns nil, {tombstone or unreadable value} or {json, lastActiveBeforeTouch}.
-return touchSession(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+-- Reads a session (one key) and moves its last-active time to now, unless it is already frozen.
+-- KEYS n
+-- ARGV now (13 digits), idleLimit
+-- Returns nil or {value before the touch}.
+return touchOneKey(KEYS[1], ARGV[1], ARGV[2])

@@ -4,8 +4,12 @@
  * cache"). It wraps the Redis store: every write goes to it and drops the local entry (the write
  * fence around it is write-fence.ts); reads are answered from the cache while the tracking link is up.
  *
- * - A miss reads the record and last-active keys (and the record's PTTL) on the tracking connection,
- *   so Redis tracks them; a reply that overlapped an invalidation of its key or a flush is not cached.
+ * - A miss reads the session's key (and, for a session of the previous layout, its record and last-active
+ *   keys) with its PTTL on the tracking connection, so Redis tracks them; a reply that overlapped an
+ *   invalidation of its key or a flush is not cached. An invalidation of a previous-layout record key
+ *   drops the entry cached under the session key its hash names now (RedisKeys.sessionKeyOfLegacy).
+ *   A touch writes the session's key (its last-active head): it drops the entry on every instance, so
+ *   each write of a touch (at most one per session per active-timeout/4, idle-touches.ts) costs a miss.
  * - An invalidation that arrived with a request is applied before a hit answers that request: the
  *   hit first lets the event loop finish its current I/O turn (hitOrdering 'own-turn'), or, with
  *   'caller', relies on its caller running after that turn's I/O callbacks already (the HTTP edge
@@ -30,7 +34,7 @@ import type {
 import type { SessionRecord, StoredSession, TombstoneState } from '../../../domain/session';
 import type { SessionPatch } from '../../../domain/session-patch';
 import type { RedisKeys } from '../key-layout';
-import { decodeStored, parseLastActive } from '../session-codec';
+import { storedSessionOf } from '../session-values';
 import { type CacheEntry, CacheEntries, entryDeadline } from './cache-entries';
 import { mustWriteThrough, type PendingTouch, PendingTouches, storedAfterTouch, SWEEP_MS } from './idle-touches';
 import type { SessionTracking } from './tracking-link';
@@ -111,7 +115,11 @@ export class CachedSessionStore implements SessionStore {
       },
       invalidate: (keys) => {
         let dropped = 0;
-        for (const key of keys) if (this.entries.invalidate(key)) dropped++;
+        for (const key of keys) {
+          // A session of the previous layout is cached under the key its hash names now.
+          const named = this.d.keys.sessionKeyOfLegacy(key);
+          if (this.entries.invalidate(named ?? key)) dropped++;
+        }
         if (dropped > 0) metrics.sessionCacheInvalidated(dropped);
       },
       flushAll: () => {
@@ -220,21 +228,21 @@ export class CachedSessionStore implements SessionStore {
 
   /** Reads a session on the tracking connection (one MGET + PTTL) and caches it unless the read overlapped an invalidation. */
   private async miss(type: LoginType, hash: string, key: string, now: number, idleMs: number | null): Promise<StoredSession | null> {
-    const lastKey = this.d.keys.lastActive(type, hash);
+    const legacyKeys = [this.d.keys.legacySession(type, hash), this.d.keys.lastActive(type, hash)] as const;
     let read;
     try {
-      read = await this.entries.read(key, () => this.d.tracking.read(key, lastKey));
+      read = await this.entries.read(key, () => this.d.tracking.read(key, ...legacyKeys));
     } catch {
       this.d.metrics.sessionCacheLookup('bypass');
       return this.readThrough(type, hash, key, now, idleMs);
     }
     this.d.metrics.sessionCacheLookup('miss');
     const [raw, lastRaw, pttl] = read.value;
-    const value = decodeStored(raw);
-    if (value === null) return null;
+    const stored = storedSessionOf(hash, raw, lastRaw);
+    if (stored === null) return null;
     const entry: CacheEntry = {
-      value,
-      knownLastActive: value.state === 'active' ? parseLastActive(lastRaw, value.record) : 0,
+      value: stored.state === 'active' ? { state: 'active', record: stored.record } : stored,
+      knownLastActive: stored.state === 'active' ? stored.lastActiveAt : 0,
       localLastActive: this.touches.peek(key)?.at ?? 0,
       deadline: entryDeadline(this.d.clock.now(), this.d.options.ttlMs, pttl),
     };

@@ -31,8 +31,13 @@ export interface TrackingEvents {
 
 /** The read a cache makes on the tracking connection. */
 export interface TrackedReader {
-  /** MGET of the record and last-active keys, and the PTTL of the record, on the tracking connection. */
-  read(recordKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]>;
+  /**
+   * A session's value, on the tracking connection: GET and PTTL of its key; when missing, in a second round
+   * trip, MGET of the previous layout's record and last-active keys and the record's PTTL (so Redis tracks
+   * one key per cached session of the new layout). [session key's value, null, its PTTL] when
+   * the session key exists, else [previous record, previous last-active, the previous record's PTTL].
+   */
+  read(sessionKey: string, legacyKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]>;
 }
 
 export interface SessionTracking extends TrackedReader {
@@ -82,14 +87,17 @@ export class TrackingLink implements SessionTracking {
     this.open();
   }
 
-  read(recordKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]> {
+  read(sessionKey: string, legacyKey: string, lastActiveKey: string): Promise<[string | null, string | null, number]> {
     const inc = this.ready;
     if (inc === null) return Promise.reject(new Error('session cache: the tracking link is down'));
-    return Promise.all([inc.reader.mget(recordKey, lastActiveKey), inc.reader.pttl(recordKey)]).then(([[v, a], pttl]) => [
-      v ?? null,
-      a ?? null,
-      pttl,
-    ]);
+    const r = inc.reader;
+    return Promise.all([r.get(sessionKey), r.pttl(sessionKey)]).then(async ([v, pttl]) => {
+      if (v !== null) return [v, null, pttl];
+      if (legacyKey === sessionKey) return [null, null, -2];
+      // Not there: a session of the previous release (until they are all gone), or none. A second round trip.
+      const [[legacy, a], legacyPttl] = await Promise.all([r.mget(legacyKey, lastActiveKey), r.pttl(legacyKey)]);
+      return legacy === null || legacy === undefined ? [null, null, -2] : [legacy, a ?? null, legacyPttl];
+    });
   }
 
   async close(): Promise<void> {

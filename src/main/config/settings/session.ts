@@ -72,6 +72,14 @@ export const SESSION_KEYS = {
       'lifetime in seconds of a session logged in with `rememberMe: false` (no refresh token either); at most ' +
       '`timeout` (a longer value is cut to it)',
   }),
+  'session.tombstone-retention': setting({
+    schema: int(60, 100 * 366 * 86400),
+    default: 86400,
+    doc:
+      'seconds a kicked-out, replaced or over-the-cap session keeps answering 401 `token-kicked-out` / `token-replaced` ' +
+      '(its tombstone; never longer than the session would have lived); after it the token is unknown (401 ' +
+      '`token-invalid`). On Redis; the memory store keeps tombstones as long as the session would have lived',
+  }),
   'session.is-read-cookie': setting({
     schema: bool,
     default: false,

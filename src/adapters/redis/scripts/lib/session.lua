@@ -1,15 +1,33 @@
 -- Helpers shared by the session scripts; prepended to each of them (see lua-scripts.ts).
+-- Two layouts (session-codec.ts): one key per session, '<lastActive: 13 digits>|<token hash>|<record>'
+-- (the record packed as a JSON array, or a JSON object) or a one-letter tombstone; and the previous
+-- release's record JSON (key s) beside its last-active time (key a), a tombstone as its state's name.
 
 -- A kicked-out / replaced / logged-out (over the cap) marker left where a session record was.
 local function isTombstone(v)
-  return v == 'kicked-out' or v == 'replaced' or v == 'logged-out'
+  return v == 'k' or v == 'r' or v == 'l' or v == 'kicked-out' or v == 'replaced' or v == 'logged-out'
 end
--- The decoded record of an active session, or nil for a missing key, a tombstone or corrupt data.
+-- Whether v is an active value of one key per session (13 digits, then '|').
+local function isOneKey(v)
+  return string.byte(v, 14) == 124 and string.find(v, '^%d') ~= nil
+end
+-- The decoded record of an active session (either layout; of a packed one only createdAt and
+-- expiresAt), or nil for a missing key, a tombstone or corrupt data.
 local function active(v)
   if not v or isTombstone(v) then return nil end
-  local ok, rec = pcall(cjson.decode, v)
-  if ok and type(rec) == 'table' then return rec end
-  return nil
+  local body = v
+  if isOneKey(v) then
+    local bar = string.find(v, '|', 15, true)
+    if not bar then return nil end
+    body = string.sub(v, bar + 1)
+  end
+  local ok, rec = pcall(cjson.decode, body)
+  if not ok or type(rec) ~= 'table' then return nil end
+  if rec[1] ~= nil then
+    if rec[1] ~= 1 then return nil end
+    return {createdAt = rec[4], expiresAt = rec[5]}
+  end
+  return rec
 end
 -- Not past expiresAt (a record without expiresAt never expires).
 local function current(rec, now)
@@ -25,8 +43,30 @@ end
 local function setWithTtl(key, value, ret)
   if ret == '' then redis.call('SET', key, value) else redis.call('SET', key, value, 'PX', ret) end
 end
--- Reads a session and moves its last-active time to now, unless it is already frozen (see
--- session-touch.lua). Returns false, {tombstone or unreadable value} or {json, lastActiveBeforeTouch}.
+-- The shorter of two TTLs in ms (a negative one or '' is none); -1 when neither is set.
+local function shorter(a, b)
+  a, b = tonumber(a) or -1, tonumber(b) or -1
+  if a < 0 then return b end
+  if b < 0 or a < b then return a end
+  return b
+end
+-- Writes a tombstone over a key: it keeps the key's TTL, cut to the tombstone retention tombRet.
+local function setTombstone(key, code, tombRet)
+  local ttl = shorter(redis.call('PTTL', key), tombRet)
+  if ttl < 0 then redis.call('SET', key, code) else redis.call('SET', key, code, 'PX', math.max(1, ttl)) end
+end
+-- Reads a session of one key and moves its last-active time to now (SETRANGE over its head: the
+-- TTL stays), unless it is already frozen. Returns false or {value as it was before the touch}.
+local function touchOneKey(key, nowArg, idleArg)
+  local v = redis.call('GET', key)
+  if not v then return false end
+  if not isOneKey(v) then return {v} end
+  local last, now, idle = tonumber(string.sub(v, 1, 13)), tonumber(nowArg), tonumber(idleArg)
+  if last and now > last and now - last <= idle then redis.call('SETRANGE', key, 0, nowArg) end
+  return {v}
+end
+-- Reads a session of the previous layout and moves its last-active time to now, unless it is already
+-- frozen. Returns false, {tombstone or unreadable value} or {json, lastActiveBeforeTouch}.
 local function touchSession(sKey, aKey, nowArg, idleArg)
   local v = redis.call('GET', sKey)
   if not v then return false end
