@@ -5,6 +5,8 @@
  */
 import type { Clock } from '../../application/ports/clock';
 import { normTtl } from '../store-common';
+import { performance } from 'node:perf_hooks';
+import { setImmediate } from 'node:timers';
 
 /** What the backend's sweep timer and its size() walk over. */
 export interface Sweepable {
@@ -66,5 +68,94 @@ export class ExpiringMap<V> implements Sweepable {
 
   size(): number {
     return this.entries.size;
+  }
+}
+
+/** The width of a SweepQueue slot. */
+const SLOT_MS = 10_000;
+
+/**
+ * Entries queued by the time they are next due (a timing wheel of SLOT_MS slots), so that the sweep
+ * reads only what is due, never every entry: each entry is in at most one slot (`slot`), the one
+ * of its earliest due time; a slot read before all its entries are due keeps the others.
+ */
+export class SweepQueue<E extends { slot: number }> {
+  private readonly slots = new Map<number, E[]>();
+  private queued = 0;
+
+  /** Queues the entry for `due` (null: never), unless it is already queued no later. */
+  schedule(entry: E, due: number | null): void {
+    if (due === null) return;
+    const slot = Math.floor(due / SLOT_MS);
+    if (entry.slot !== -1 && entry.slot <= slot) return;
+    const list = this.slots.get(slot);
+    if (list === undefined) this.slots.set(slot, [entry]);
+    else list.push(entry);
+    entry.slot = slot;
+    this.queued++;
+  }
+
+  /** Queue entries held (an entry that left its store counts until its slot is read). */
+  get size(): number {
+    return this.queued;
+  }
+
+  /**
+   * Hands the due entries to `visit` (which returns when the entry is next due, or null), at most
+   * `budget` of them; returns true when some are left for another call.
+   */
+  drain(now: number, budget: number, visit: (entry: E) => number | null): boolean {
+    const last = Math.floor(now / SLOT_MS);
+    let left = budget;
+    const due = [...this.slots.keys()].filter((slot) => slot <= last).sort((a, b) => a - b);
+    for (const slot of due) {
+      const list = this.slots.get(slot) as E[];
+      this.slots.delete(slot);
+      const keep: E[] = [];
+      let i = 0;
+      for (; i < list.length && left > 0; i++, left--) {
+        const entry = list[i] as E;
+        this.queued--;
+        if (entry.slot !== slot) continue; // moved to an earlier slot, or left its store
+        entry.slot = -1;
+        const next = visit(entry);
+        if (next !== null && Math.floor(next / SLOT_MS) === slot) {
+          entry.slot = slot; // not due yet, in this slot
+          keep.push(entry);
+          this.queued++;
+        } else this.schedule(entry, next);
+      }
+      for (; i < list.length; i++) keep.push(list[i] as E);
+      if (keep.length > 0) this.slots.set(slot, keep);
+      if (left <= 0) return true;
+    }
+    return false;
+  }
+}
+
+/** How long the memory stores let their callers run without a turn of the event loop. */
+const LOOP_BUDGET_MS = 10;
+
+/**
+ * Keeps a loop of awaited calls on the memory stores (a logout-all over 10,000 sessions, each call
+ * answering at once) from holding the event loop: once callers have run LOOP_BUDGET_MS in one turn,
+ * the next call waits for a turn (setImmediate) before it runs. Each call still runs whole and
+ * alone, so what was atomic stays atomic. The real setImmediate (node:timers), never a faked one.
+ */
+export class LoopPacer {
+  private turnStarted = -1;
+
+  /** Undefined while the turn has time left (the caller goes on at once); else a promise of the next turn. */
+  pace(): Promise<void> | undefined {
+    const now = performance.now();
+    if (this.turnStarted < 0) {
+      this.turnStarted = now;
+      setImmediate(() => {
+        this.turnStarted = -1;
+      });
+      return undefined;
+    }
+    if (now - this.turnStarted < LOOP_BUDGET_MS) return undefined;
+    return new Promise((resolve) => setImmediate(resolve));
   }
 }
