@@ -234,8 +234,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The member's live sessions, oldest first; `current` marks the caller's own
-         * @description The member's live sessions, oldest first; `current` marks the caller's own.
+         * The member's live sessions, oldest first; `current` marks the caller's own. ?page=&size=: a page with the exact total; without either, the bare array (the first 500)
+         * @description The member's live sessions, oldest first; `current` marks the caller's own. ?page=&size=: a page with the exact total; without either, the bare array (the first 500).
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
@@ -1173,6 +1173,33 @@ export interface components {
             deviceType: string;
             /** @description Whether this is the caller's own session */
             current: boolean;
+        };
+        /**
+         * @description One page of the member's live sessions ("devices"), oldest first
+         * @example {
+         *       "list": [
+         *         {
+         *           "tokenId": "3f9a1c0d5e7b2a48",
+         *           "loginTime": "2025/01/31 14:05:09",
+         *           "lastActiveTime": "2025/01/31 14:20:00",
+         *           "expires": null,
+         *           "ipaddr": "203.0.113.7",
+         *           "userAgent": "Mozilla/5.0",
+         *           "deviceType": "PC",
+         *           "current": true
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "page": 1,
+         *       "size": 20
+         *     }
+         */
+        MemberSessionPage: {
+            list: components["schemas"]["MemberSession"][];
+            /** @description How many live sessions you have (exact) */
+            total: number;
+            page: number;
+            size: number;
         };
         /**
          * @description Every session of the member ended and their refresh tokens revoked
@@ -2941,7 +2968,10 @@ export interface operations {
     };
     getUserSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2954,10 +2984,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberSession"][];
+                    "application/json": components["schemas"]["MemberSessionPage"] | components["schemas"]["MemberSession"][];
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -29,7 +29,16 @@ import {
 import type { SessionPatch } from '../../domain/session-patch';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
+import type {
+  Admission,
+  EndedSession,
+  ListedSession,
+  OnlinePage,
+  OnlineQuery,
+  SessionStore,
+  UserSessionPage,
+  UserSessionQuery,
+} from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
@@ -270,6 +279,11 @@ export class SessionManager {
   async listSessions(userId: string, deviceType?: string): Promise<ListedSession[]> {
     const all = await this.store.listByUser(this.loginType, userId, this.clock.now());
     return deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === deviceType);
+  }
+
+  /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: O(page)). */
+  listSessionPage(userId: string, query: UserSessionQuery): Promise<UserSessionPage> {
+    return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
   }
 
   /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */
