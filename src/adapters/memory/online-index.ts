@@ -60,6 +60,40 @@ export class OrderedIndex<E> {
     return true;
   }
 
+  /**
+   * Removes many entries at once (a bulk end): each chunk that holds some is filtered once, then
+   * emptied chunks go and small ones are merged. O(k log N + chunks touched × CHUNK). Returns how many went.
+   */
+  deleteMany(entries: readonly E[]): number {
+    if (entries.length < 32) return entries.reduce((n, e) => n + (this.delete(e) ? 1 : 0), 0);
+    const gone = new Set(entries);
+    const touched = new Set<number>();
+    for (const e of entries) if (this.count > 0) touched.add(this.chunkFor(e));
+    let removed = 0;
+    for (const c of touched) {
+      const chunk = this.chunks[c] as E[];
+      const kept = chunk.filter((e) => !gone.has(e));
+      removed += chunk.length - kept.length;
+      this.chunks[c] = kept;
+    }
+    this.count -= removed;
+    this.rebalance();
+    return removed;
+  }
+
+  /** Drops empty chunks and merges each small one into the one before it while they fit in one chunk. */
+  private rebalance(): void {
+    const out: E[][] = [];
+    for (const chunk of this.chunks) {
+      if (chunk.length === 0) continue;
+      const previous = out[out.length - 1];
+      if (previous !== undefined && (chunk.length < CHUNK >> 2 || previous.length < CHUNK >> 2) && previous.length + chunk.length <= CHUNK)
+        previous.push(...chunk);
+      else out.push(chunk);
+    }
+    this.chunks = out;
+  }
+
   /** The first entry, if any. */
   first(): E | undefined {
     return this.chunks[0]?.[0];

@@ -3,8 +3,8 @@
  * "memory store"): one object per session with fixed fields (no closure, no Map of its own), its
  * record a deep-frozen copy that readers share (they cannot change it), whose parts that repeat
  * across sessions are shared too: the principal (one per user and snapshot: 10,000 sessions of one
- * account hold one), the roles and permissions arrays, and the client's User-Agent, OS, browser and
- * device type strings. The pools are bounded: past POOL_LIMIT distinct values a pool starts again
+ * account hold one), the roles and permissions arrays (one per distinct list), and the client's
+ * User-Agent, OS, browser and device type strings. The pools are bounded: past POOL_LIMIT distinct values a pool starts again
  * (what is already shared stays shared), so a client sending endless new User-Agents costs what it
  * would without the pool.
  */
@@ -38,8 +38,43 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const principals = new Pool<SessionRecord['principal']>((json) => deepFreeze(JSON.parse(json) as SessionRecord['principal']));
 const strings = new Pool<string>((s) => s);
+const lists = new Pool<readonly string[]>((json) => Object.freeze(JSON.parse(json) as string[]));
+
+type Principal = SessionRecord['principal'];
+
+/** The last principal stored per user id (bounded as the pools): sessions of one user and snapshot share it. */
+const principals = new Map<string, Principal>();
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function samePrincipal(a: Principal, b: Principal): boolean {
+  const keys = Object.keys(b).filter((k) => (b as unknown as Record<string, unknown>)[k] !== undefined);
+  return (
+    keys.length === Object.keys(a).length &&
+    a.userId === b.userId &&
+    a.username === b.username &&
+    a.nickname === b.nickname &&
+    a.avatar === b.avatar &&
+    sameList(a.roles, b.roles) &&
+    sameList(a.permissions, b.permissions)
+  );
+}
+
+/** The principal as stored: the one already stored for the user when it is the same, else a frozen copy (lists shared). */
+function principalOf(principal: Principal): Principal {
+  const known = principals.get(principal.userId);
+  if (known !== undefined && samePrincipal(known, principal)) return known;
+  const copy = JSON.parse(JSON.stringify(principal)) as Record<string, unknown>;
+  copy.roles = lists.get(JSON.stringify(principal.roles));
+  copy.permissions = lists.get(JSON.stringify(principal.permissions));
+  const stored = deepFreeze(copy as unknown as Principal);
+  if (principals.size >= POOL_LIMIT) principals.clear();
+  principals.set(principal.userId, stored);
+  return stored;
+}
 
 /** A copy of the client with its repeated strings shared (JSON's rules: undefined fields left out). */
 function clientCopy(client: ClientInfo): ClientInfo {
@@ -51,14 +86,24 @@ function clientCopy(client: ClientInfo): ClientInfo {
   return copy as ClientInfo;
 }
 
+/** The fields every record has, in one object literal (in-object properties); others (optional) are added after. */
+const FIXED = new Set(['v', 'loginType', 'tokenId', 'createdAt', 'expiresAt', 'principal', 'client', 'attrs']);
+
 /** The stored form of a record: a deep-frozen copy (as a JSON round trip would give it) sharing its repeated parts. */
 export function storedRecord(record: SessionRecord): SessionRecord {
-  const { principal, client, ...rest } = record;
-  const copy = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
-  copy.principal = principals.get(JSON.stringify(principal));
-  copy.client = clientCopy(client);
-  copy.loginType = strings.get(record.loginType);
-  return deepFreeze(copy as unknown as SessionRecord);
+  const plain = JSON.parse(JSON.stringify({ ...record, principal: undefined, client: undefined })) as Record<string, unknown>;
+  const out: Record<string, unknown> = {
+    v: plain.v,
+    loginType: strings.get(record.loginType),
+    tokenId: plain.tokenId,
+    createdAt: plain.createdAt,
+    expiresAt: plain.expiresAt,
+    principal: principalOf(record.principal),
+    client: clientCopy(record.client),
+    attrs: plain.attrs,
+  };
+  for (const [k, v] of Object.entries(plain)) if (!FIXED.has(k)) out[k] = v;
+  return deepFreeze(out as unknown as SessionRecord);
 }
 
 /** A session (active) or what is left of it (a tombstone), in one object. */

@@ -20,6 +20,8 @@ function byExpiryThenHash(a: SessionEntry, b: SessionEntry): number {
   return a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
 }
 
+const allIn = <T>(items: readonly T[], set: ReadonlySet<T>): boolean => items.every((x) => set.has(x));
+
 /** A user's sessions when there is more than one. */
 class UserSessions {
   readonly byAge = new OrderedIndex<SessionEntry>(byAgeThenHash);
@@ -28,6 +30,11 @@ class UserSessions {
   add(entry: SessionEntry): void {
     this.byAge.add(entry);
     this.byExpiry.add(entry);
+  }
+
+  deleteMany(entries: readonly SessionEntry[]): void {
+    this.byExpiry.deleteMany(entries);
+    this.byAge.deleteMany(entries);
   }
 
   delete(entry: SessionEntry): boolean {
@@ -67,6 +74,33 @@ export class TypeSessions {
     this.unindexUser(entry);
     this.online.delete(entry);
     if (!keepTokenId && this.tokenIds.get(entry.record.tokenId) === entry) this.tokenIds.delete(entry.record.tokenId);
+  }
+
+  /**
+   * Takes many active sessions out of every index at once (a bulk end: kick-all, replacement), each index
+   * touched once (OrderedIndex.deleteMany); a user's index goes whole when all of its sessions go.
+   */
+  unindexMany(entries: readonly ActiveEntry[]): void {
+    const byUser = new Map<string, ActiveEntry[]>();
+    for (const e of entries) {
+      const userId = e.record.principal.userId;
+      const list = byUser.get(userId);
+      if (list === undefined) byUser.set(userId, [e]);
+      else list.push(e);
+    }
+    for (const [userId, list] of byUser) {
+      const user = this.users.get(userId);
+      if (!(user instanceof UserSessions)) list.forEach((e) => this.unindexUser(e));
+      else if (list.length >= user.byAge.size && allIn(user.byAge.toArray(), new Set(list))) this.users.delete(userId);
+      else {
+        user.deleteMany(list);
+        const first = user.byAge.first();
+        if (first === undefined) this.users.delete(userId);
+        else if (user.byAge.size === 1) this.users.set(userId, first);
+      }
+    }
+    this.online.deleteMany(entries);
+    for (const e of entries) if (this.tokenIds.get(e.record.tokenId) === e) this.tokenIds.delete(e.record.tokenId);
   }
 
   /** Takes an active session out of its user's index only. */
@@ -109,7 +143,7 @@ export class TypeSessions {
       if (offset === 0 && isActive(user)) visit(user);
       return;
     }
-    user.byAge.walk(offset, (e) => (isActive(e) && visit(e) ? 'next' : 'stop'));
+    user.byAge.walk(offset, (e) => (!isActive(e) || visit(e) ? 'next' : 'stop'));
   }
 
   /** The user's indexed sessions in login order (a copy). */

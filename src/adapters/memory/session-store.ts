@@ -21,6 +21,7 @@ import type {
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
+import { BulkEnds } from './bulk-ends';
 import { deadlineAfter, LoopPacer, SweepQueue, type Sweepable } from './expiring-map';
 import { type ActiveEntry, deviceOf, isActive, isCurrent, SessionEntry, storedRecord } from './session-entries';
 import { TypeSessions } from './session-indexes';
@@ -42,6 +43,8 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   private readonly types = new Map<string, { sessions: TypeSessions; queue: SweepQueue<SessionEntry> }>();
   /** The order sessions were indexed in (the cap on concurrent sessions ends the oldest first). */
   private seq = 0;
+  /** Tombstones made in bulk, their index entries taken out a step per loop turn. */
+  private readonly bulk = new BulkEnds();
 
   constructor(
     private readonly clock: Clock,
@@ -74,7 +77,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     // Sessions already past expiresAt stay as they are, so they still read as "expired".
     const ended = ending.map((e) => ({ tokenHash: e.hash, record: e.record }));
     const state = admission.kind === 'cap' ? admission.state : 'replaced';
-    for (const e of ending) this.tombstone(t, e, state);
+    this.bulk.end(t, ending, state);
     return { outcome: 'created', ended };
   }
 
@@ -142,19 +145,17 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return true;
   }
 
-  /** O(1) per session (its index entries found by binary search): 10,000 in a few milliseconds. */
+  /** Effective at once for all; their index entries go BULK_STEP per loop turn (BulkEnds). */
   async mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     const wait = this.pacer.pace();
     if (wait) await wait;
-    const t = this.type(loginType).sessions;
-    let changed = 0;
+    const ending = new Set<ActiveEntry>();
     for (const hash of tokenHashes) {
       const entry = this.live(loginType, hash);
-      if (!isActive(entry)) continue; // missing or already a tombstone
-      this.tombstone(t, entry, state);
-      changed++;
+      if (isActive(entry)) ending.add(entry); // not missing, not already a tombstone
     }
-    return changed;
+    this.bulk.end(this.type(loginType).sessions, [...ending], state);
+    return ending.size;
   }
 
   async listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]> {
@@ -214,10 +215,8 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
         return 'stop';
       }
       read++;
-      if (!isActive(e) || this.retentionOver(e)) {
-        evict.push(e);
-        return 'drop';
-      }
+      if (this.retentionOver(e)) evict.push(e);
+      if (!isActive(e) || this.retentionOver(e)) return 'drop'; // a tombstone of a bulk end leaves its other indexes by BulkEnds
       if (!isCurrent(e, now)) {
         t.unindexUser(e); // it keeps its record (token-expired) until evicted
         return 'drop';
@@ -298,16 +297,8 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
 
   private remove(t: TypeSessions, entry: SessionEntry): void {
     if (t.sessions.get(entry.hash) === entry) t.sessions.delete(entry.hash);
-    if (isActive(entry)) t.unindex(entry);
+    if (entry.record !== null) t.unindex(entry as ActiveEntry); // active, or a bulk end's tombstone still indexed
     entry.record = null;
     entry.slot = -1; // the sweep queue drops it when it reaches it
-  }
-
-  /** Turns an active session into a tombstone that keeps the session's deadline. */
-  private tombstone(t: TypeSessions, entry: ActiveEntry, state: TombstoneState): void {
-    t.unindex(entry);
-    const e: SessionEntry = entry;
-    e.record = null;
-    e.state = state;
   }
 }
