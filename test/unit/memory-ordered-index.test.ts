@@ -141,4 +141,27 @@ describe('memory store: LoopPacer', () => {
     assert.ok(ticked, 'the immediate ran while the loop went on');
     assert.ok(waited >= 1);
   });
+
+  it('a fan-out (calls started at once, as Promise.all does) goes on over several turns, each call once', async () => {
+    const pacer = new LoopPacer();
+    let turns = 0;
+    let done = false;
+    const ticker = (): void => {
+      turns++;
+      if (!done) setImmediate(ticker);
+    };
+    setImmediate(ticker);
+    let ran = 0;
+    const call = async (): Promise<void> => {
+      const wait = pacer.pace();
+      if (wait) await wait;
+      const until = performance.now() + 0.05; // 50 µs of work, 5,000 times: 250 ms in all
+      while (performance.now() < until);
+      ran++;
+    };
+    await Promise.all(Array.from({ length: 5_000 }, call));
+    done = true;
+    assert.equal(ran, 5_000);
+    assert.ok(turns >= 10, `the event loop turned ${turns} times meanwhile`);
+  });
 });

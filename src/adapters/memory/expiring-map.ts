@@ -137,25 +137,50 @@ export class SweepQueue<E extends { slot: number }> {
 const LOOP_BUDGET_MS = 10;
 
 /**
- * Keeps a loop of awaited calls on the memory stores (a logout-all over 10,000 sessions, each call
- * answering at once) from holding the event loop: once callers have run LOOP_BUDGET_MS in one turn,
- * the next call waits for a turn (setImmediate) before it runs. Each call still runs whole and
- * alone, so what was atomic stays atomic. The real setImmediate (node:timers), never a faked one.
+ * Keeps the callers of the memory stores from holding the event loop: a loop of awaited calls over
+ * 10,000 sessions (a logout-all), or 10,000 calls started at once (a Promise.all), each answering at
+ * once, would otherwise run in one turn. Once callers have run LOOP_BUDGET_MS in one turn, the next
+ * calls wait in line; each later turn (setImmediate) lets a batch of them go on, the batch growing
+ * while a turn's work stays under the budget and shrinking when it does not. Each call still runs
+ * whole and alone, so what was atomic stays atomic. The real setImmediate (node:timers), never a faked one.
  */
 export class LoopPacer {
   private turnStarted = -1;
+  private readonly waiting: Array<() => void> = [];
+  private batch = 64;
+  private releasing = false;
 
-  /** Undefined while the turn has time left (the caller goes on at once); else a promise of the next turn. */
+  /** Undefined while the turn has time left (the caller goes on at once); else a promise of its place in a later turn. */
   pace(): Promise<void> | undefined {
     const now = performance.now();
     if (this.turnStarted < 0) {
       this.turnStarted = now;
       setImmediate(() => {
-        this.turnStarted = -1;
+        if (!this.releasing) this.turnStarted = -1;
       });
-      return undefined;
     }
-    if (now - this.turnStarted < LOOP_BUDGET_MS) return undefined;
-    return new Promise((resolve) => setImmediate(resolve));
+    if (this.waiting.length === 0 && now - this.turnStarted < LOOP_BUDGET_MS) return undefined;
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      if (!this.releasing) {
+        this.releasing = true;
+        setImmediate(() => this.release(performance.now()));
+      }
+    });
+  }
+
+  /** One turn: lets a batch of the waiting calls go on (they run in this turn's microtasks), then the next turn the rest. */
+  private release(started: number): void {
+    this.turnStarted = started;
+    for (const resolve of this.waiting.splice(0, this.batch)) resolve();
+    setImmediate(() => {
+      const spent = performance.now() - started;
+      this.batch = spent > LOOP_BUDGET_MS ? Math.max(1, this.batch >> 1) : Math.min(4096, this.batch * 2);
+      if (this.waiting.length > 0) this.release(performance.now());
+      else {
+        this.releasing = false;
+        this.turnStarted = -1;
+      }
+    });
   }
 }
