@@ -106,6 +106,17 @@ describe('memory session store at scale', () => {
     assert.equal((await store.getSession('admin', hashes[0] as string, clock.now(), null))?.state, 'active', 'the record stays');
   });
 
+  it('a user whose sessions all expired lists none and counts 0 (their index taken apart to the last)', async () => {
+    const clock = new FakeClock();
+    const store = new InMemorySessionStore(clock);
+    for (const n of [1, 2, 3]) {
+      await fill(store, clock, `gone${n}`, n, clock.now() + 1_000);
+      const page = await store.listUserPage('admin', `gone${n}`, clock.now() + 2_000, { offset: 0, limit: 5 });
+      assert.deepEqual([page.sessions.length, page.total], [0, 0]);
+      assert.deepEqual(await store.listByUser('admin', `gone${n}`, clock.now() + 2_000), []);
+    }
+  });
+
   it('sessions of one user share one principal; records are frozen copies', async () => {
     const clock = new FakeClock();
     const store = new InMemorySessionStore(clock);

@@ -130,7 +130,10 @@ export class OrderedIndex<E> {
 
   /** Every entry in order (a copy: the index may change while the caller goes through it). */
   toArray(): E[] {
-    return this.chunks.flat();
+    const out: E[] = new Array<E>(this.count);
+    let i = 0;
+    for (const chunk of this.chunks) for (const e of chunk) out[i++] = e;
+    return out;
   }
 
   /** The index of the chunk that holds (or would hold) the entry: the last whose first entry is not after it. */

@@ -119,14 +119,13 @@ export class TypeSessions {
 
   /** Takes the user's sessions that are past their expiry at `now` out of the online and user indexes. */
   pruneUser(userId: string, now: number): void {
-    const user = this.users.get(userId);
-    if (user === undefined) return;
-    if (!(user instanceof UserSessions)) {
-      if (isActive(user) && !isCurrent(user, now)) this.unindex(user, true);
-      return;
+    // Past its expiry (at the head of the expiry order), or ended in bulk and still indexed (BulkEnds) when met there.
+    for (;;) {
+      const user = this.users.get(userId);
+      const e = user instanceof UserSessions ? user.byExpiry.first() : user;
+      if (e === undefined || e.record === null || (isActive(e) && isCurrent(e, now))) return;
+      this.unindex(e as ActiveEntry, true);
     }
-    for (let e = user.byExpiry.first(); e !== undefined && isActive(e) && !isCurrent(e, now); e = user.byExpiry.first())
-      this.unindex(e, true);
   }
 
   /** How many sessions the user index holds (after pruneUser: the current ones). */

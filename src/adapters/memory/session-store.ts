@@ -87,10 +87,14 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     if (admission.kind === 'add') return [];
     const userId = input.record.principal.userId;
     t.pruneUser(userId, now);
-    const others = t.userEntries(userId).filter((e) => e.hash !== tokenHash);
-    const inRange = (e: ActiveEntry, deviceType: string | null): boolean => deviceType === null || deviceOf(e) === deviceType;
-    if (admission.kind === 'exclusive') return others.some((e) => inRange(e, admission.deviceType)) ? null : [];
-    if (admission.kind === 'replace') return others.filter((e) => inRange(e, admission.deviceType));
+    const range = admission.kind === 'cap' ? null : admission.deviceType;
+    const others: ActiveEntry[] = [];
+    t.walkUser(userId, 0, (e) => {
+      if (e.hash !== tokenHash && isCurrent(e, now) && (range === null || deviceOf(e) === range)) others.push(e);
+      return admission.kind !== 'exclusive' || others.length === 0;
+    });
+    if (admission.kind === 'exclusive') return others.length > 0 ? null : [];
+    if (admission.kind === 'replace') return others;
     return others.sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, others.length + 1 - admission.max));
   }
 
