@@ -23,7 +23,8 @@ export class BulkEnds {
     for (const entry of entries) (entry as SessionEntry).state = state;
     for (let from = 0; from < entries.length; from += BULK_STEP) {
       const part = entries.slice(from, from + BULK_STEP);
-      if (from === 0) this.unindex(t, part);
+      // An end of at most BULK_STEP sessions leaves the indexes at once; a bigger one entirely in later turns.
+      if (entries.length <= BULK_STEP) this.unindex(t, part);
       else this.pending.push({ t, entries: part });
     }
     if (this.pending.length > 0 && !this.scheduled) {
