@@ -213,14 +213,16 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     let read = 0;
     let complete = true;
     const evict: SessionEntry[] = [];
+    const storeNow = this.clock.now();
     index.walk(counting ? 0 : q.offset, (e) => {
       if (read >= maxRead) {
         complete = false;
         return 'stop';
       }
       read++;
-      if (this.retentionOver(e)) evict.push(e);
-      if (!isActive(e) || this.retentionOver(e)) return 'drop'; // a tombstone of a bulk end leaves its other indexes by BulkEnds
+      const over = e.deadline !== null && e.deadline <= storeNow;
+      if (over) evict.push(e);
+      if (over || !isActive(e)) return 'drop'; // a tombstone of a bulk end leaves its other indexes by BulkEnds
       if (!isCurrent(e, now)) {
         t.unindexUser(e); // it keeps its record (token-expired) until evicted
         return 'drop';
