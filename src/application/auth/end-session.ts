@@ -2,7 +2,6 @@ import { inject, injectable } from 'inversify';
 import { DomainError, type Reason } from '../../domain/errors';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
-import { tokenIdOf } from '../session/session-token';
 import type { LoginType } from '../../domain/login-type';
 
 @injectable()
@@ -19,7 +18,8 @@ export class EndSession {
    * Ends one session by its short token id. `kick` (admin force logout): its token then answers
    * "kicked out"; otherwise (a user ending one of their own devices) it is logged out. Either way
    * the refresh-token family is revoked, so it cannot mint a new session. `ownerId` limits
-   * the search to that user's sessions (a user can only end their own).
+   * the search to that user's sessions (a user can only end their own): found by its token id, not
+   * by listing the user's sessions (the cost does not grow with them).
    */
   async execute(input: { loginType: LoginType; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
     const manager = this.managers.get(input.loginType);
@@ -27,7 +27,7 @@ export class EndSession {
     let recorded: string | undefined;
     if (input.ownerId === undefined) hash = await manager.findByTokenId(input.tokenId);
     else {
-      const own = (await manager.listSessions(input.ownerId)).find((s) => tokenIdOf(s.tokenHash) === input.tokenId);
+      const own = await manager.findOwnSession(input.ownerId, input.tokenId);
       [hash, recorded] = [own?.tokenHash ?? null, own?.record.attrs.rtFamily];
     }
     if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');

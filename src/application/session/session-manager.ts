@@ -281,6 +281,17 @@ export class SessionManager {
     return deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === deviceType);
   }
 
+  /** The user's live session of short token id `tokenId`, else null: two lookups, whatever the user's session count. */
+  async findOwnSession(userId: string, tokenId: string): Promise<ListedSession | null> {
+    const hash = await this.findByTokenId(tokenId);
+    if (hash === null || tokenIdOf(hash) !== tokenId) return null;
+    const now = this.clock.now();
+    const stored = await this.store.getSession(this.loginType, hash, now, null);
+    if (stored?.state !== 'active' || stored.record.principal.userId !== userId) return null;
+    if (stored.record.expiresAt !== null && stored.record.expiresAt <= now) return null;
+    return { tokenHash: hash, record: stored.record, lastActiveAt: stored.lastActiveAt };
+  }
+
   /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: O(page)). */
   listSessionPage(userId: string, query: UserSessionQuery): Promise<UserSessionPage> {
     return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
