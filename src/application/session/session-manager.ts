@@ -29,16 +29,8 @@ import {
 import type { SessionPatch } from '../../domain/session-patch';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type {
-  Admission,
-  EndedSession,
-  ListedSession,
-  OnlinePage,
-  OnlineQuery,
-  SessionStore,
-  UserSessionPage,
-  UserSessionQuery,
-} from '../ports/session-store';
+import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
+import type { UserSessionPage, UserSessionQuery } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
