@@ -91,7 +91,7 @@ describe('memory store: SweepQueue', () => {
     const items = Array.from({ length: 10 }, (_, i) => ({ key: i, slot: -1 }));
     for (const item of items) queue.schedule(item, item.key * 10_000);
     queue.schedule(items[9] as Item, 1_000); // earlier: moved
-    queue.schedule(items[0] as Item, 500_000); // later: stays where it is
+    queue.schedule(items[0] as Item, 500_000); // later: moved too
     const seen: number[] = [];
     assert.equal(
       queue.drain(55_000, 3, (e) => {
@@ -107,7 +107,7 @@ describe('memory store: SweepQueue', () => {
     });
     assert.deepEqual(
       [...seen].sort((a, b) => a - b),
-      [0, 1, 2, 3, 4, 5, 9],
+      [1, 2, 3, 4, 5, 9],
     );
     const late: number[] = [];
     queue.drain(600_000, Infinity, (e) => {
@@ -116,9 +116,30 @@ describe('memory store: SweepQueue', () => {
     });
     assert.deepEqual(
       late.sort((a, b) => a - b),
-      [5, 6, 7, 8],
+      [0, 5, 6, 7, 8],
     );
     assert.equal(queue.size, 0);
+  });
+});
+
+describe('memory store: SweepQueue, what goes leaves at once', () => {
+  it('a removed entry, or one queued for never, holds no place; one queued again moves', () => {
+    const queue = new SweepQueue<Item>();
+    const [a, b] = [
+      { key: 1, slot: -1 },
+      { key: 2, slot: -1 },
+    ];
+    queue.schedule(a, 30_000);
+    queue.schedule(b, 30_000);
+    queue.schedule(b, 90_000);
+    assert.equal(queue.size, 2);
+    queue.remove(a);
+    queue.schedule(b, null);
+    assert.equal(queue.size, 0);
+    assert.equal(
+      queue.drain(1e9, Infinity, () => null),
+      false,
+    );
   });
 });
 

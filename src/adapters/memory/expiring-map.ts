@@ -14,6 +14,8 @@ export interface Sweepable {
   sweep(): number;
   /** Entries held, index entries included (expired ones count until evicted). */
   size(): number;
+  /** One bounded step of the sweep, for a store that can sweep in steps; true when more is due. */
+  sweepStep?(): boolean;
 }
 
 /** The moment a TTL started now ends, on the store clock; null = kept forever. */
@@ -25,11 +27,18 @@ export interface Expiring<V> {
   value: V;
   /** On the store clock; null = kept forever. */
   readonly deadline: number | null;
+  readonly key: string;
+  /** Its SweepQueue slot, -1 when in none. */
+  slot: number;
 }
 
-/** A map whose entries end at a deadline on the store clock. */
+/** Entries the background sweep hands over per step (one turn of the event loop). */
+export const SWEEP_STEP = 5_000;
+
+/** A map whose entries end at a deadline on the store clock; the sweep reads only what is due (SweepQueue). */
 export class ExpiringMap<V> implements Sweepable {
   private readonly entries = new Map<string, Expiring<V>>();
+  private readonly queue = new SweepQueue<Expiring<V>>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -38,32 +47,48 @@ export class ExpiringMap<V> implements Sweepable {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.deadline !== null && entry.deadline <= this.clock.now()) {
-      this.entries.delete(key);
+      this.delete(key);
       return undefined;
     }
     return entry;
   }
 
   set(key: string, value: V, deadline: number | null): Expiring<V> {
-    const entry = { value, deadline };
+    const previous = this.entries.get(key);
+    if (previous !== undefined) this.queue.remove(previous);
+    const entry = { value, deadline, key, slot: -1 };
     this.entries.set(key, entry);
+    this.queue.schedule(entry, deadline);
     return entry;
   }
 
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.queue.remove(entry);
     this.entries.delete(key);
   }
 
   sweep(): number {
+    return this.drain(Infinity).removed;
+  }
+
+  /** One bounded step of the sweep (`budget` due entries at most); true when more is due. */
+  sweepStep(budget = SWEEP_STEP): boolean {
+    return this.drain(budget).more;
+  }
+
+  private drain(budget: number): { removed: number; more: boolean } {
     const now = this.clock.now();
     let removed = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.deadline !== null && entry.deadline <= now) {
-        this.entries.delete(key);
-        removed++;
-      }
-    }
-    return removed;
+    const more = this.queue.drain(now, budget, (entry) => {
+      if (this.entries.get(entry.key) !== entry) return null;
+      if (entry.deadline === null || entry.deadline > now) return entry.deadline;
+      this.entries.delete(entry.key);
+      removed++;
+      return null;
+    });
+    return { removed, more };
   }
 
   size(): number {
@@ -75,59 +100,66 @@ export class ExpiringMap<V> implements Sweepable {
 const SLOT_MS = 10_000;
 
 /**
- * Entries queued by the time they are next due (a timing wheel of SLOT_MS slots), so that the sweep
- * reads only what is due, never every entry: each entry is in at most one slot (`slot`), the one
- * of its earliest due time; a slot read before all its entries are due keeps the others.
+ * Entries queued by the time they are next due (a timing wheel of SLOT_MS slots, each a Set), so
+ * that the sweep reads only what is due, never every entry: an entry is in at most one slot
+ * (`slot`), the one of its due time, and leaves it at once when it goes (nothing stale is kept).
  */
 export class SweepQueue<E extends { slot: number }> {
-  private readonly slots = new Map<number, E[]>();
+  private readonly slots = new Map<number, Set<E>>();
   private queued = 0;
 
-  /** Queues the entry for `due` (null: never), unless it is already queued no later. */
+  /** Queues the entry for `due` (null: never, out of the queue). */
   schedule(entry: E, due: number | null): void {
-    if (due === null) return;
+    if (due === null) {
+      this.remove(entry);
+      return;
+    }
     const slot = Math.floor(due / SLOT_MS);
-    if (entry.slot !== -1 && entry.slot <= slot) return;
-    const list = this.slots.get(slot);
-    if (list === undefined) this.slots.set(slot, [entry]);
-    else list.push(entry);
+    if (entry.slot === slot) return;
+    this.remove(entry);
+    let set = this.slots.get(slot);
+    if (set === undefined) this.slots.set(slot, (set = new Set()));
+    set.add(entry);
     entry.slot = slot;
     this.queued++;
   }
 
-  /** Queue entries held (an entry that left its store counts until its slot is read). */
+  remove(entry: E): void {
+    if (entry.slot === -1) return;
+    const set = this.slots.get(entry.slot);
+    if (set?.delete(entry) === true) {
+      this.queued--;
+      if (set.size === 0) this.slots.delete(entry.slot);
+    }
+    entry.slot = -1;
+  }
+
   get size(): number {
     return this.queued;
   }
 
   /**
-   * Hands the due entries to `visit` (which returns when the entry is next due, or null), at most
-   * `budget` of them; returns true when some are left for another call.
+   * Hands the entries of the due slots to `visit` (which returns when the entry is next due, or
+   * null), at most `budget` of them; returns true when some are left for another call.
    */
   drain(now: number, budget: number, visit: (entry: E) => number | null): boolean {
     const last = Math.floor(now / SLOT_MS);
-    let left = budget;
     const due = [...this.slots.keys()].filter((slot) => slot <= last).sort((a, b) => a - b);
+    let left = budget;
     for (const slot of due) {
-      const list = this.slots.get(slot) as E[];
-      this.slots.delete(slot);
-      const keep: E[] = [];
-      let i = 0;
-      for (; i < list.length && left > 0; i++, left--) {
-        const entry = list[i] as E;
-        this.queued--;
-        if (entry.slot !== slot) continue; // moved to an earlier slot, or left its store
-        entry.slot = -1;
+      const set = this.slots.get(slot);
+      if (set === undefined) continue;
+      const notYet: Array<readonly [E, number]> = [];
+      for (const entry of set) {
+        if (left <= 0) break;
+        left--;
+        this.remove(entry);
         const next = visit(entry);
-        if (next !== null && Math.floor(next / SLOT_MS) === slot) {
-          entry.slot = slot; // not due yet, in this slot
-          keep.push(entry);
-          this.queued++;
-        } else this.schedule(entry, next);
+        if (next !== null && Math.floor(next / SLOT_MS) === slot) notYet.push([entry, next]);
+        else this.schedule(entry, next);
       }
-      for (; i < list.length; i++) keep.push(list[i] as E);
-      if (keep.length > 0) this.slots.set(slot, keep);
-      if (left <= 0) return true;
+      for (const [entry, next] of notYet) this.schedule(entry, next);
+      if (left <= 0) return this.slots.has(slot) || due.some((s) => s > slot && this.slots.has(s));
     }
     return false;
   }

@@ -64,16 +64,21 @@ export class InMemoryBackend implements StoreHealth {
   }
 
   /**
-   * The timer's sweep: the other stores at once, the sessions in bounded steps (SWEEP_STEP due
-   * entries each, one turn of the event loop apart), so a login peak expiring at once does not
-   * stall the process.
+   * The timer's sweep: the stores that sweep in steps (sessions, key-value entries: they read only
+   * what is due, SWEEP_STEP entries a step, one turn of the event loop apart, so a login peak
+   * expiring at once does not stall the process), the others at once.
    */
   private backgroundSweep(): void {
-    for (const store of this.stores) if (store !== this.sessions) store.sweep();
-    const step = (): void => {
-      if (this.timer !== undefined && this.sessions.sweepStep()) setImmediate(step);
-    };
-    step();
+    for (const store of this.stores) {
+      if (store.sweepStep === undefined) {
+        store.sweep();
+        continue;
+      }
+      const step = (): void => {
+        if (this.timer !== undefined && store.sweepStep?.() === true) setImmediate(step);
+      };
+      step();
+    }
   }
 
   /**

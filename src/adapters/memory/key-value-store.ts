@@ -113,6 +113,10 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
     return this.kv.sweep();
   }
 
+  sweepStep(): boolean {
+    return this.kv.sweepStep();
+  }
+
   size(): number {
     return this.kv.size();
   }

@@ -9,6 +9,7 @@
  * indexes when a listing meets it or the sweep reaches it, and keeps its record (token-expired)
  * until its retention ends.
  */
+import { SweepQueue } from './expiring-map';
 import { OrderedIndex } from './online-index';
 import { type ActiveEntry, byAgeThenHash, byLoginOrder, isActive, isCurrent, type SessionEntry } from './session-entries';
 
@@ -50,6 +51,8 @@ export class TypeSessions {
   readonly online = new OrderedIndex<SessionEntry>(byLoginOrder);
   /** User id -> their only session, or their sessions. */
   private readonly users = new Map<string, SessionEntry | UserSessions>();
+  /** Every session and tombstone by the time it is next due (its expiry, the end of its retention). */
+  readonly queue = new SweepQueue<SessionEntry>();
   /** Short token id -> the session. */
   private readonly tokenIds = new Map<string, SessionEntry>();
 

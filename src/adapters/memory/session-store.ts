@@ -22,13 +22,13 @@ import type {
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
 import { BulkEnds } from './bulk-ends';
-import { deadlineAfter, LoopPacer, SweepQueue, type Sweepable } from './expiring-map';
+import { deadlineAfter, LoopPacer, SWEEP_STEP, type Sweepable } from './expiring-map';
 import { type ActiveEntry, deviceOf, isActive, isCurrent, SessionEntry, storedRecord } from './session-entries';
 import { TypeSessions } from './session-indexes';
 import type { LoginType } from '../../domain/login-type';
 
-/** Sessions the background sweep handles per step (one turn of the event loop). */
-export const SWEEP_STEP = 5_000;
+/** Sessions the background sweep hands over per step (one turn of the event loop). */
+export { SWEEP_STEP };
 
 const listed = (e: ActiveEntry): ListedSession => ({ tokenHash: e.hash, record: e.record, lastActiveAt: e.lastActiveAt });
 
@@ -40,7 +40,7 @@ function dueOf(e: SessionEntry): number | null {
 }
 
 export class InMemorySessionStore implements SessionStore, Sweepable {
-  private readonly types = new Map<string, { sessions: TypeSessions; queue: SweepQueue<SessionEntry> }>();
+  private readonly types = new Map<string, TypeSessions>();
   /** The order sessions were indexed in (the cap on concurrent sessions ends the oldest first). */
   private seq = 0;
   /** Tombstones made in bulk, their index entries taken out a step per loop turn. */
@@ -55,7 +55,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     const wait = this.pacer.pace();
     if (wait) await wait;
     const { loginType, tokenHash, record, admission, now } = input;
-    const { sessions: t, queue } = this.type(loginType);
+    const t = this.type(loginType);
     const ending = this.admit(t, input);
     if (ending === null) return { outcome: 'refused', ended: [] };
 
@@ -72,7 +72,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     );
     t.sessions.set(tokenHash, entry);
     t.index(entry as ActiveEntry);
-    queue.schedule(entry, dueOf(entry));
+    t.queue.schedule(entry, dueOf(entry));
 
     // Sessions already past expiresAt stay as they are, so they still read as "expired".
     const ended = ending.map((e) => ({ tokenHash: e.hash, record: e.record }));
@@ -132,12 +132,12 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   }
 
   private replace(loginType: string, entry: ActiveEntry, record: SessionRecord, deadline: number | null): void {
-    const { sessions: t, queue } = this.type(loginType);
+    const t = this.type(loginType);
     t.unindex(entry);
     entry.record = record;
     entry.deadline = deadline;
     t.index(entry);
-    queue.schedule(entry, dueOf(entry));
+    t.queue.schedule(entry, dueOf(entry));
   }
 
   async deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean> {
@@ -145,7 +145,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     if (wait) await wait;
     const entry = this.live(loginType, tokenHash);
     if (entry === undefined) return false;
-    this.remove(this.type(loginType).sessions, entry);
+    this.remove(this.type(loginType), entry);
     return true;
   }
 
@@ -158,14 +158,14 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
       const entry = this.live(loginType, hash);
       if (isActive(entry)) ending.add(entry); // not missing, not already a tombstone
     }
-    this.bulk.end(this.type(loginType).sessions, [...ending], state);
+    this.bulk.end(this.type(loginType), [...ending], state);
     return ending.size;
   }
 
   async listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]> {
     const wait = this.pacer.pace();
     if (wait) await wait;
-    const t = this.type(loginType).sessions;
+    const t = this.type(loginType);
     t.pruneUser(userId, now);
     return t.userEntries(userId).map(listed);
   }
@@ -177,7 +177,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   async listUserPage(loginType: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
     const wait = this.pacer.pace();
     if (wait) await wait;
-    const t = this.type(loginType).sessions;
+    const t = this.type(loginType);
     t.pruneUser(userId, now);
     const offset = Math.max(0, Math.floor(query.offset));
     const limit = Math.max(0, Math.floor(query.limit));
@@ -203,7 +203,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   async listPage(loginType: LoginType, now: number, q: OnlineQuery): Promise<OnlinePage> {
     const wait = this.pacer.pace();
     if (wait) await wait;
-    const t = this.type(loginType).sessions;
+    const t = this.type(loginType);
     const index = t.online;
     const filtered = q.ip !== undefined || q.deviceType !== undefined;
     const counting = filtered || index.size <= q.exactCountUpTo;
@@ -240,7 +240,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   async findByTokenId(loginType: LoginType, tokenId: string): Promise<string | null> {
     const wait = this.pacer.pace();
     if (wait) await wait;
-    const entry = this.type(loginType).sessions.byTokenId(tokenId);
+    const entry = this.type(loginType).byTokenId(tokenId);
     if (entry === undefined) return null;
     return isActive(this.live(loginType, entry.hash)) ? entry.hash : null;
   }
@@ -260,10 +260,10 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
   }
 
   private sweepType(loginType: string, budget: number): { removed: number; more: boolean } {
-    const { sessions: t, queue } = this.type(loginType);
+    const t = this.type(loginType);
     const now = this.clock.now();
     let removed = 0;
-    const more = queue.drain(now, budget, (e) => {
+    const more = t.queue.drain(now, budget, (e) => {
       if (t.sessions.get(e.hash) !== e) return null; // gone meanwhile
       if (e.deadline !== null && e.deadline <= now) {
         this.remove(t, e);
@@ -278,13 +278,13 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
 
   size(): number {
     let n = 0;
-    for (const { sessions } of this.types.values()) n += sessions.size();
+    for (const t of this.types.values()) n += t.size();
     return n;
   }
 
-  private type(loginType: string): { sessions: TypeSessions; queue: SweepQueue<SessionEntry> } {
+  private type(loginType: string): TypeSessions {
     let t = this.types.get(loginType);
-    if (t === undefined) this.types.set(loginType, (t = { sessions: new TypeSessions(), queue: new SweepQueue() }));
+    if (t === undefined) this.types.set(loginType, (t = new TypeSessions()));
     return t;
   }
 
@@ -294,7 +294,7 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
 
   /** The session entry if its retention has not passed; evicts it (and its indexes) if it has. */
   private live(loginType: string, tokenHash: string): SessionEntry | undefined {
-    const t = this.type(loginType).sessions;
+    const t = this.type(loginType);
     const entry = t.sessions.get(tokenHash);
     if (entry === undefined || !this.retentionOver(entry)) return entry;
     this.remove(t, entry);
@@ -305,6 +305,6 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     if (t.sessions.get(entry.hash) === entry) t.sessions.delete(entry.hash);
     if (entry.record !== null) t.unindex(entry as ActiveEntry); // active, or a bulk end's tombstone still indexed
     entry.record = null;
-    entry.slot = -1; // the sweep queue drops it when it reaches it
+    t.queue.remove(entry);
   }
 }
