@@ -146,8 +146,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your live admin sessions, oldest first, with the online list's columns; `current` marks this one
-         * @description Your live admin sessions, oldest first, with the online list's columns; `current` marks this one.
+         * Your live admin sessions, oldest first, with the online list's columns; `current` marks this one. ?page=&size=: a page with the exact total; without either, the bare array (the first 500)
+         * @description Your live admin sessions, oldest first, with the online list's columns; `current` marks this one. ?page=&size=: a page with the exact total; without either, the bare array (the first 500).
          *
          *     Requires a session of login type `admin`: its access token as `Authorization: Bearer <token>`.
          */
@@ -1331,7 +1331,7 @@ export interface components {
          * @description A successful admin login: the token pair and the user with their roles and permissions
          * @example {
          *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
-         *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+         *       "refreshToken": "1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u",
          *       "expires": "2025/01/31 16:05:09",
          *       "username": "admin",
          *       "nickname": "Administrator",
@@ -1413,7 +1413,7 @@ export interface components {
          * @description An access token and its refresh token (none for a login without remember-me)
          * @example {
          *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
-         *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+         *       "refreshToken": "1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u",
          *       "expires": "2025/01/31 16:05:09"
          *     }
          */
@@ -1532,6 +1532,38 @@ export interface components {
             browser: string;
             /** @description Whether this is the caller's own session */
             current: boolean;
+        };
+        /**
+         * @description One page of your live admin sessions, oldest first
+         * @example {
+         *       "list": [
+         *         {
+         *           "tokenId": "3f9a1c0d5e7b2a48",
+         *           "userId": "1",
+         *           "username": "admin",
+         *           "loginType": "admin",
+         *           "loginTime": "2025/01/31 14:05:09",
+         *           "lastActiveTime": "2025/01/31 14:20:00",
+         *           "expires": "2025/01/31 16:05:09",
+         *           "ipaddr": "203.0.113.7",
+         *           "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+         *           "os": "macOS Sonoma",
+         *           "browser": "Safari 17",
+         *           "deviceType": "PC",
+         *           "current": true
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "page": 1,
+         *       "size": 20
+         *     }
+         */
+        OwnSessionPage: {
+            list: components["schemas"]["OwnSession"][];
+            /** @description How many live sessions you have (exact) */
+            total: number;
+            page: number;
+            size: number;
         };
         /**
          * @description A route of the admin SPA (vue-router, as vue-pure-admin builds them): a directory or a page the caller may see
@@ -1775,7 +1807,7 @@ export interface components {
          * @example {
          *       "passwordChanged": true,
          *       "sessionsEnded": 2,
-         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b",
+         *       "refreshToken": "1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u",
          *       "accessToken": null
          *     }
          */
@@ -3490,7 +3522,10 @@ export interface operations {
     };
     getAuthSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3508,11 +3543,11 @@ export interface operations {
                         code: 0;
                         /** @enum {string} */
                         message: "ok";
-                        data: components["schemas"]["OwnSession"][];
+                        data: components["schemas"]["OwnSessionPage"] | components["schemas"]["OwnSession"][];
                     };
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;

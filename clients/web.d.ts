@@ -234,8 +234,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The member's live sessions, oldest first; `current` marks the caller's own
-         * @description The member's live sessions, oldest first; `current` marks the caller's own.
+         * The member's live sessions, oldest first; `current` marks the caller's own. ?page=&size=: a page with the exact total; without either, the bare array (the first 500)
+         * @description The member's live sessions, oldest first; `current` marks the caller's own. ?page=&size=: a page with the exact total; without either, the bare array (the first 500).
          *
          *     Requires a session of login type `web`: its access token as `Authorization: Bearer <token>`.
          */
@@ -1023,7 +1023,7 @@ export interface components {
          * @description An access token and its refresh token (none for a login without remember-me)
          * @example {
          *       "accessToken": "f3c1e2d4b5a6978812345678abcdef00",
-         *       "refreshToken": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+         *       "refreshToken": "1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u",
          *       "expires": "2025/01/31 16:05:09"
          *     }
          */
@@ -1175,6 +1175,33 @@ export interface components {
             current: boolean;
         };
         /**
+         * @description One page of the member's live sessions ("devices"), oldest first
+         * @example {
+         *       "list": [
+         *         {
+         *           "tokenId": "3f9a1c0d5e7b2a48",
+         *           "loginTime": "2025/01/31 14:05:09",
+         *           "lastActiveTime": "2025/01/31 14:20:00",
+         *           "expires": null,
+         *           "ipaddr": "203.0.113.7",
+         *           "userAgent": "Mozilla/5.0",
+         *           "deviceType": "PC",
+         *           "current": true
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "page": 1,
+         *       "size": 20
+         *     }
+         */
+        MemberSessionPage: {
+            list: components["schemas"]["MemberSession"][];
+            /** @description How many live sessions you have (exact) */
+            total: number;
+            page: number;
+            size: number;
+        };
+        /**
          * @description Every session of the member ended and their refresh tokens revoked
          * @example {
          *       "endedSessions": 2
@@ -1189,7 +1216,7 @@ export interface components {
          * @example {
          *       "passwordChanged": true,
          *       "sessionsEnded": 2,
-         *       "refreshToken": "3f1c9a4b7d2e4f60a8b5c6d7e8f90a1b",
+         *       "refreshToken": "1764037360000.mQ4xV8b2Tz0cKf7HnR1wYg.0.kZ3v9QeT1xWcR7mYbN2pLs0dHfJ6aG4u",
          *       "accessToken": null
          *     }
          */
@@ -2941,7 +2968,10 @@ export interface operations {
     };
     getUserSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2954,10 +2984,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberSession"][];
+                    "application/json": components["schemas"]["MemberSessionPage"] | components["schemas"]["MemberSession"][];
                 };
             };
-            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters */
+            /** @description `malformed-request` (40002): The HTTP request could not be parsed; `too-many-query-params` (40003): The query string has too many parameters; `validation-failed` (40000): The request is not valid */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -71,7 +71,7 @@ async function adminSide(stack: Stack, o: PhaseOptions, rate: number[]) {
   const token = await fill(stack, 'admin', o.count, rate);
   const userIndex = o.redis ? await userIndexBytes(o.redis, o.prefix) : null;
   const adminList = await timed(o.loop, async () => ({
-    bytes: (await admin.expect(200, 'GET', '/auth/sessions', { token })).answer.bytes,
+    bytes: (await admin.expect(200, 'GET', '/auth/sessions?page=1&size=20', { token })).answer.bytes,
   }));
   // With is-concurrent=false this tree answers every password login 401 "The account changed during this
   // login" (the refresh cut-off the replacement itself writes is later than the account's read; found by
@@ -95,7 +95,9 @@ async function adminSide(stack: Stack, o: PhaseOptions, rate: number[]) {
 async function webSide(stack: Stack, o: PhaseOptions, rate: number[]) {
   const web = new Client(stack.web.port);
   const token = await fill(stack, 'web', o.count, rate);
-  const webList = await timed(o.loop, async () => ({ bytes: (await web.expect(200, 'GET', '/user/sessions', { token })).answer.bytes }));
+  const webList = await timed(o.loop, async () => ({
+    bytes: (await web.expect(200, 'GET', '/user/sessions?page=1&size=20', { token })).answer.bytes,
+  }));
   const logoutAll = await timed(o.loop, async () => {
     const { body } = await web.expect(200, 'POST', '/user/logout-all', { token });
     return { ended: (body as { endedSessions: number }).endedSessions };

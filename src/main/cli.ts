@@ -162,6 +162,7 @@ export function cliDeps(): CliDeps {
     hashPassword: (password, cost) => ctx.hasher().hash(password, cost),
     addUser: (input) => ctx.addUser(input),
     listSessions: (type, userId) => ctx.container().get(ListSessions).execute({ loginType: type, userId }),
+    listSessionPage: (type, userId, page, size) => ctx.container().get(ListSessions).page({ loginType: type, userId, page, size }),
     async kickoutToken(type, tokenId) {
       try {
         await ctx.container().get(EndSession).execute({ loginType: type, tokenId, kick: true });

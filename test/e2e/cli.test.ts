@@ -465,6 +465,11 @@ describe('CLI (child process)', function () {
       assert.ok(!list.stdout.includes(a.token) && !list.stdout.includes(b.token), 'tokens are never printed');
       const table = await cli(['sessions', 'list', 'admin', '77'], { env });
       assert.equal(table.stdout.trimEnd().split('\n').length, 3);
+      const paged = await cli(['sessions', 'list', 'admin', '77', '--page', '2', '--size', '1', '--json'], { env });
+      assert.equal(paged.code, 0, paged.stderr);
+      assert.deepEqual(JSON.parse(paged.stdout), sessions.slice(1));
+      assert.match(paged.stderr, /sessions 2-2 of 2/);
+      assert.equal((await cli(['sessions', 'list', 'admin', '77', '--size', '501'], { env })).code, 2);
       const web = await cli(['sessions', 'list', 'web', '77'], { env });
       assert.equal(web.stdout, '');
       assert.match(web.stderr, /no live web sessions/);

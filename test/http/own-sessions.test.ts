@@ -1,6 +1,7 @@
 /**
  * GET /auth/sessions and DELETE /auth/sessions/:tokenId on the admin app, on both stores: an
- * administrator lists its own sessions (the online list's row, `current` on the caller's) and ends
+ * administrator lists its own sessions (the online list's row, `current` on the caller's; by page
+ * with ?page=&size=, the bare array without) and ends
  * one of them (its token answers 401, its refresh token is refused); another user's session and an
  * unknown id are 404; no token is 401; the event is in the login log.
  */
@@ -64,6 +65,26 @@ for (const kind of STORE_KINDS) {
       await http().get('/auth/me').set(bearer(desk.accessToken)).expect(401);
       await http().post('/auth/refresh-token').send({ refreshToken: desk.refreshToken }).expect(401);
       assert.equal((await http().get('/auth/sessions').set(bearer(phone.accessToken)).expect(200)).body.data.length, 1);
+    });
+
+    it('pages with ?page=&size= (oldest first, exact total); without either, the bare array and X-Total-Count; bad paging: 400', async () => {
+      for (let i = 0; i < 3; i++) await login('viewer', 'viewer123', `192.0.2.4${i}`, FIREFOX);
+      const me = await login('viewer', 'viewer123', '192.0.2.49', IPHONE);
+      const bare = await http().get('/auth/sessions').set(bearer(me.accessToken)).expect(200);
+      const rows = bare.body.data as Array<{ tokenId: string; current: boolean }>;
+      assert.ok(rows.length >= 4);
+      assert.equal(bare.headers['x-total-count'], String(rows.length));
+      const page = async (q: Record<string, number>) =>
+        (await http().get('/auth/sessions').query(q).set(bearer(me.accessToken)).expect(200)).body.data;
+      const second = await page({ page: 2, size: 2 });
+      assert.deepEqual(second, { list: rows.slice(2, 4), total: rows.length, page: 2, size: 2 });
+      assert.deepEqual(await page({ page: 1 }), { list: rows.slice(0, 20), total: rows.length, page: 1, size: 20 });
+      assert.deepEqual((await page({ size: 1 })).list, rows.slice(0, 1));
+      assert.deepEqual((await page({ page: 999, size: 500 })).list, []);
+      for (const q of ['page=0', 'size=0', 'size=501', 'page=x']) {
+        const r = await http().get(`/auth/sessions?${q}`).set(bearer(me.accessToken)).expect(400);
+        assert.equal(r.body.code, 40000, q);
+      }
     });
 
     it("another user's session, an unknown or malformed id: 404 and nothing ends; no token: 401; the log has the ending", async () => {

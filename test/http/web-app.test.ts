@@ -115,6 +115,10 @@ for (const kind of STORE_KINDS) {
         assert.deepEqual([phone.ipaddr, phone.userAgent, phone.current], ['10.1.0.1', 'phone', false]);
         assert.deepEqual([laptop.ipaddr, laptop.userAgent, laptop.current], ['10.1.0.2', 'laptop', true]);
         assert.match(String(phone.tokenId), /^[0-9a-f]{32}$/);
+        assert.equal(list.headers['x-total-count'], '2', 'the bare array (no page, no size) says how many there are');
+        const paged = await request(c.web.callback()).get('/user/sessions?page=2&size=1').set(bearer(second.accessToken)).expect(200);
+        assert.deepEqual(paged.body, { list: [laptop], total: 2, page: 2, size: 1 }, 'with page or size: a page and the exact total');
+        problem(await request(c.web.callback()).get('/user/sessions?size=501').set(bearer(second.accessToken)), 400, 'validation-failed');
 
         // end the phone's session from the laptop: its access and refresh token die
         const del = await request(c.web.callback()).delete(`/user/sessions/${phone.tokenId}`).set(bearer(second.accessToken)).expect(204);

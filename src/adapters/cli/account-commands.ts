@@ -2,7 +2,8 @@
 import { TOKEN_ID_PATTERN } from '../../application/session/session-token';
 import { DEVICE_TYPE_PATTERN } from '../../domain/device-type';
 import { USERNAME_PATTERN } from '../../domain/password';
-import { loginType, parse, password, required, str } from './args';
+import { MAX_PAGE_SIZE } from '../../application/auth/list-sessions';
+import { intOption, loginType, parse, password, required, str } from './args';
 import type { CliDeps } from './deps';
 import { CliFailure, UsageError, type CliIo } from './io';
 
@@ -46,11 +47,16 @@ async function resetMfaCommand(io: CliIo, argv: readonly string[], deps: () => P
 export async function sessionsCommand(io: CliIo, argv: readonly string[], deps: () => Promise<CliDeps>): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'list') {
-    const { values, positionals } = parse(rest, { json: { type: 'boolean' } }, 2);
+    const { values, positionals } = parse(rest, { json: { type: 'boolean' }, page: { type: 'string' }, size: { type: 'string' } }, 2);
     const type = loginType(positionals[0]);
     const userId = positionals[1];
     if (userId === undefined || userId === '') throw new UsageError('sessions list: the user id is required');
-    const sessions = await (await deps()).listSessions(type, userId);
+    const page = intOption(str(values, 'page'), 'page', (n) => n >= 1 && n <= 10_000, 'a page number from 1') ?? 1;
+    const size = intOption(str(values, 'size'), 'size', (n) => n >= 1 && n <= MAX_PAGE_SIZE, `1 to ${MAX_PAGE_SIZE}`) ?? MAX_PAGE_SIZE;
+    const found = await (await deps()).listSessionPage(type, userId, page, size);
+    const sessions = found.list;
+    // The page's place among all (stderr: the output stays what it was, the rows or their JSON array).
+    if (found.total > sessions.length) io.err(`sessions ${(page - 1) * size + 1}-${(page - 1) * size + sessions.length} of ${found.total}`);
     if (values.json === true) {
       io.out(JSON.stringify(sessions, null, 2));
       return;

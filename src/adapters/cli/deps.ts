@@ -1,6 +1,6 @@
 /** What the CLI commands need from the application layer, and the login types they address. */
 import type { ChainReport } from '../../application/audit/hash-chain';
-import type { OnlineSession } from '../../application/auth/list-sessions';
+import type { OnlineSession, SessionPage } from '../../application/auth/list-sessions';
 import type { UserView } from '../../application/users/user-view';
 
 export const LOGIN_TYPES = ['admin', 'web'] as const;
@@ -12,6 +12,8 @@ export interface CliDeps {
   /** Adds a user to the configured directory; returns it and where it went. */
   addUser(input: { username: string; password: string; nickname?: string; roles: string[] }): Promise<{ user: UserView; where: string }>;
   listSessions(type: CliLoginType, userId: string): Promise<OnlineSession[]>;
+  /** A page of the user's live sessions (oldest first) and how many there are. */
+  listSessionPage(type: CliLoginType, userId: string, page: number, size: number): Promise<SessionPage>;
   /** Ends (kicks out) the session with this token id; false when there is none. */
   kickoutToken(type: CliLoginType, tokenId: string): Promise<boolean>;
   /** Refuses every refresh token of the user (of one device type) issued before now (lapsed devices included). */

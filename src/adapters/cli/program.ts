@@ -31,8 +31,8 @@ commands:
   users reset-mfa <admin|web> <userId>
       remove the user's second factors (TOTP, recovery codes, passkeys) and end its logins
       (svc.directory=sql, svc.store=redis): for an owner who lost them, or after a takeover
-  sessions list <admin|web> <userId> [--json]
-      the user's live sessions in the configured store (svc.store=redis)
+  sessions list <admin|web> <userId> [--page <n>] [--size <1-500>] [--json]
+      the user's live sessions in the configured store (svc.store=redis), oldest first: a page (default the first 500)
   sessions kickout <admin|web> <userId|tokenId> [--device-type <type>]
       kick out one session (by token id) or every session of a user (only those of one device type)
   sessions resync <userId>

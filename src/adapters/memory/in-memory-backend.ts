@@ -10,7 +10,8 @@ import type { StoreHealth } from '../../application/ports/store-health';
 import { InMemoryAuditStore } from './audit-store';
 import { InMemoryWebhookOutbox } from './webhook-outbox';
 import { InMemoryCaptchaStore } from './captcha-store';
-import type { Sweepable } from './expiring-map';
+import { setImmediate } from 'node:timers';
+import { LoopPacer, type Sweepable } from './expiring-map';
 import { InMemoryKeyValueStore } from './key-value-store';
 import { InMemoryListStore } from './list-store';
 import { InMemoryRateLimitStore } from './rate-limit-store';
@@ -37,8 +38,10 @@ export class InMemoryBackend implements StoreHealth {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(clock: Clock, opts: InMemoryBackendOptions = {}) {
-    this.sessions = new InMemorySessionStore(clock);
-    this.kv = new InMemoryKeyValueStore(clock);
+    // One pacer for the stores a bulk operation loops over (sessions, refresh state): LoopPacer.
+    const pacer = new LoopPacer();
+    this.sessions = new InMemorySessionStore(clock, pacer);
+    this.kv = new InMemoryKeyValueStore(clock, pacer);
     this.lists = new InMemoryListStore(clock);
     this.rateLimits = new InMemoryRateLimitStore(clock);
     this.captchas = new InMemoryCaptchaStore(clock);
@@ -46,7 +49,7 @@ export class InMemoryBackend implements StoreHealth {
     this.stores = [this.sessions, this.kv, this.lists, this.rateLimits, this.captchas];
     const interval = opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
     if (interval > 0) {
-      this.timer = setInterval(() => this.sweep(), interval);
+      this.timer = setInterval(() => this.backgroundSweep(), interval);
       this.timer.unref(); // never keeps the process alive
     }
   }
@@ -58,6 +61,24 @@ export class InMemoryBackend implements StoreHealth {
    */
   sweep(): number {
     return this.stores.reduce((n, store) => n + store.sweep(), 0);
+  }
+
+  /**
+   * The timer's sweep: the stores that sweep in steps (sessions, key-value entries: they read only
+   * what is due, SWEEP_STEP entries a step, one turn of the event loop apart, so a login peak
+   * expiring at once does not stall the process), the others at once.
+   */
+  private backgroundSweep(): void {
+    for (const store of this.stores) {
+      if (store.sweepStep === undefined) {
+        store.sweep();
+        continue;
+      }
+      const step = (): void => {
+        if (this.timer !== undefined && store.sweepStep?.() === true) setImmediate(step);
+      };
+      step();
+    }
   }
 
   /**

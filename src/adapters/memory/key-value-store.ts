@@ -1,40 +1,56 @@
 /** KeyValueStore in memory: every call is synchronous inside, so atomic on the event loop. TTLs on the store clock. */
 import type { Clock } from '../../application/ports/clock';
 import type { KeyValueEntry, KeyValueStore } from '../../application/ports/key-value-store';
-import { deadlineAfter, ExpiringMap, type Sweepable } from './expiring-map';
+import { deadlineAfter, ExpiringMap, LoopPacer, type Sweepable } from './expiring-map';
 
 export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
   private readonly kv: ExpiringMap<string>;
 
-  constructor(private readonly clock: Clock) {
+  /** `pacer`: lets the event loop turn during a long loop of awaited calls (LoopPacer). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly pacer = new LoopPacer(),
+  ) {
     this.kv = new ExpiringMap(clock);
   }
 
   async get(key: string): Promise<string | null> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     return this.kv.live(key)?.value ?? null;
   }
 
   async delete(key: string): Promise<boolean> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const existed = this.kv.live(key) !== undefined;
     this.kv.delete(key);
     return existed;
   }
 
   async set(key: string, value: string, ttlMs: number | null): Promise<void> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     this.kv.set(key, value, deadlineAfter(this.clock, ttlMs));
   }
 
   async setMany(entries: readonly KeyValueEntry[]): Promise<void> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     for (const e of entries) this.kv.set(e.key, e.value, deadlineAfter(this.clock, e.ttlMs));
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     if (this.kv.live(key) !== undefined) return false;
     this.kv.set(key, value, deadlineAfter(this.clock, ttlMs));
     return true;
   }
 
   async getAndDelete(key: string): Promise<string | null> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const entry = this.kv.live(key);
     if (entry === undefined) return null;
     this.kv.delete(key);
@@ -42,6 +58,8 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
   }
 
   async deleteIfEquals(key: string, expected: string): Promise<boolean> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const entry = this.kv.live(key);
     if (entry === undefined || entry.value !== expected) return false;
     this.kv.delete(key);
@@ -49,6 +67,8 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
   }
 
   async deleteIfEqualsAndSet(key: string, expected: string, next: KeyValueEntry): Promise<boolean> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const entry = this.kv.live(key);
     if (entry === undefined || entry.value !== expected) return false;
     this.kv.delete(key);
@@ -57,6 +77,8 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
   }
 
   async setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const entry = this.kv.live(key);
     if (entry !== undefined) return entry.value;
     this.kv.set(key, value, deadlineAfter(this.clock, ttlMs));
@@ -64,6 +86,8 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
   }
 
   async replaceIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const entry = this.kv.live(key);
     if (entry === undefined || entry.value !== expected) return false;
     this.kv.set(key, value, deadlineAfter(this.clock, ttlMs));
@@ -71,6 +95,8 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
   }
 
   async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const now = this.clock.now();
     let entry = this.kv.live(key);
     // A new counter gets the TTL, and so does one that has none: a counter must not live forever
@@ -85,6 +111,10 @@ export class InMemoryKeyValueStore implements KeyValueStore, Sweepable {
 
   sweep(): number {
     return this.kv.sweep();
+  }
+
+  sweepStep(): boolean {
+    return this.kv.sweepStep();
   }
 
   size(): number {

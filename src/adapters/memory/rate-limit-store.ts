@@ -12,13 +12,16 @@ interface HitLog {
   windowMs: number;
 }
 
+/** The hits of a new log (never written to: the first hit replaces it). */
+const NO_HITS: number[] = [];
+
 export class InMemoryRateLimitStore implements RateLimitStore, Sweepable {
   private readonly rateLogs = new Map<string, HitLog>();
 
   constructor(private readonly clock: Clock) {}
 
   async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {
-    const log = this.rateLogs.get(key) ?? { hits: [], windowMs };
+    const log = this.rateLogs.get(key) ?? { hits: NO_HITS, windowMs };
     log.windowMs = windowMs;
     // Forget hits outside the window (now - windowMs, now].
     const cutoff = now - windowMs;
@@ -31,7 +34,9 @@ export class InMemoryRateLimitStore implements RateLimitStore, Sweepable {
       // Keep the log sorted even if callers' clocks are not perfectly monotonic.
       let at = log.hits.length;
       while (at > 0 && (log.hits[at - 1] ?? -Infinity) > now) at--;
-      log.hits.splice(at, 0, now);
+      // A log of one hit (most keys) is an array of one number, not one grown for more.
+      if (log.hits.length === 0) log.hits = [now];
+      else log.hits.splice(at, 0, now);
       this.rateLogs.set(key, log);
       const newest = log.hits[log.hits.length - 1] ?? now;
       return { allowed: true, remaining: limit - count - 1, retryAfterMs: 0, resetMs: newest + windowMs - now };

@@ -1,9 +1,12 @@
 /**
  * SessionStore in memory. Behaves like the Redis one (same contract suite): every method runs
  * synchronously inside, so it is atomic on the event loop; retention is measured on the store
- * clock, logical times (`now`: idle, expiresAt) come from the caller; records are kept as JSON.
- * It answers at once: the edge, not the store, makes the requests of one loop turn advance
- * together (requestContext, docs/performance.md).
+ * clock, logical times (`now`: idle, expiresAt) come from the caller. Records are kept as
+ * deep-frozen copies sharing their repeated parts (session-entries.ts); the indexes are ordered
+ * chunked lists (online-index.ts, session-indexes.ts), so a page costs O(page) whatever the number
+ * of sessions, and the sweep reads only what is due (SweepQueue), a bounded number per step.
+ * It answers at once, but lets the event loop turn once its callers have run 10 ms without one
+ * (LoopPacer: a loop of awaited calls over thousands of sessions does not stall the process).
  */
 import type { Clock } from '../../application/ports/clock';
 import type {
@@ -18,128 +21,190 @@ import type {
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
-import { bySessionAge, pageOfSessions } from '../store-common';
-import { deadlineAfter, type Sweepable } from './expiring-map';
-import { OnlineIndex } from './online-index';
-import { type ActiveEntry, activeEntry, isCurrent, recordOf, type SessionEntry } from './session-entries';
+import { BulkEnds } from './bulk-ends';
+import { deadlineAfter, LoopPacer, SWEEP_STEP, type Sweepable } from './expiring-map';
+import { type ActiveEntry, deviceOf, isActive, isCurrent, SessionEntry, storedRecord } from './session-entries';
+import { TypeSessions } from './session-indexes';
 import type { LoginType } from '../../domain/login-type';
 
-/** Joins the parts of a composite map key; NUL cannot appear in login types, ids or hashes. */
-const SEP = '\u0000';
-const key2 = (a: string, b: string): string => `${a}${SEP}${b}`;
+/** Sessions the background sweep hands over per step (one turn of the event loop). */
+export { SWEEP_STEP };
+
+const listed = (e: ActiveEntry): ListedSession => ({ tokenHash: e.hash, record: e.record, lastActiveAt: e.lastActiveAt });
+
+/** When the sweep is next to look at an entry: its expiry (it leaves the listings) or its retention's end. */
+function dueOf(e: SessionEntry): number | null {
+  const expiry = isActive(e) ? e.record.expiresAt : null;
+  if (expiry === null) return e.deadline;
+  return e.deadline === null ? expiry : Math.min(expiry, e.deadline);
+}
 
 export class InMemorySessionStore implements SessionStore, Sweepable {
-  /** loginType + tokenHash -> session or tombstone. */
-  private readonly sessions = new Map<string, SessionEntry>();
-  /** loginType + userId -> hashes of that user's active sessions. */
-  private readonly byUser = new Map<string, Set<string>>();
-  /** loginType -> its active sessions in login order (the online list; expired ones pruned as met and by sweep). */
-  private readonly byType = new Map<string, OnlineIndex>();
-  /** loginType + tokenId -> tokenHash. */
-  private readonly byTokenId = new Map<string, string>();
+  private readonly types = new Map<string, TypeSessions>();
   /** The order sessions were indexed in (the cap on concurrent sessions ends the oldest first). */
   private seq = 0;
+  /** Tombstones made in bulk, their index entries taken out a step per loop turn. */
+  private readonly bulk = new BulkEnds();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly pacer = new LoopPacer(),
+  ) {}
 
   async create(input: CreateSessionInput): Promise<CreateSessionResult> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
     const { loginType, tokenHash, record, admission, now } = input;
-    const others = this.currentOthers(loginType, record.principal.userId, tokenHash, now);
-    const inRange = (e: ActiveEntry, deviceType: string | null): boolean => deviceType === null || e.deviceType === deviceType;
-    if (admission.kind === 'exclusive' && others.some(([, e]) => inRange(e, admission.deviceType)))
-      return { outcome: 'refused', ended: [] };
+    const t = this.type(loginType);
+    const ending = this.admit(t, input);
+    if (ending === null) return { outcome: 'refused', ended: [] };
 
-    // A re-used hash (not expected: hashes of random tokens) drops the old entry's indexes first.
-    const previous = this.sessions.get(key2(loginType, tokenHash));
-    if (previous?.kind === 'active') this.unindex(loginType, tokenHash, previous);
-    const entry = activeEntry(record, now, deadlineAfter(this.clock, input.retentionMs), ++this.seq);
-    this.sessions.set(key2(loginType, tokenHash), entry);
-    this.index(loginType, tokenHash, entry);
+    // A re-used hash (not expected: hashes of random tokens) drops the old entry first.
+    const previous = t.sessions.get(tokenHash);
+    if (previous !== undefined) this.remove(t, previous);
+    const entry = new SessionEntry(
+      tokenHash,
+      storedRecord(record),
+      'active',
+      ++this.seq,
+      now,
+      deadlineAfter(this.clock, input.retentionMs),
+    );
+    t.sessions.set(tokenHash, entry);
+    t.index(entry as ActiveEntry);
+    t.queue.schedule(entry, dueOf(entry));
 
     // Sessions already past expiresAt stay as they are, so they still read as "expired".
-    let ending: Array<readonly [string, ActiveEntry]> = [];
-    if (admission.kind === 'replace') ending = others.filter(([, e]) => inRange(e, admission.deviceType));
-    if (admission.kind === 'cap') ending = others.slice(0, Math.max(0, others.length + 1 - admission.max));
+    const ended = ending.map((e) => ({ tokenHash: e.hash, record: e.record }));
     const state = admission.kind === 'cap' ? admission.state : 'replaced';
-    for (const [hash, e] of ending) this.tombstone(loginType, hash, e, state);
-    return { outcome: 'created', ended: ending.map(([hash, e]) => ({ tokenHash: hash, record: recordOf(e) })) };
+    this.bulk.end(t, ending, state);
+    return { outcome: 'created', ended };
   }
 
-  /** The user's other sessions that are current at `now`, in the order they were indexed. */
-  private currentOthers(loginType: string, userId: string, tokenHash: string, now: number): Array<readonly [string, ActiveEntry]> {
-    const out: Array<readonly [string, ActiveEntry]> = [];
-    for (const other of [...(this.byUser.get(key2(loginType, userId)) ?? [])]) {
-      const entry = other === tokenHash ? undefined : this.liveSession(loginType, other);
-      if (entry?.kind === 'active' && isCurrent(entry, now)) out.push([other, entry]);
-    }
-    return out.sort(([, a], [, b]) => a.seq - b.seq);
+  /** The user's other current sessions the admission ends, or null when it refuses the new one. */
+  private admit(t: TypeSessions, input: CreateSessionInput): ActiveEntry[] | null {
+    const { admission, tokenHash, now } = input;
+    if (admission.kind === 'add') return [];
+    const userId = input.record.principal.userId;
+    t.pruneUser(userId, now);
+    const range = admission.kind === 'cap' ? null : admission.deviceType;
+    const others: ActiveEntry[] = [];
+    t.walkUser(userId, 0, (e) => {
+      if (e.hash !== tokenHash && isCurrent(e, now) && (range === null || deviceOf(e) === range)) others.push(e);
+      return admission.kind !== 'exclusive' || others.length === 0;
+    });
+    if (admission.kind === 'exclusive') return others.length > 0 ? null : [];
+    if (admission.kind === 'replace') return others;
+    return others.sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, others.length + 1 - admission.max));
   }
 
   async getSession(loginType: LoginType, tokenHash: string, now: number, idleLimitMs: number | null): Promise<StoredSession | null> {
-    const entry = this.liveSession(loginType, tokenHash);
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const entry = this.live(loginType, tokenHash);
     if (entry === undefined) return null;
-    if (entry.kind !== 'active') return { state: entry.kind };
+    if (!isActive(entry)) return { state: entry.state as TombstoneState };
     const lastActiveAt = entry.lastActiveAt;
     // Touch only a session that is not already frozen (idle longer than the limit).
     if (idleLimitMs !== null && now > lastActiveAt && now - lastActiveAt <= idleLimitMs) entry.lastActiveAt = now;
-    return { state: 'active', record: recordOf(entry), lastActiveAt };
+    return { state: 'active', record: entry.record, lastActiveAt };
   }
 
   async update(loginType: LoginType, tokenHash: string, record: SessionRecord, retentionMs: number | null): Promise<boolean> {
-    const entry = this.liveSession(loginType, tokenHash);
-    if (entry?.kind !== 'active') return false;
-    // Its place in the online index stays (same createdAt): a renew does not move a session to the end.
-    this.unindex(loginType, tokenHash, entry, false);
-    const next = activeEntry(record, entry.lastActiveAt, deadlineAfter(this.clock, retentionMs), entry.seq);
-    this.sessions.set(key2(loginType, tokenHash), next);
-    this.index(loginType, tokenHash, next);
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const entry = this.live(loginType, tokenHash);
+    if (!isActive(entry)) return false;
+    // Same createdAt and seq: a renew keeps the session's place in the online index.
+    this.replace(loginType, entry, storedRecord(record), deadlineAfter(this.clock, retentionMs));
     return true;
   }
 
   async patch(loginType: LoginType, tokenHash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null> {
-    const entry = this.liveSession(loginType, tokenHash);
-    if (entry?.kind !== 'active') return null;
-    // One synchronous step: the record read is the one replaced. User, token id and createdAt stay: so do the indexes.
-    const current = recordOf(entry);
-    const next = activeEntry(applySessionPatch(current, change(current)), entry.lastActiveAt, entry.deadline, entry.seq);
-    this.sessions.set(key2(loginType, tokenHash), next);
-    return recordOf(next);
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const entry = this.live(loginType, tokenHash);
+    if (!isActive(entry)) return null;
+    // One synchronous step: the record read is the one replaced.
+    const next = storedRecord(applySessionPatch(entry.record, change(entry.record)));
+    this.replace(loginType, entry, next, entry.deadline);
+    return next;
+  }
+
+  private replace(loginType: string, entry: ActiveEntry, record: SessionRecord, deadline: number | null): void {
+    const t = this.type(loginType);
+    t.unindex(entry);
+    entry.record = record;
+    entry.deadline = deadline;
+    t.index(entry);
+    t.queue.schedule(entry, dueOf(entry));
   }
 
   async deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean> {
-    const entry = this.liveSession(loginType, tokenHash);
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const entry = this.live(loginType, tokenHash);
     if (entry === undefined) return false;
-    this.removeSession(loginType, tokenHash, entry);
+    this.remove(this.type(loginType), entry);
     return true;
   }
 
+  /** Effective at once for all; their index entries go BULK_STEP per loop turn (BulkEnds). */
   async mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
-    let changed = 0;
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const ending = new Set<ActiveEntry>();
     for (const hash of tokenHashes) {
-      const entry = this.liveSession(loginType, hash);
-      if (entry?.kind !== 'active') continue; // missing or already a tombstone
-      this.tombstone(loginType, hash, entry, state);
-      changed++;
+      const entry = this.live(loginType, hash);
+      if (isActive(entry)) ending.add(entry); // not missing, not already a tombstone
     }
-    return changed;
+    this.bulk.end(this.type(loginType), [...ending], state);
+    return ending.size;
   }
 
   async listByUser(loginType: LoginType, userId: string, now: number): Promise<ListedSession[]> {
-    return this.listIndexed(this.byUser, key2(loginType, userId), loginType, now);
-  }
-  async listUserPage(loginType: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
-    return pageOfSessions(await this.listByUser(loginType, userId, now), query);
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const t = this.type(loginType);
+    t.pruneUser(userId, now);
+    return t.userEntries(userId).map(listed);
   }
 
   /**
-   * Walks the online index in order: O(offset + page) map lookups (the skipped entries are checked,
-   * so positions count live sessions only), pruning what has ended or expired. An IP filter, or an
-   * index of at most `exactCountUpTo` entries, reads on to count exactly (an IP filter stops after
-   * `scanLimit` entries).
+   * O(page) plus what expired since the last listing (taken out of the user's indexes first, so the
+   * total is the index's size); with a device-type filter, the user's sessions are read (counted).
+   */
+  async listUserPage(loginType: LoginType, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const t = this.type(loginType);
+    t.pruneUser(userId, now);
+    const offset = Math.max(0, Math.floor(query.offset));
+    const limit = Math.max(0, Math.floor(query.limit));
+    const sessions: ListedSession[] = [];
+    if (query.deviceType === undefined) {
+      t.walkUser(userId, offset, (e) => sessions.length < limit && sessions.push(listed(e)) > 0);
+      return { sessions, total: t.userCount(userId) };
+    }
+    let total = 0;
+    t.walkUser(userId, 0, (e) => {
+      if (deviceOf(e) !== query.deviceType) return true;
+      if (total++ >= offset && sessions.length < limit) sessions.push(listed(e));
+      return true;
+    });
+    return { sessions, total };
+  }
+
+  /**
+   * A page of the online index: the position `offset` found from the chunks' lengths, then the page's
+   * entries (those met that ended or expired are pruned). A filter (IP, device type), or an index of
+   * at most `exactCountUpTo` entries, reads from the head to count exactly, `scanLimit` entries at most.
    */
   async listPage(loginType: LoginType, now: number, q: OnlineQuery): Promise<OnlinePage> {
-    const index = this.byType.get(loginType);
-    if (index === undefined) return { sessions: [], total: 0, totalExact: true };
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const t = this.type(loginType);
+    const index = t.online;
     const filtered = q.ip !== undefined || q.deviceType !== undefined;
     const counting = filtered || index.size <= q.exactCountUpTo;
     const maxRead = filtered ? q.scanLimit : Infinity;
@@ -147,127 +212,99 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     let matches = 0;
     let read = 0;
     let complete = true;
-    for (const hash of index.inOrder()) {
+    const evict: SessionEntry[] = [];
+    const storeNow = this.clock.now();
+    index.walk(counting ? 0 : q.offset, (e) => {
       if (read >= maxRead) {
         complete = false;
-        break;
+        return 'stop';
       }
       read++;
-      const entry = this.current(loginType, index, hash, now);
-      if (entry === null || (q.ip !== undefined && entry.ip !== q.ip)) continue;
-      if (q.deviceType !== undefined && entry.deviceType !== q.deviceType) continue;
-      if (matches >= q.offset && sessions.length < q.limit)
-        sessions.push({ tokenHash: hash, record: recordOf(entry), lastActiveAt: entry.lastActiveAt });
+      const over = e.deadline !== null && e.deadline <= storeNow;
+      if (over) evict.push(e);
+      if (over || !isActive(e)) return 'drop'; // a tombstone of a bulk end leaves its other indexes by BulkEnds
+      if (!isCurrent(e, now)) {
+        t.unindexUser(e); // it keeps its record (token-expired) until evicted
+        return 'drop';
+      }
+      if (q.ip !== undefined && e.record.client.ip !== q.ip) return 'next';
+      if (q.deviceType !== undefined && deviceOf(e) !== q.deviceType) return 'next';
+      if (!counting || (matches >= q.offset && sessions.length < q.limit)) sessions.push(listed(e));
       matches++;
-      if (!counting && sessions.length >= q.limit) break;
-    }
-    if (index.size === 0) this.byType.delete(loginType);
+      return !counting && sessions.length >= q.limit ? 'stop' : 'next';
+    });
+    for (const e of evict) this.remove(t, e);
     return counting ? { sessions, total: matches, totalExact: complete } : { sessions, total: index.size, totalExact: false };
   }
 
   async findByTokenId(loginType: LoginType, tokenId: string): Promise<string | null> {
-    const hash = this.byTokenId.get(key2(loginType, tokenId));
-    if (hash === undefined) return null;
-    return this.liveSession(loginType, hash)?.kind === 'active' ? hash : null;
+    const wait = this.pacer.pace();
+    if (wait) await wait;
+    const entry = this.type(loginType).byTokenId(tokenId);
+    if (entry === undefined) return null;
+    return isActive(this.live(loginType, entry.hash)) ? entry.hash : null;
   }
 
-  /**
-   * Evicts sessions and tombstones whose retention has passed, with their index entries, and drops
-   * sessions past their expiry from the online index (their records stay, to answer token-expired).
-   */
+  /** Evicts sessions and tombstones whose retention has passed, and takes sessions past their expiry out of the listings. */
   sweep(): number {
-    const now = this.clock.now();
     let removed = 0;
-    for (const [k, entry] of this.sessions) {
-      const sep = k.indexOf(SEP);
-      if (entry.kind === 'active' && !isCurrent(entry, now)) this.byType.get(k.slice(0, sep))?.delete(k.slice(sep + 1));
-      if (entry.deadline === null || entry.deadline > now) continue;
-      this.removeSession(k.slice(0, sep), k.slice(sep + 1), entry);
-      removed++;
-    }
+    for (const loginType of this.types.keys()) removed += this.sweepType(loginType, Infinity).removed;
     return removed;
   }
 
+  /** One bounded step of the sweep (SWEEP_STEP entries per login type at most); true when more is due. */
+  sweepStep(budget = SWEEP_STEP): boolean {
+    let more = false;
+    for (const loginType of this.types.keys()) more = this.sweepType(loginType, budget).more || more;
+    return more;
+  }
+
+  private sweepType(loginType: string, budget: number): { removed: number; more: boolean } {
+    const t = this.type(loginType);
+    const now = this.clock.now();
+    let removed = 0;
+    const more = t.queue.drain(now, budget, (e) => {
+      if (t.sessions.get(e.hash) !== e) return null; // gone meanwhile
+      if (e.deadline !== null && e.deadline <= now) {
+        this.remove(t, e);
+        removed++;
+        return null;
+      }
+      if (isActive(e) && !isCurrent(e, now)) t.unindex(e, true); // it keeps its record (token-expired) and token id
+      return isActive(e) && isCurrent(e, now) ? dueOf(e) : e.deadline;
+    });
+    return { removed, more };
+  }
+
   size(): number {
-    let n = this.sessions.size + this.byTokenId.size;
-    for (const set of this.byUser.values()) n += set.size;
-    for (const index of this.byType.values()) n += index.size;
+    let n = 0;
+    for (const t of this.types.values()) n += t.size();
     return n;
   }
 
-  /** The current session an online-index entry names, or null after pruning the entry (ended, or past its expiry). */
-  private current(loginType: string, index: OnlineIndex, hash: string, now: number): ActiveEntry | null {
-    const entry = this.liveSession(loginType, hash);
-    if (entry?.kind === 'active' && isCurrent(entry, now)) return entry;
-    index.delete(hash);
-    return null;
+  private type(loginType: string): TypeSessions {
+    let t = this.types.get(loginType);
+    if (t === undefined) this.types.set(loginType, (t = new TypeSessions()));
+    return t;
   }
 
-  /** The current sessions an index lists, oldest first; prunes its dead entries. */
-  private listIndexed(index: Map<string, Set<string>>, indexKey: string, loginType: string, now: number): ListedSession[] {
-    const hashes = index.get(indexKey);
-    if (hashes === undefined) return [];
-    const out: ListedSession[] = [];
-    for (const hash of [...hashes]) {
-      const entry = this.liveSession(loginType, hash);
-      if (entry?.kind !== 'active') {
-        hashes.delete(hash); // dead index entry
-        continue;
-      }
-      if (isCurrent(entry, now)) out.push({ tokenHash: hash, record: recordOf(entry), lastActiveAt: entry.lastActiveAt });
-    }
-    if (hashes.size === 0) index.delete(indexKey);
-    return out.sort(bySessionAge);
+  private retentionOver(e: SessionEntry): boolean {
+    return e.deadline !== null && e.deadline <= this.clock.now();
   }
 
   /** The session entry if its retention has not passed; evicts it (and its indexes) if it has. */
-  private liveSession(loginType: string, tokenHash: string): SessionEntry | undefined {
-    const entry = this.sessions.get(key2(loginType, tokenHash));
-    if (entry === undefined) return undefined;
-    if (entry.deadline !== null && entry.deadline <= this.clock.now()) {
-      this.removeSession(loginType, tokenHash, entry);
-      return undefined;
-    }
-    return entry;
+  private live(loginType: string, tokenHash: string): SessionEntry | undefined {
+    const t = this.type(loginType);
+    const entry = t.sessions.get(tokenHash);
+    if (entry === undefined || !this.retentionOver(entry)) return entry;
+    this.remove(t, entry);
+    return undefined;
   }
 
-  private removeSession(loginType: string, tokenHash: string, entry: SessionEntry): void {
-    this.sessions.delete(key2(loginType, tokenHash));
-    if (entry.kind === 'active') this.unindex(loginType, tokenHash, entry);
+  private remove(t: TypeSessions, entry: SessionEntry): void {
+    if (t.sessions.get(entry.hash) === entry) t.sessions.delete(entry.hash);
+    if (entry.record !== null) t.unindex(entry as ActiveEntry); // active, or a bulk end's tombstone still indexed
+    entry.record = null;
+    t.queue.remove(entry);
   }
-
-  /** Turns an active session into a tombstone that keeps the session's deadline. */
-  private tombstone(loginType: string, tokenHash: string, entry: ActiveEntry, state: TombstoneState): void {
-    this.unindex(loginType, tokenHash, entry);
-    this.sessions.set(key2(loginType, tokenHash), { kind: state, deadline: entry.deadline });
-  }
-
-  private index(loginType: string, tokenHash: string, entry: ActiveEntry): void {
-    addTo(this.byUser, key2(loginType, entry.userId), tokenHash);
-    let online = this.byType.get(loginType);
-    if (online === undefined) this.byType.set(loginType, (online = new OnlineIndex()));
-    online.add(tokenHash, entry.createdAt);
-    this.byTokenId.set(key2(loginType, entry.tokenId), tokenHash);
-  }
-
-  /** `online` false: the entry stays in the online index (an update keeps its place). */
-  private unindex(loginType: string, tokenHash: string, entry: ActiveEntry, online = true): void {
-    removeFrom(this.byUser, key2(loginType, entry.userId), tokenHash);
-    if (online) this.byType.get(loginType)?.delete(tokenHash);
-    const tokenKey = key2(loginType, entry.tokenId);
-    if (this.byTokenId.get(tokenKey) === tokenHash) this.byTokenId.delete(tokenKey);
-  }
-}
-
-function addTo(map: Map<string, Set<string>>, key: string, member: string): void {
-  const set = map.get(key);
-  if (set === undefined) map.set(key, new Set([member]));
-  else set.add(member);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, member: string): void {
-  const set = map.get(key);
-  if (set === undefined) return;
-  set.delete(member);
-  if (set.size === 0) map.delete(key);
 }

@@ -18,7 +18,8 @@ export class EndSession {
    * Ends one session by its short token id. `kick` (admin force logout): its token then answers
    * "kicked out"; otherwise (a user ending one of their own devices) it is logged out. Either way
    * the refresh-token family is revoked, so it cannot mint a new session. `ownerId` limits
-   * the search to that user's sessions (a user can only end their own).
+   * the search to that user's sessions (a user can only end their own): found by its token id, not
+   * by listing the user's sessions (the cost does not grow with them).
    */
   async execute(input: { loginType: LoginType; tokenId: string; kick: boolean; ownerId?: string }): Promise<void> {
     const manager = this.managers.get(input.loginType);
@@ -30,7 +31,7 @@ export class EndSession {
       const stored = hash === null ? null : await manager.stateOf(hash);
       recorded = stored?.state === 'active' ? stored.record.attrs.rtFamily : undefined;
     } else {
-      const own = (await manager.listSessions(input.ownerId)).find((s) => s.record.tokenId === input.tokenId);
+      const own = await manager.findOwnSession(input.ownerId, input.tokenId);
       [hash, recorded] = [own?.tokenHash ?? null, own?.record.attrs.rtFamily];
     }
     if (hash === null) throw new DomainError('not-found', 'No live session has this token id.');

@@ -1,19 +1,19 @@
 /**
  * The online list (`GET /monitor/online`): a page of a login type's live sessions, oldest first,
- * optionally only one user's (`username`, exact in any case: through the per-user index, so the
- * cost is that user's sessions, whatever the total), only one client IP (`ip`, exact) and only
+ * optionally only one user's (`username`, exact in any case: a page of the per-user index,
+ * SessionStore.listUserPage, so the cost is the page, whatever the total; with an `ip` filter too,
+ * that user's sessions are read and filtered), only one client IP (`ip`, exact) and only
  * one device type (`deviceType`, exact): a bounded scan of the online index, SCAN_LIMIT entries at
  * most. Deep pages are bounded too: page × size may not pass DEEP_PAGE_LIMIT (narrow the list with
  * a filter instead). What `total` counts, and
  * when it is exact: OnlinePage (src/application/ports/session-store.ts), docs/sessions.md.
  */
 import { inject, injectable } from 'inversify';
-import { sessionDeviceType } from '../../domain/device-type';
 import { DomainError, type Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
-import type { ListedSession } from '../ports/session-store';
+import type { OnlinePage } from '../ports/session-store';
 import type { UserDirectory } from '../ports/user-directory';
-import { SessionManagers } from '../session/session-manager';
+import { type SessionManager, SessionManagers } from '../session/session-manager';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
 import { sessionRowOf, type OnlineSession } from './list-sessions';
@@ -62,16 +62,10 @@ export class ListOnlineSessions {
     }
     const offset = (page - 1) * size;
     const manager = this.managers.get(input.loginType);
-    let found: { sessions: ListedSession[]; total: number; totalExact: boolean };
+    let found: OnlinePage;
     if (input.username !== undefined) {
       const user = await (input.loginType === 'admin' ? this.admins : this.members).findByUsername(input.username);
-      const own = user === null ? [] : await manager.listSessions(user.id);
-      const matching = own.filter(
-        (s) =>
-          (input.ip === undefined || s.record.client.ip === input.ip) &&
-          (input.deviceType === undefined || sessionDeviceType(s.record) === input.deviceType),
-      );
-      found = { sessions: matching.slice(offset, offset + size), total: matching.length, totalExact: true };
+      found = user === null ? { sessions: [], total: 0, totalExact: true } : await this.ofUser(manager, user.id, input, offset);
     } else {
       const query = { offset, limit: size, scanLimit: SCAN_LIMIT, exactCountUpTo: EXACT_COUNT_UP_TO };
       found = await manager.listPage({
@@ -82,5 +76,16 @@ export class ListOnlineSessions {
     }
     const tz = this.settings.timeZone;
     return { list: found.sessions.map((s) => sessionRowOf(s, tz)), total: found.total, totalExact: found.totalExact, page, size };
+  }
+
+  /** One user's page: through the store's per-user page (the page's cost), or with an IP filter their sessions read and filtered. */
+  private async ofUser(manager: SessionManager, userId: string, input: OnlineListInput, offset: number): Promise<OnlinePage> {
+    const deviceType = input.deviceType !== undefined ? { deviceType: input.deviceType } : {};
+    if (input.ip === undefined) {
+      const { sessions, total } = await manager.listSessionPage(userId, { offset, limit: input.size, ...deviceType });
+      return { sessions, total, totalExact: true };
+    }
+    const matching = (await manager.listSessions(userId, input.deviceType)).filter((s) => s.record.client.ip === input.ip);
+    return { sessions: matching.slice(offset, offset + input.size), total: matching.length, totalExact: true };
   }
 }

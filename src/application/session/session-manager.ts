@@ -30,6 +30,7 @@ import type { SessionPatch } from '../../domain/session-patch';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
+import type { UserSessionPage, UserSessionQuery } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, TOKEN_ID_PATTERN, tokenIdOf } from './session-token';
@@ -273,6 +274,22 @@ export class SessionManager {
   async listSessions(userId: string, deviceType?: string): Promise<ListedSession[]> {
     const all = await this.store.listByUser(this.loginType, userId, this.clock.now());
     return deviceType === undefined ? all : all.filter((s) => sessionDeviceType(s.record) === deviceType);
+  }
+
+  /** The user's live session of short token id `tokenId`, else null: two lookups, whatever the user's session count. */
+  async findOwnSession(userId: string, tokenId: string): Promise<ListedSession | null> {
+    const hash = await this.findByTokenId(tokenId);
+    if (hash === null || tokenIdOf(hash) !== tokenId) return null;
+    const now = this.clock.now();
+    const stored = await this.store.getSession(this.loginType, hash, now, null);
+    if (stored?.state !== 'active' || stored.record.principal.userId !== userId) return null;
+    if (stored.record.expiresAt !== null && stored.record.expiresAt <= now) return null;
+    return { tokenHash: hash, record: stored.record, lastActiveAt: stored.lastActiveAt };
+  }
+
+  /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: O(page)). */
+  listSessionPage(userId: string, query: UserSessionQuery): Promise<UserSessionPage> {
+    return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
   }
 
   /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */

@@ -6,7 +6,8 @@ import { LogoutAll } from '../../../application/auth/logout-all';
 import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
-import { CurrentUser, LogoutAllResult, MemberProfile, MemberSession } from '../schemas/account-schemas';
+import { CurrentUser, LogoutAllResult, MemberProfile, type MemberSession } from '../schemas/account-schemas';
+import { MemberSessionsAnswer, ownPage, OwnSessionsQuery } from '../schemas/own-session-schemas';
 import { EndLoginsBody } from '../schemas/login-schemas';
 
 export function adminMeRoutes(kit: RouteKit): RouteDef[] {
@@ -61,14 +62,21 @@ export function webProfileRoutes(kit: RouteKit): RouteDef[] {
     route({
       method: 'get',
       path: '/user/sessions',
-      summary: "The member's live sessions, oldest first; `current` marks the caller's own",
+      summary:
+        "The member's live sessions, oldest first; `current` marks the caller's own. ?page=&size=: a page with the exact " +
+        'total; without either, the bare array (the first 500)',
       tags: ['user'],
       guards: [login],
-      response: z.array(MemberSession),
+      query: OwnSessionsQuery,
+      response: MemberSessionsAnswer,
       raises: ListSessions.reasons,
-      handler: async (ctx) => {
+      handler: async (ctx, { query }) => {
         const u = currentUser(ctx);
-        return memberSessions(await listSessions.execute({ loginType: type, userId: u.userId }), u.tokenId);
+        const found = await listSessions.page({ loginType: type, userId: u.userId, ...ownPage(query) });
+        const list = memberSessions(found.list, u.tokenId);
+        if (query.page !== undefined || query.size !== undefined) return { ...found, list };
+        ctx.set('X-Total-Count', String(found.total));
+        return list;
       },
     }),
     route({

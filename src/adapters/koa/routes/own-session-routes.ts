@@ -1,14 +1,13 @@
 /**
  * An administrator's own sessions ("devices"), as the web app's members have theirs (/user/sessions):
- * list them, with the online list's row and `current` on the caller's, and end one of them.
+ * list them by page, with the online list's row and `current` on the caller's, and end one of them.
  */
-import { z } from 'zod';
 import { EndSession } from '../../../application/auth/end-session';
 import { ListSessions } from '../../../application/auth/list-sessions';
 import { currentUser } from '../guards';
 import type { RouteKit } from '../route-kit';
 import { route, type RouteDef } from '../routes';
-import { OwnSession } from '../schemas/account-schemas';
+import { ownPage, OwnSessionsAnswer, OwnSessionsQuery } from '../schemas/own-session-schemas';
 
 export function adminSessionRoutes(kit: RouteKit): RouteDef[] {
   const type = 'admin';
@@ -18,15 +17,21 @@ export function adminSessionRoutes(kit: RouteKit): RouteDef[] {
     route({
       method: 'get',
       path: '/auth/sessions',
-      summary: "Your live admin sessions, oldest first, with the online list's columns; `current` marks this one",
+      summary:
+        "Your live admin sessions, oldest first, with the online list's columns; `current` marks this one. ?page=&size=: a page " +
+        'with the exact total; without either, the bare array (the first 500)',
       tags: ['auth'],
       guards: [login],
-      response: z.array(OwnSession),
+      query: OwnSessionsQuery,
+      response: OwnSessionsAnswer,
       raises: ListSessions.reasons,
-      handler: async (ctx) => {
+      handler: async (ctx, { query }) => {
         const u = currentUser(ctx);
-        const rows = await listSessions.execute({ loginType: type, userId: u.userId });
-        return rows.map((r) => ({ ...r, current: r.tokenId === u.tokenId }));
+        const found = await listSessions.page({ loginType: type, userId: u.userId, ...ownPage(query) });
+        const list = found.list.map((r) => ({ ...r, current: r.tokenId === u.tokenId }));
+        if (query.page !== undefined || query.size !== undefined) return { ...found, list };
+        ctx.set('X-Total-Count', String(found.total));
+        return list;
       },
     }),
     route({

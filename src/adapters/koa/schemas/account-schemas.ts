@@ -190,7 +190,7 @@ const SESSION_FIELDS = {
   }),
 };
 
-const ONLINE_SESSION_EXAMPLE = {
+export const ONLINE_SESSION_EXAMPLE = {
   tokenId: '3f9a1c0d5e7b2a48',
   userId: '1',
   username: 'admin',
