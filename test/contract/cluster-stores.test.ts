@@ -12,6 +12,7 @@ import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { RedisStoreHealth } from '../../src/adapters/redis/store-health';
 import { RedisCluster, requireRedisCluster } from '../support/redis-cluster';
 import { describeRedisStoreContracts } from './redis-contracts';
+import { describeSessionLayoutUpgrade } from './session-layout-upgrade.contract';
 
 const PASSWORD = 'cluster-contract-pw';
 
@@ -53,6 +54,7 @@ describe('store adapters: redis cluster (3 masters + 3 replicas)', function () {
   }
 
   describeRedisStoreContracts({ label: ' on Cluster', client: () => client, twinClient: () => twin, health: () => ownHealth() });
+  describeSessionLayoutUpgrade(' on Cluster', 'tagged', () => client && { store: client, raw: client });
 
   describe('health details', () => {
     it("report the mode, cluster_state:ok and every node: address, role, reachable, a master's slots", async () => {

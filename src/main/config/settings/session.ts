@@ -78,7 +78,7 @@ export const SESSION_KEYS = {
     doc:
       'seconds a kicked-out, replaced or over-the-cap session keeps answering 401 `token-kicked-out` / `token-replaced` ' +
       '(its tombstone; never longer than the session would have lived); after it the token is unknown (401 ' +
-      '`token-invalid`). On Redis; the memory store keeps tombstones as long as the session would have lived',
+      '`token-invalid`); at least 60. On Redis; the memory store keeps tombstones as long as the session would have lived',
   }),
   'session.is-read-cookie': setting({
     schema: bool,
