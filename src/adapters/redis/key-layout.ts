@@ -28,10 +28,17 @@
  *                                                            (replaced range, exit mode, the cap) is one
  *                                                            script over one slot
  *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       the short token id -> token hash
- *   <p>all:<type>              <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
+ *   <p>all:<type>:<n>          <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
  *                                                            hash): the per-type online index (score
- *                                                            = createdAt) is spread over the masters;
- *                                                            GET /monitor/online merges the buckets
+ *                                                            = createdAt), spread over the masters on
+ *                                                            a cluster and bounded in size everywhere
+ *                                                            (no key over a few MB at 1M sessions);
+ *                                                            GET /monitor/online merges the buckets.
+ *   <p>all:<type>              (none)                        the ONE online index of the releases
+ *                                                            before the buckets (plain layout only):
+ *                                                            still listed as one more bucket, drained
+ *                                                            into the buckets by the index sweeper,
+ *                                                            its entries removed with their session
  *   <p>kv:<ns>:<subject>       <p>kv:<ns>:{<subject>}        the subject: the key-value records about
  *                                                            one thing share a slot (rt:<type>:<h>
  *                                                            and rtused:<type>:<h>: consuming a
@@ -57,7 +64,7 @@
  * revoked). Never KEYS or SCAN.
  */
 
-/** Buckets of the per-type online index in the tagged layout (one in the plain layout). */
+/** Buckets of the per-type online index (both layouts). */
 export const ALL_BUCKETS = 16;
 
 export type KeyLayoutKind = 'plain' | 'tagged';
@@ -86,7 +93,7 @@ export class RedisKeys {
     this.tagged = kind === 'tagged';
     if (this.tagged && /[{}]/.test(prefix))
       throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
-    this.buckets = this.tagged ? ALL_BUCKETS : 1;
+    this.buckets = ALL_BUCKETS;
   }
 
   /** `<p><space>:<part>`, with the part as the hash tag in the tagged layout. */
@@ -119,14 +126,26 @@ export class RedisKeys {
     return this.key('t', `${type}:${tokenId}`);
   }
 
-  /** Bucket `n` of the per-type online index (plain layout: the one index `all:<type>`). */
+  /** Bucket `n` of the per-type online index. */
   allBucket(type: string, n: number): string {
-    return this.tagged ? this.key('all', `${type}:${n}`) : `${this.prefix}all:${type}`;
+    return this.key('all', `${type}:${n}`);
   }
 
   /** The bucket of the per-type online index a session belongs in. */
   all(type: string, hash: string): string {
-    return this.allBucket(type, this.buckets === 1 ? 0 : bucketOf(hash, this.buckets));
+    return this.allBucket(type, bucketOf(hash, this.buckets));
+  }
+
+  /** The one online index of the releases before the buckets (plain layout; null in the tagged one, which never had it). */
+  legacyAll(type: string): string | null {
+    return this.tagged ? null : `${this.prefix}all:${type}`;
+  }
+
+  /** Every key of the per-type online index: the buckets, then the legacy index where the layout had one. */
+  allKeys(type: string): string[] {
+    const keys = Array.from({ length: this.buckets }, (_, n) => this.allBucket(type, n));
+    const legacy = this.legacyAll(type);
+    return legacy === null ? keys : [...keys, legacy];
   }
 
   /** A key-value key: its subject (after the first ':') decides the slot. */

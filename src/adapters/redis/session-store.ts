@@ -32,7 +32,6 @@ import type {
   Admission,
   CreateSessionInput,
   CreateSessionResult,
-  EndedSession,
   ListedSession,
   OnlinePage,
   UserSessionPage,
@@ -52,6 +51,7 @@ import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { OnlineListing } from './online-listing';
 import { activeRecord, current, PENDING_GRACE_MS, SessionIndexes } from './session-indexes';
 import { SessionReads } from './session-reads';
+import { type EndOptions, SessionEnds } from './session-ends';
 
 const SCRIPTS = {
   agSessionTouch: { file: 'session-touch.lua', keys: 2, sessionLib: true },
@@ -61,9 +61,12 @@ const SCRIPTS = {
   agSessionPatch: { file: 'session-patch.lua', keys: 1, sessionLib: true },
   agSessionRemove: { file: 'session-remove.lua', keys: 2, sessionLib: true },
   agSessionTombstone: { file: 'session-tombstone.lua', keys: 2, sessionLib: true },
+  agSessionTombstoneMany: { file: 'session-tombstone.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 4 } },
+  agSessionRemoveMany: { file: 'session-remove.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 0 } },
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 2, sessionLib: true },
   agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
+  agSessionDropTokenMany: { file: 'kv-delete-if-equals.lua', keys: 'counted', perItem: { keys: 1, args: 1 } },
 } satisfies Record<string, LuaScript>;
 
 /** How many compare-and-set rounds a patch tries before it gives up. */
@@ -86,6 +89,7 @@ function retentionArg(retentionMs: number | null): string {
 export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> implements SessionStore {
   private readonly indexes: SessionIndexes;
   private readonly online: OnlineListing;
+  private readonly ends: SessionEnds;
 
   /**
    * Reads a session's two keys (MGET), and reads and touches a session (the read-and-touch script).
@@ -99,7 +103,8 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     super(client, keyPrefix, SCRIPTS, layout);
     const oneConnection = !isCluster(client) && this.keys.kind === 'plain';
     const sessionReads = new SessionReads(client, this.keys, oneConnection);
-    this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads);
+    this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads, oneConnection);
+    this.ends = new SessionEnds(this.keys, this.run, this.indexes, oneConnection);
     this.online = new OnlineListing(client, this.keys, sessionReads);
     if (!oneConnection) {
       this.readKeys = ([s, a]) => client.mget(s, a);
@@ -212,11 +217,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     throw new Error(`session record changed under ${PATCH_ATTEMPTS} patch attempts in a row`);
   }
 
+  /** The removals of one tick share one script (standalone, Sentinel) and their index removals are grouped (session-ends.ts). */
   async deleteSession(type: string, hash: string): Promise<boolean> {
-    const k = this.keys;
-    const v = await this.run('agSessionRemove', k.session(type, hash), k.lastActive(type, hash));
-    if (typeof v !== 'string') return false;
-    await this.indexes.remove(type, hash, activeRecord(v));
+    const v = await this.ends.remove(type, hash);
+    if (v === null) return false;
+    await this.ends.unindex(type, { hash, record: activeRecord(v) });
     return true;
   }
 
@@ -251,43 +256,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     return activeRecord(await this.client.get(this.keys.session(type, hash))) === null ? null : hash;
   }
 
-  /**
-   * Tombstones each session with its state (in parallel); `unindex` then removes their index entries
-   * (the marker first: a revocation interrupted half way has already revoked). With `now` (an end
-   * at login, with the new session's retention `ret`) only sessions not past expiresAt change, and a
-   * record still being written gets the tombstone ahead of it, kept for `ret` (the retention that
-   * record would have had: same login type, same settings). `changed`: how many active sessions
-   * ended; `sessions`: those and the records still being written.
-   */
-  private async endMany(
-    type: string,
-    targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>,
-    opts: { now?: number; userId?: string; ret?: string },
-  ): Promise<{ sessions: EndedSession[]; changed: number; unindex: () => Promise<void> }> {
-    const k = this.keys;
-    const nowArg = opts.now === undefined ? '' : String(opts.now);
-    const pending = opts.ret === undefined ? '0' : '1';
-    const outcomes = await Promise.all(
-      targets.map(async ({ hash: h, state }) => {
-        const [outcome, previous] = (await this.run(
-          'agSessionTombstone',
-          k.session(type, h),
-          k.lastActive(type, h),
-          state,
-          nowArg,
-          pending,
-          opts.ret ?? '',
-        )) as [string, string?];
-        return { h, outcome, record: previous === undefined ? null : parseRecord(previous) };
-      }),
-    );
-    const gone = outcomes.filter((o) => o.outcome !== 'kept');
-    return {
-      sessions: gone.filter((o) => o.outcome !== 'dead').map((o) => ({ tokenHash: o.h, record: o.record })),
-      changed: gone.filter((o) => o.outcome === 'changed').length,
-      unindex: async () => {
-        await Promise.all(gone.map((o) => this.indexes.remove(type, o.h, o.record, opts.userId)));
-      },
-    };
+  private endMany(type: string, targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>, opts: EndOptions) {
+    return this.ends.endMany(type, targets, opts);
   }
 }

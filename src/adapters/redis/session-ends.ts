@@ -1,0 +1,136 @@
+/**
+ * Ending sessions in bulk (kick-all, logout-all, a replacing login, the cap): the session's own
+ * step (tombstone or removal, one script on its slot) for many sessions, then their index entries
+ * removed grouped by index key. Never one round trip per session on standalone and Sentinel, never
+ * a synchronous pass over thousands of sessions:
+ *
+ * - the per-session scripts of one tick leave as one script call (CommandPerTick; the script's
+ *   body run once per session inside it, lua-scripts.ts `perItem`) on standalone and Sentinel,
+ *   where every key is on one server; on a cluster (and the tagged layout) each is its own command,
+ *   auto-pipelined by the client;
+ * - the index removals of one tick are grouped: one ZREM per online bucket, one unindex script per
+ *   user (u and um), the token-id drops as one script (standalone) or one command each (cluster);
+ * - a bulk end works through its sessions CHUNK at a time and yields the event loop (setImmediate)
+ *   between chunks, so other requests are served while 10,000 sessions end.
+ *
+ * The order stays that of one session: its marker (tombstone, or removal) before its index entries.
+ */
+import type { EndedSession } from '../../application/ports/session-store';
+import type { SessionRecord, TombstoneState } from '../../domain/session';
+import { CommandPerTick } from './command-per-tick';
+import type { RedisKeys } from './key-layout';
+import type { ScriptRunner } from './lua-scripts';
+import { parseRecord } from './session-codec';
+import type { IndexRemoval, SessionIndexes } from './session-indexes';
+
+/** Sessions ended per chunk of a bulk end (the loop is yielded between chunks). */
+export const END_CHUNK = 500;
+
+/** The scripts the ends run (session-store.ts registers them). */
+export type EndScripts = 'agSessionTombstone' | 'agSessionTombstoneMany' | 'agSessionRemove' | 'agSessionRemoveMany';
+
+/** Lets the event loop run what waits (I/O, timers) before the next chunk. */
+export const yieldLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+type TombstoneArgs = readonly [s: string, a: string, state: string, now: string, pending: string, ret: string];
+type TombstoneReply = readonly [string, string?];
+
+export interface EndOptions {
+  /** Only sessions not past expiresAt at `now` change (an end at login). */
+  readonly now?: number;
+  /** The user of the targets (their user-index entries go even when a record is missing). */
+  readonly userId?: string;
+  /** An end at login: a missing record gets the tombstone first, kept this long (ms, '' = none). */
+  readonly ret?: string;
+}
+
+export interface Ended {
+  readonly sessions: EndedSession[];
+  readonly changed: number;
+  /** Removes the ended sessions' index entries (after the markers). */
+  readonly unindex: () => Promise<void>;
+}
+
+export class SessionEnds {
+  private readonly tombstones: (args: TombstoneArgs) => Promise<TombstoneReply>;
+  private readonly removes: (keys: readonly [string, string]) => Promise<unknown>;
+  private readonly unindexes: CommandPerTick<{ readonly type: string; readonly item: IndexRemoval }, null>;
+
+  constructor(
+    private readonly keys: RedisKeys,
+    run: ScriptRunner<EndScripts>,
+    private readonly indexes: SessionIndexes,
+    oneConnection: boolean,
+  ) {
+    this.unindexes = new CommandPerTick(async (items) => {
+      const byType = new Map<string, IndexRemoval[]>();
+      for (const { type, item } of items) byType.set(type, [...(byType.get(type) ?? []), item]);
+      await Promise.all([...byType].map(([type, list]) => this.indexes.removeMany(type, list)));
+      return items.map(() => null);
+    }, END_CHUNK);
+    if (!oneConnection) {
+      this.tombstones = (args) => run('agSessionTombstone', ...args) as Promise<TombstoneReply>;
+      this.removes = (keys) => run('agSessionRemove', ...keys);
+      return;
+    }
+    const tombstones = new CommandPerTick<TombstoneArgs, TombstoneReply>((items) => {
+      const keys = items.flatMap(([s, a]) => [s, a]);
+      const args = items.flatMap(([, , ...rest]) => rest);
+      return run('agSessionTombstoneMany', keys.length, ...keys, ...args) as Promise<TombstoneReply[]>;
+    });
+    const removes = new CommandPerTick<readonly [string, string], unknown>((items) => {
+      const keys = items.flat();
+      return run('agSessionRemoveMany', keys.length, ...keys) as Promise<unknown[]>;
+    });
+    this.tombstones = (args) => tombstones.run(args);
+    this.removes = (keys) => removes.run(keys);
+  }
+
+  /** Removes one session (record and last-active time); the stored value, or null when there was none. */
+  async remove(type: string, hash: string): Promise<string | null> {
+    const v = await this.removes([this.keys.session(type, hash), this.keys.lastActive(type, hash)]);
+    return typeof v === 'string' ? v : null;
+  }
+
+  /** Removes index entries; the removals of one tick are grouped by index key. */
+  unindex(type: string, item: IndexRemoval): Promise<null> {
+    return this.unindexes.run({ type, item });
+  }
+
+  /**
+   * Tombstones each session with its state, END_CHUNK at a time (the loop yielded between chunks);
+   * `unindex` then removes their index entries (the marker first: a revocation interrupted half
+   * way has already revoked). With `now` (an end at login, with the new session's retention `ret`)
+   * only sessions not past expiresAt change, and a record still being written gets the tombstone
+   * ahead of it. `changed`: how many active sessions ended; `sessions`: those and the records still
+   * being written.
+   */
+  async endMany(type: string, targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>, opts: EndOptions): Promise<Ended> {
+    const k = this.keys;
+    const nowArg = opts.now === undefined ? '' : String(opts.now);
+    const pending = opts.ret === undefined ? '0' : '1';
+    const gone: Array<{ h: string; outcome: string; record: SessionRecord | null }> = [];
+    for (let i = 0; i < targets.length; i += END_CHUNK) {
+      if (i > 0) await yieldLoop();
+      const chunk = targets.slice(i, i + END_CHUNK);
+      const replies = await Promise.all(
+        chunk.map(({ hash: h, state }) => this.tombstones([k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? ''])),
+      );
+      replies.forEach(([outcome, previous], j) => {
+        if (outcome === 'kept') return;
+        gone.push({ h: (chunk[j] as { hash: string }).hash, outcome, record: previous === undefined ? null : parseRecord(previous) });
+      });
+    }
+    return {
+      sessions: gone.filter((o) => o.outcome !== 'dead').map((o) => ({ tokenHash: o.h, record: o.record })),
+      changed: gone.filter((o) => o.outcome === 'changed').length,
+      unindex: async () => {
+        for (let i = 0; i < gone.length; i += END_CHUNK) {
+          if (i > 0) await yieldLoop();
+          const chunk = gone.slice(i, i + END_CHUNK).map((o) => ({ hash: o.h, record: o.record, userId: opts.userId }));
+          await this.indexes.removeMany(type, chunk);
+        }
+      },
+    };
+  }
+}
