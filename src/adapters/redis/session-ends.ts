@@ -105,7 +105,11 @@ export class SessionEnds {
    * ahead of it. `changed`: how many active sessions ended; `sessions`: those and the records still
    * being written.
    */
-  async endMany(type: string, targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>, opts: EndOptions): Promise<Ended> {
+  async endMany(
+    type: string,
+    targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>,
+    opts: EndOptions,
+  ): Promise<Ended> {
     const k = this.keys;
     const nowArg = opts.now === undefined ? '' : String(opts.now);
     const pending = opts.ret === undefined ? '0' : '1';
@@ -114,7 +118,9 @@ export class SessionEnds {
       if (i > 0) await yieldLoop();
       const chunk = targets.slice(i, i + END_CHUNK);
       const replies = await Promise.all(
-        chunk.map(({ hash: h, state }) => this.tombstones([k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? ''])),
+        chunk.map(({ hash: h, state }) =>
+          this.tombstones([k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? '']),
+        ),
       );
       replies.forEach(([outcome, previous], j) => {
         if (outcome === 'kept') return;

@@ -5,7 +5,7 @@
  * steps around the session's own (single-slot) script: index before a record is written, marker
  * before an index entry is removed.
  */
-import type { Admission, ListedSession } from '../../application/ports/session-store';
+import type { Admission, ListedSession, UserSessionPage, UserSessionQuery } from '../../application/ports/session-store';
 import { DEFAULT_DEVICE_TYPE, deviceTypeOf } from '../../domain/device-type';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 import type { RedisKeys } from './key-layout';
@@ -56,7 +56,8 @@ export interface IndexRemoval {
 const REMOVE_CHUNK = 1000;
 
 /** The scripts the indexes run (session-store.ts registers them). */
-export type IndexScripts = 'agSessionIndexUser' | 'agSessionUnindexUser' | 'agSessionDropToken' | 'agSessionDropTokenMany';
+export type IndexScripts =
+  'agSessionIndexUser' | 'agSessionUnindexUser' | 'agSessionDropToken' | 'agSessionDropTokenMany' | 'agSessionUserPage';
 
 export class SessionIndexes {
   /** `oneConnection`: every key is on one server (standalone, Sentinel): the token-id drops of a batch are one script. */
@@ -140,7 +141,11 @@ export class SessionIndexes {
       if (record !== null) tokens.push(k.tokenId(type, record.tokenId), hash);
     }
     const legacy = k.legacyAll(type);
-    if (legacy !== null) buckets.set(legacy, items.map((i) => i.hash));
+    if (legacy !== null)
+      buckets.set(
+        legacy,
+        items.map((i) => i.hash),
+      );
     const work: Array<Promise<unknown>> = [];
     for (const [key, hashes] of buckets) for (const c of chunks(hashes)) work.push(this.client.zrem(key, ...c));
     for (const [user, hashes] of users) for (const c of chunks(hashes)) work.push(this.unindexUser(type, user, c));
@@ -192,6 +197,27 @@ export class SessionIndexes {
       dead.map((e) => e.hash),
     );
     return found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
+  }
+
+  /**
+   * A page of the user's current sessions (oldest first) and their count: the index decides the
+   * page in one script (session-user-page.lua, over the user's index and its metadata), then only
+   * the page's records are read. An entry on the page found ended meanwhile is left out (and
+   * pruned) and not counted; one ended elsewhere counts until a listing meets it.
+   */
+  async userPage(type: string, userId: string, now: number, q: UserSessionQuery): Promise<UserSessionPage> {
+    const k = this.keys;
+    const [offset, limit] = [Math.max(0, Math.floor(q.offset)), Math.max(0, Math.floor(q.limit))];
+    const args = [String(now), String(offset), String(limit), q.deviceType ?? '', DEFAULT_DEVICE_TYPE];
+    const [total, ...hashes] = (await this.run('agSessionUserPage', k.user(type, userId), k.userMeta(type, userId), ...args)) as [
+      number,
+      ...string[],
+    ];
+    const found = await this.reads.find(type, hashes);
+    const sessions = found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
+    const dead = hashes.filter((_, i) => (found[i] as Found).kind === 'dead');
+    await this.unindexUser(type, userId, dead);
+    return { sessions, total: Math.max(sessions.length, Number(total) - (hashes.length - sessions.length)) };
   }
 
   /** A bounded random sample of the session's online bucket: entries whose session is gone or past its expiry are dropped. */

@@ -41,7 +41,7 @@ import type {
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import { applySessionPatch, type SessionPatch } from '../../domain/session-patch';
-import { bySessionAge, normTtl, pageOfSessions } from '../store-common';
+import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import { isCluster, type RedisClient } from './redis-client';
@@ -66,6 +66,7 @@ const SCRIPTS = {
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 2, sessionLib: true },
   agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
+  agSessionUserPage: { file: 'session-user-page.lua', keys: 2 },
   agSessionDropTokenMany: { file: 'kv-delete-if-equals.lua', keys: 'counted', perItem: { keys: 1, args: 1 } },
 } satisfies Record<string, LuaScript>;
 
@@ -239,8 +240,9 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
     return (await this.indexes.listUser(type, userId, now)).sort(bySessionAge);
   }
+  /** Paged in Redis: the user's index decides the page, only its records are read (session-indexes.ts userPage). */
   async listUserPage(type: string, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
-    return pageOfSessions(await this.listByUser(type, userId, now), query);
+    return this.indexes.userPage(type, userId, now, query);
   }
 
   async listPage(type: string, now: number, query: OnlineQuery): Promise<OnlinePage> {

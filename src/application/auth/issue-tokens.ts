@@ -4,7 +4,7 @@ import { deviceTypeFromUserAgent, deviceTypeOf } from '../../domain/device-type'
 import type { AuthMethod, ClientInfo, Principal, RequiredAction } from '../../domain/session';
 import type { UserAgentParser } from '../ports/user-agent-parser';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
-import { SessionManagers } from '../session/session-manager';
+import { inChunks, SessionManagers } from '../session/session-manager';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';
@@ -82,7 +82,8 @@ export class IssueTokens {
     const issue = rememberMe && !session.endedBeforeWritten;
     const [refreshToken] = await Promise.all([
       issue ? this.registry.issue(input.loginType, userId, family, session.tokenHash, deviceType) : undefined,
-      endedFamilies.length > 0 ? this.registry.markRevoked(input.loginType, endedFamilies) : undefined,
+      // Thousands of them (a replacing login of an account with 10,000 sessions): in bounded chunks.
+      inChunks(endedFamilies, (chunk) => this.registry.markRevoked(input.loginType, chunk), 1000),
     ]);
     const expiresAt = session.record.expiresAt;
     return {

@@ -1,9 +1,12 @@
 import { inject, injectable } from 'inversify';
 import { DeviceCookies } from './device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
-import { SessionManagers } from '../session/session-manager';
+import { inChunks, SessionManagers } from '../session/session-manager';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
+
+/** Refresh families revoked in parallel at most (each a few round trips); the loop is yielded between chunks. */
+const FAMILY_CHUNK = 250;
 
 @injectable()
 export class LogoutAll {
@@ -40,12 +43,24 @@ export class LogoutAll {
     } else {
       await this.registry.revokeDeviceOfUser(loginType, userId, deviceType);
     }
+    // The sessions end first, in bulk (SessionManager.logoutSessions: chunks, the loop yielded
+    // between them), then their families are revoked in bounded parallel chunks: the refresh token
+    // and family records go (the sessions are already gone, so no revocation ends one again). The
+    // cut-off above already refuses every family of theirs, so the order cannot let one refresh.
     const sessions = await manager.listSessions(userId, deviceType);
-    for (const s of sessions) {
-      const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
-      if (family !== null) await this.registry.revokeFamily(loginType, family);
-    }
-    await manager.logoutAll(userId, deviceType);
+    await manager.logoutSessions(sessions);
+    await inChunks(
+      sessions,
+      async (chunk) => {
+        await Promise.all(
+          chunk.map(async (s) => {
+            const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
+            if (family !== null) await this.registry.revokeFamily(loginType, family, s.tokenHash);
+          }),
+        );
+      },
+      FAMILY_CHUNK,
+    );
     return sessions.length;
   }
 }

@@ -229,21 +229,36 @@ export class SessionManager {
 
   /** Ends every session of the user ("log out everywhere"), or those of one device type; their tokens become invalid. */
   async logoutAll(userId: string, deviceType?: string): Promise<number> {
-    const sessions = await this.listSessions(userId, deviceType);
-    let n = 0;
-    for (const s of sessions) if (await this.store.deleteSession(this.loginType, s.tokenHash)) n++;
+    const n = await this.logoutSessions(await this.listSessions(userId, deviceType));
     this.debug({ userId, count: n }, 'logout all');
+    return n;
+  }
+
+  /**
+   * Ends these sessions (their tokens become invalid), BULK_CHUNK at a time: the removals of a chunk
+   * are asked for together (a store batches them: one script per chunk on Redis) and the event loop
+   * is yielded between chunks, so thousands of sessions never hold it. Returns how many were removed.
+   */
+  async logoutSessions(sessions: readonly ListedSession[]): Promise<number> {
+    let n = 0;
+    await inChunks(sessions, async (chunk) => {
+      const removed = await Promise.all(chunk.map((s) => this.store.deleteSession(this.loginType, s.tokenHash)));
+      n += removed.filter(Boolean).length;
+    });
     return n;
   }
 
   /** Kicks every session of the user out (or those of one device type); their tokens then report "kicked out". */
   async kickoutUser(userId: string, deviceType?: string): Promise<number> {
     const sessions = await this.listSessions(userId, deviceType);
-    const n = await this.store.mark(
-      this.loginType,
-      sessions.map((s) => s.tokenHash),
-      'kicked-out',
-    );
+    let n = 0;
+    await inChunks(sessions, async (chunk) => {
+      n += await this.store.mark(
+        this.loginType,
+        chunk.map((s) => s.tokenHash),
+        'kicked-out',
+      );
+    });
     this.debug({ userId, count: n }, 'kickout user');
     return n;
   }
@@ -312,6 +327,17 @@ export class SessionManager {
       if (await this.store.update(this.loginType, s.tokenHash, { ...s.record, principal }, left)) n++;
     }
     return n;
+  }
+}
+
+/** Sessions a bulk end (logout-all, kick-all) hands the store at once; the event loop is yielded between chunks. */
+export const BULK_CHUNK = 500;
+
+/** Runs `each` over `items` BULK_CHUNK at a time, in order, yielding the event loop (setImmediate) between chunks. */
+export async function inChunks<T>(items: readonly T[], each: (chunk: readonly T[]) => Promise<void>, size = BULK_CHUNK): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    await each(items.slice(i, i + size));
   }
 }
 
