@@ -196,6 +196,8 @@ export interface RedisConnectionSettings {
   readonly waitReplicas: number;
   readonly keyPrefix: string;
   readonly commandTimeoutMs: number;
+  /** Ms between ticks of the online index sweeper (svc.redis.index-sweep-ms); 0 = none. */
+  readonly indexSweepMs: number;
 }
 
 /** The per-process session cache of the Redis store (session.local-cache.*). */

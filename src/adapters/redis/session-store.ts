@@ -49,6 +49,7 @@ import { CommandPerTick } from './command-per-tick';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
 import { OnlineListing } from './online-listing';
+import { OnlineIndexSweeper, type SweeperDeps } from './online-sweeper';
 import { activeRecord, current, PENDING_GRACE_MS, SessionIndexes } from './session-indexes';
 import { SessionReads } from './session-reads';
 import { type EndOptions, SessionEnds } from './session-ends';
@@ -91,6 +92,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   private readonly indexes: SessionIndexes;
   private readonly online: OnlineListing;
   private readonly ends: SessionEnds;
+  private readonly reads: SessionReads;
 
   /**
    * Reads a session's two keys (MGET), and reads and touches a session (the read-and-touch script).
@@ -104,6 +106,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     super(client, keyPrefix, SCRIPTS, layout);
     const oneConnection = !isCluster(client) && this.keys.kind === 'plain';
     const sessionReads = new SessionReads(client, this.keys, oneConnection);
+    this.reads = sessionReads;
     this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads, oneConnection);
     this.ends = new SessionEnds(this.keys, this.run, this.indexes, oneConnection);
     this.online = new OnlineListing(client, this.keys, sessionReads);
@@ -250,6 +253,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     const offset = Math.max(0, Math.floor(query.offset));
     if (!(limit > 0)) return { sessions: [], total: 0, totalExact: false };
     return this.online.page(type, now, { ...query, limit, offset });
+  }
+
+  /** The online index's background sweeper (online-sweeper.ts): the composition root starts it and stops it on close. */
+  indexSweeper(deps: Pick<SweeperDeps, 'now' | 'onError' | 'batch'>): OnlineIndexSweeper {
+    return new OnlineIndexSweeper({ ...deps, client: this.client, keys: this.keys, reads: this.reads, listing: this.online });
   }
 
   async findByTokenId(type: string, tokenId: string): Promise<string | null> {
