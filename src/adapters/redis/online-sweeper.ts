@@ -7,8 +7,9 @@
  * 1. the legacy index `all:<type>` of a release before the buckets (plain layout), from its head:
  *    the entries of live sessions move to their bucket (ZADD, same score), the others are dropped,
  *    and all of them leave the legacy index, which thus drains and disappears;
+ *    (a legacy index found empty is looked at again every LEGACY_RECHECK_TICKS ticks only);
  * 2. then the buckets, walked in turn from a cursor (a rank, moved past what was kept; back to the
- *    head at a bucket's end): each entry's session is read (one MGET per 500 on one server, one per
+ *    head at a bucket's end; at most BUCKETS_PER_TICK buckets a tick): each entry's session is read (one MGET per 500 on one server, one per
  *    session on a cluster) and the entries whose session ended, or is past its expiry, are removed.
  * A full pass over N entries takes N / batch ticks. Several instances each run their own sweeper:
  * their work overlaps but stays correct (a removal is a ZREM of what is offline). A missing record
@@ -23,6 +24,13 @@ import { foundOf, type IndexEntry, pairs, type SessionReads } from './session-re
 
 /** Index entries a tick examines at most, by default. */
 export const SWEEP_BATCH = 1000;
+/** Buckets a tick visits at most (an idle index costs a few commands per tick, not one per bucket). */
+const BUCKETS_PER_TICK = 4;
+/**
+ * Ticks between two looks at a legacy index found empty (a release before the buckets may still be
+ * writing it during a rolling upgrade; after that it stays empty).
+ */
+const LEGACY_RECHECK_TICKS = 60;
 
 export interface SweepReport {
   /** Entries examined. */
@@ -52,6 +60,9 @@ export class OnlineIndexSweeper {
   private bucket = 0;
   private rank = 0;
   private readonly batch: number;
+  /** Per login type: the tick count at which its legacy index was last found empty. */
+  private readonly legacyEmptyAt = new Map<string, number>();
+  private ticks = 0;
 
   constructor(private readonly d: SweeperDeps) {
     this.batch = d.batch ?? SWEEP_BATCH;
@@ -81,6 +92,7 @@ export class OnlineIndexSweeper {
 
   private async sweep(): Promise<SweepReport> {
     const now = this.d.now();
+    this.ticks++;
     let [examined, removed, moved] = [0, 0, 0];
     for (const type of LOGIN_TYPES) {
       if (examined >= this.batch) break;
@@ -88,7 +100,7 @@ export class OnlineIndexSweeper {
       [examined, removed, moved] = [examined + r.examined, removed + r.removed, moved + r.moved];
     }
     const buckets = LOGIN_TYPES.length * this.d.keys.buckets;
-    for (let visited = 0; examined < this.batch && visited < buckets;) {
+    for (let visited = 0; examined < this.batch && visited < Math.min(buckets, BUCKETS_PER_TICK);) {
       const type = LOGIN_TYPES[Math.floor(this.bucket / this.d.keys.buckets)] as string;
       const key = this.d.keys.allBucket(type, this.bucket % this.d.keys.buckets);
       const want = this.batch - examined;
@@ -110,9 +122,15 @@ export class OnlineIndexSweeper {
   /** Moves up to `max` entries of the legacy index into their buckets (live sessions) or drops them. */
   private async drainLegacy(type: string, now: number, max: number): Promise<SweepReport> {
     const legacy = this.d.keys.legacyAll(type);
-    if (legacy === null) return { examined: 0, removed: 0, moved: 0 };
+    const emptyAt = this.legacyEmptyAt.get(type);
+    if (legacy === null || (emptyAt !== undefined && this.ticks - emptyAt < LEGACY_RECHECK_TICKS))
+      return { examined: 0, removed: 0, moved: 0 };
     const entries = pairs(await this.d.client.zrange(legacy, 0, max - 1, 'WITHSCORES'));
-    if (entries.length === 0) return { examined: 0, removed: 0, moved: 0 };
+    if (entries.length === 0) {
+      this.legacyEmptyAt.set(type, this.ticks);
+      return { examined: 0, removed: 0, moved: 0 };
+    }
+    this.legacyEmptyAt.delete(type);
     const dead = new Set(await this.offlineOf(type, entries, now));
     const live = entries.filter((e) => !dead.has(e.hash));
     const byBucket = new Map<string, Array<string | number>>();
