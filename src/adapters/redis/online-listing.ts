@@ -70,6 +70,16 @@ class BucketCursor {
     private readonly from = '-inf',
   ) {}
 
+  /** Whether the next entry needs a read (peek) before `head` shows it. */
+  get dry(): boolean {
+    return this.page.length === 0 && !this.done;
+  }
+
+  /** The next entry as read so far (null: none read, see `dry`). */
+  get head(): IndexEntry | null {
+    return this.page[0] ?? null;
+  }
+
   /** The next entry without taking it (null once the bucket is exhausted). */
   async peek(): Promise<IndexEntry | null> {
     while (this.page.length === 0 && !this.done) await this.fill();
@@ -94,18 +104,21 @@ class BucketCursor {
   }
 }
 
-/** Up to `n` entries taken from the cursors in (score, member) order. */
+/** Up to `n` entries taken from the cursors in (score, member) order (a cursor's chunk is read when it runs dry). */
 async function nextInOrder(cursors: readonly BucketCursor[], n: number): Promise<IndexEntry[]> {
   const taken: IndexEntry[] = [];
   while (taken.length < n) {
-    const heads = cursors.length === 1 ? [await (cursors[0] as BucketCursor).peek()] : await Promise.all(cursors.map((c) => c.peek()));
-    let best = -1;
-    heads.forEach((h, i) => {
-      if (h !== null && (best < 0 || byScoreThenMember(h, heads[best] as IndexEntry) < 0)) best = i;
-    });
-    if (best < 0) break;
-    taken.push(heads[best] as IndexEntry);
-    (cursors[best] as BucketCursor).take();
+    const dry = cursors.filter((c) => c.dry);
+    if (dry.length > 0) await Promise.all(dry.map((c) => c.peek()));
+    let best: BucketCursor | null = null;
+    let head: IndexEntry | null = null;
+    for (const c of cursors) {
+      const h = c.head;
+      if (h !== null && (head === null || byScoreThenMember(h, head) < 0)) [best, head] = [c, h];
+    }
+    if (best === null || head === null) break;
+    taken.push(head);
+    best.take();
   }
   return taken;
 }
@@ -121,11 +134,18 @@ const PIVOT_ROUNDS = 24;
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
+/**
+ * The entries among `entries` whose record may hold every needle, decided in Redis (session-filter.lua,
+ * standalone and Sentinel): only those records are read. Absent (a cluster), every record is read.
+ */
+export type CandidateFilter = (type: string, entries: readonly IndexEntry[], needles: readonly string[]) => Promise<IndexEntry[]>;
+
 export class OnlineListing {
   constructor(
     private readonly client: RedisClient,
     private readonly keys: RedisKeys,
     private readonly reads: SessionReads,
+    private readonly filter?: CandidateFilter,
   ) {}
 
   async page(type: string, now: number, q: OnlineQuery): Promise<OnlinePage> {
@@ -213,15 +233,16 @@ export class OnlineListing {
         break;
       }
       read += batch.length;
+      const candidates = needles.length > 0 && this.filter !== undefined ? await this.filter(type, batch, needles) : batch;
       const raw = await this.reads.raw(
         type,
-        batch.map((e) => e.hash),
+        candidates.map((e) => e.hash),
       );
       const dead: string[] = [];
       raw.forEach(([value, last], i) => {
         // Not this IP or device type: not even parsed (nor pruned: the next unfiltered listing does that).
         if (needles.length > 0 && (value === null || needles.some((n) => !value.includes(n)))) return;
-        const e = batch[i] as IndexEntry;
+        const e = candidates[i] as IndexEntry;
         const found = foundOf(e.hash, value, last);
         if (offline(found, e.score, now)) dead.push(e.hash);
         else if (found.kind === 'active' && selected(found.session.record, q)) {

@@ -48,10 +48,10 @@ import { isCluster, type RedisClient } from './redis-client';
 import { CommandPerTick } from './command-per-tick';
 import { ScriptedRedisStore } from './scripted-store';
 import { decodeStored, parseLastActive, parseRecord } from './session-codec';
-import { OnlineListing } from './online-listing';
+import { type CandidateFilter, OnlineListing } from './online-listing';
 import { OnlineIndexSweeper, type SweeperDeps } from './online-sweeper';
 import { activeRecord, current, PENDING_GRACE_MS, SessionIndexes } from './session-indexes';
-import { SessionReads } from './session-reads';
+import { type IndexEntry, SessionReads } from './session-reads';
 import { type EndOptions, SessionEnds } from './session-ends';
 
 const SCRIPTS = {
@@ -68,6 +68,7 @@ const SCRIPTS = {
   agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
   agSessionUserPage: { file: 'session-user-page.lua', keys: 2 },
+  agSessionFilter: { file: 'session-filter.lua', keys: 'counted' },
   agSessionDropTokenMany: { file: 'kv-delete-if-equals.lua', keys: 'counted', perItem: { keys: 1, args: 1 } },
 } satisfies Record<string, LuaScript>;
 
@@ -109,7 +110,7 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     this.reads = sessionReads;
     this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads, oneConnection);
     this.ends = new SessionEnds(this.keys, this.run, this.indexes, oneConnection);
-    this.online = new OnlineListing(client, this.keys, sessionReads);
+    this.online = new OnlineListing(client, this.keys, sessionReads, oneConnection ? this.candidates : undefined);
     if (!oneConnection) {
       this.readKeys = ([s, a]) => client.mget(s, a);
       this.readAndTouch = (args) => this.run('agSessionTouch', ...args) as Promise<TouchReply>;
@@ -131,6 +132,13 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     this.readKeys = (keys) => reads.run(keys);
     this.readAndTouch = (args) => touches.run(args);
   }
+
+  /** The online list's filter in Redis (session-filter.lua): which entries' records may hold the needles. */
+  private readonly candidates: CandidateFilter = async (type, entries, needles) => {
+    const keys = entries.map((e) => this.keys.session(type, e.hash));
+    const hits = (await this.run('agSessionFilter', keys.length, ...keys, ...needles)) as number[];
+    return hits.map((i) => entries[i - 1] as IndexEntry);
+  };
 
   async create(input: CreateSessionInput): Promise<CreateSessionResult> {
     const { loginType: type, tokenHash: hash, record, now } = input;
