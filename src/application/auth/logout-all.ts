@@ -43,13 +43,12 @@ export class LogoutAll {
     } else {
       await this.registry.revokeDeviceOfUser(loginType, userId, deviceType);
     }
-    // The sessions end first, in bulk (SessionManager.logoutSessions: chunks, the loop yielded
-    // between them), then their families are revoked in bounded parallel chunks: the refresh token
-    // and family records go (the sessions are already gone, so no revocation ends one again). The
-    // cut-off above already refuses every family of theirs, so the order cannot let one refresh.
+    // The sessions end in bulk (SessionManager.logoutSessions: chunks, the loop yielded between
+    // them) while their families are revoked in bounded parallel chunks (the refresh token and
+    // family records go; the listed session itself is left to the bulk end). The cut-off above
+    // already refuses every family of theirs, so neither order lets one refresh.
     const sessions = await manager.listSessions(userId, deviceType);
-    await manager.logoutSessions(sessions);
-    await inChunks(
+    const revokeFamilies = inChunks(
       sessions,
       async (chunk) => {
         await Promise.all(
@@ -61,6 +60,7 @@ export class LogoutAll {
       },
       FAMILY_CHUNK,
     );
+    await Promise.all([manager.logoutSessions(sessions), revokeFamilies]);
     return sessions.length;
   }
 }
