@@ -13,11 +13,15 @@ local members = redis.call('ZRANGE', KEYS[1], ARGV[1], '+inf', 'BYSCORE')
 -- in creation order, so most are refused by one comparison), a full sort for a deep one.
 local want = offset + limit
 local bounded = want <= 1000
-local keys, total = {}, 0
-local function keep(key)
+-- keys: 'createdAt (16 digits)' .. hash; in the bounded buffer also the createdAt as a number, so
+-- that most entries are refused by comparing numbers before any string is built.
+local keys, created, total = {}, {}, 0
+local function keep(c, h)
   total = total + 1
-  if not bounded then keys[#keys + 1] = key return end
   local n = #keys
+  if bounded and n >= want and c > created[n] then return end
+  local key = string.format('%016d', c) .. h
+  if not bounded then keys[n + 1] = key return end
   if n >= want and key >= keys[n] then return end
   local lo, hi = 1, n + 1
   while lo < hi do
@@ -25,25 +29,31 @@ local function keep(key)
     if keys[mid] < key then lo = mid + 1 else hi = mid end
   end
   table.insert(keys, lo, key)
-  if #keys > want then keys[#keys] = nil end
+  table.insert(created, lo, c)
+  if #keys > want then keys[#keys] = nil created[#created] = nil end
 end
+local find, sub = string.find, string.sub
 for i = 1, #members, 1000 do
   local last = math.min(i + 999, #members)
   local metas = redis.call('HMGET', KEYS[2], unpack(members, i, last))
   for j = 1, last - i + 1 do
     local h, m = members[i + j - 1], metas[j]
-    local created, exp, ending, dev = '0', nil, '', default
-    if m then
-      local c, e, en, d = string.match(m, '^%d+|(%d*)|(%d*)|([^|]*)|(.*)$')
-      if c then created, exp, ending, dev = c, tonumber(e), en, d end
-    end
-    if ending == '' and (exp == nil or exp > now) and (device == '' or dev == device) then
-      if #created < 16 then created = string.rep('0', 16 - #created) .. created end
-      keep(created .. h)
+    -- 'seq|createdAt|expiresAt|ending|device', read by the positions of its separators.
+    local p1 = m and find(m, '|', 1, true)
+    local p2 = p1 and find(m, '|', p1 + 1, true)
+    local p3 = p2 and find(m, '|', p2 + 1, true)
+    local p4 = p3 and find(m, '|', p3 + 1, true)
+    if p4 then
+      local exp = tonumber(sub(m, p2 + 1, p3 - 1))
+      if p4 == p3 + 1 and (exp == nil or exp > now) and (device == '' or sub(m, p4 + 1) == device) then
+        keep(tonumber(sub(m, p1 + 1, p2 - 1)) or 0, h)
+      end
+    elseif device == '' or device == default then
+      keep(0, h)
     end
   end
 end
 if not bounded then table.sort(keys) end
 local out = {total}
-for i = offset + 1, math.min(want, #keys) do out[#out + 1] = string.sub(keys[i], 17) end
+for i = offset + 1, math.min(want, #keys) do out[#out + 1] = sub(keys[i], 17) end
 return out
