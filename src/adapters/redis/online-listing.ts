@@ -28,8 +28,16 @@ import { foundOf, type IndexEntry, pairs, type SessionReads } from './session-re
 
 /** Dead or expired entries a page call prunes at most (the rest waits for the next listing). */
 export const MAX_DEAD_PER_PAGE = 1000;
-/** Entries read per round of a scan. */
+/** Entries a filter script takes at once. */
 const SCAN_BATCH = 500;
+/** Records a scan reads at once (its MGETs of 500 sent together). */
+const SCAN_WAVE = 2000;
+
+function batchesOf<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
 
 /**
  * Text every matching record's JSON holds (a cheap pre-check, no parse): the IP's field, and the
@@ -107,9 +115,8 @@ class BucketCursor {
 /** Up to `n` entries taken from the cursors in (score, member) order (a cursor's chunk is read when it runs dry). */
 async function nextInOrder(cursors: readonly BucketCursor[], n: number): Promise<IndexEntry[]> {
   const taken: IndexEntry[] = [];
+  await Promise.all(cursors.filter((c) => c.dry).map((c) => c.peek()));
   while (taken.length < n) {
-    const dry = cursors.filter((c) => c.dry);
-    if (dry.length > 0) await Promise.all(dry.map((c) => c.peek()));
     let best: BucketCursor | null = null;
     let head: IndexEntry | null = null;
     for (const c of cursors) {
@@ -119,6 +126,7 @@ async function nextInOrder(cursors: readonly BucketCursor[], n: number): Promise
     if (best === null || head === null) break;
     taken.push(head);
     best.take();
+    if (best.dry) await best.peek();
   }
   return taken;
 }
@@ -218,31 +226,34 @@ export class OnlineListing {
     return { from: exclusive(lo), skip: Math.max(0, offset - sum(below)) };
   }
 
-  /** Reads entries from the head, at most `maxRead`, keeping the matches' page and counting them. */
+  /**
+   * Reads entries from the head, at most `maxRead`, keeping the matches' page and counting them. The
+   * entries are merged first, then filtered (session-filter.lua, all batches at once) and read
+   * (SCAN_WAVE records at a time, each wave's MGETs at once): a few round trips, not one per batch.
+   */
   private async scan(type: string, keys: readonly string[], now: number, q: OnlineQuery, maxRead: number): Promise<OnlinePage> {
-    const cursors = keys.map(
-      (key) => new BucketCursor(this.client, key, Math.max(100, Math.min(1000, Math.ceil(maxRead / keys.length) + 10))),
-    );
+    const chunk = Math.max(100, Math.min(2000, Math.ceil((maxRead / keys.length) * 1.3) + 50));
+    const cursors = keys.map((key) => new BucketCursor(this.client, key, chunk));
+    const entries = await nextInOrder(cursors, maxRead);
+    const complete = entries.length < maxRead || (await nextInOrder(cursors, 1)).length === 0;
     const needles = needlesOf(q);
+    const filter = this.filter;
+    const candidates =
+      needles.length > 0 && filter !== undefined
+        ? (await Promise.all(batchesOf(entries, SCAN_BATCH).map((b) => filter(type, b, needles)))).flat()
+        : entries;
     const sessions: ListedSession[] = [];
-    let [matches, read, complete] = [0, 0, true];
-    for (;;) {
-      const batch = await nextInOrder(cursors, Math.min(SCAN_BATCH, maxRead - read));
-      if (batch.length === 0) {
-        complete = (await nextInOrder(cursors, 1)).length === 0;
-        break;
-      }
-      read += batch.length;
-      const candidates = needles.length > 0 && this.filter !== undefined ? await this.filter(type, batch, needles) : batch;
+    let matches = 0;
+    for (const wave of batchesOf(candidates, SCAN_WAVE)) {
       const raw = await this.reads.raw(
         type,
-        candidates.map((e) => e.hash),
+        wave.map((e) => e.hash),
       );
       const dead: string[] = [];
       raw.forEach(([value, last], i) => {
         // Not this IP or device type: not even parsed (nor pruned: the next unfiltered listing does that).
         if (needles.length > 0 && (value === null || needles.some((n) => !value.includes(n)))) return;
-        const e = candidates[i] as IndexEntry;
+        const e = wave[i] as IndexEntry;
         const found = foundOf(e.hash, value, last);
         if (offline(found, e.score, now)) dead.push(e.hash);
         else if (found.kind === 'active' && selected(found.session.record, q)) {
