@@ -4,7 +4,8 @@ import { deviceTypeFromUserAgent, deviceTypeOf } from '../../domain/device-type'
 import type { AuthMethod, ClientInfo, Principal, RequiredAction } from '../../domain/session';
 import type { UserAgentParser } from '../ports/user-agent-parser';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
-import { inChunks, SessionManagers } from '../session/session-manager';
+import { inChunks } from '../session/in-chunks';
+import { SessionManagers } from '../session/session-manager';
 import { formatDateTime } from '../shared/date-time';
 import { TOKENS } from '../tokens';
 import type { AuthSettings } from './auth-settings';

@@ -63,7 +63,13 @@ export class ListOnlineSessions {
     const offset = (page - 1) * size;
     const manager = this.managers.get(input.loginType);
     let found: { sessions: ListedSession[]; total: number; totalExact: boolean };
-    if (input.username !== undefined) {
+    if (input.username !== undefined && input.ip === undefined) {
+      // One user's page, paged by the store (only the page's sessions are read, whatever the user's count).
+      const user = await (input.loginType === 'admin' ? this.admins : this.members).findByUsername(input.username);
+      const q = { offset, limit: size, ...(input.deviceType !== undefined ? { deviceType: input.deviceType } : {}) };
+      const own = user === null ? { sessions: [], total: 0 } : await manager.listUserPage(user.id, q);
+      found = { sessions: own.sessions, total: own.total, totalExact: true };
+    } else if (input.username !== undefined) {
       const user = await (input.loginType === 'admin' ? this.admins : this.members).findByUsername(input.username);
       const own = user === null ? [] : await manager.listSessions(user.id);
       const matching = own.filter(

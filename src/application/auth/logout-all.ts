@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
 import { DeviceCookies } from './device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
-import { inChunks, SessionManagers } from '../session/session-manager';
+import { inChunks } from '../session/in-chunks';
+import { SessionManagers } from '../session/session-manager';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 

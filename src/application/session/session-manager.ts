@@ -31,6 +31,7 @@ import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
 import { TOKENS } from '../tokens';
+import { inChunks } from './in-chunks';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, tokenIdOf } from './session-token';
 import type { LoginType } from '../../domain/login-type';
@@ -287,6 +288,11 @@ export class SessionManager {
     return deviceType === undefined ? all : all.filter((s) => deviceTypeOf(s.record.client) === deviceType);
   }
 
+  /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: bounded by the page). */
+  listUserPage(userId: string, query: Parameters<SessionStore['listUserPage']>[3]): ReturnType<SessionStore['listUserPage']> {
+    return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
+  }
+
   /** A page of the login type's current sessions, oldest first (SessionStore.listPage). */
   listPage(query: OnlineQuery): Promise<OnlinePage> {
     return this.store.listPage(this.loginType, this.clock.now(), query);
@@ -327,17 +333,6 @@ export class SessionManager {
       if (await this.store.update(this.loginType, s.tokenHash, { ...s.record, principal }, left)) n++;
     }
     return n;
-  }
-}
-
-/** Sessions a bulk end (logout-all, kick-all) hands the store at once; the event loop is yielded between chunks. */
-export const BULK_CHUNK = 500;
-
-/** Runs `each` over `items` BULK_CHUNK at a time, in order, yielding the event loop (setImmediate) between chunks. */
-export async function inChunks<T>(items: readonly T[], each: (chunk: readonly T[]) => Promise<void>, size = BULK_CHUNK): Promise<void> {
-  for (let i = 0; i < items.length; i += size) {
-    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    await each(items.slice(i, i + size));
   }
 }
 
