@@ -128,6 +128,18 @@ describe('Redis store specifics', function () {
     }
   });
 
+  it('a session key of the wrong type fails its own removal only, also among removals of one tick (one batched script)', async () => {
+    const [a, b, c] = [await login(), await login(), await login()];
+    await redis().del(`${prefix}s:admin:${b.hash}`);
+    await redis().hset(`${prefix}s:admin:${b.hash}`, 'f', 'v'); // WRONGTYPE for GET
+    const results = await Promise.allSettled([a, b, c].map((s) => stores.sessions.deleteSession('admin', s.hash)));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.equal(await redis().exists(`${prefix}s:admin:${a.hash}`, `${prefix}s:admin:${c.hash}`), 0);
+  });
+
   it('listByUser and listAll prune entries whose session expired by TTL', async () => {
     const a = await login('u1', 30);
     const b = await login('u1', HOUR);

@@ -26,7 +26,8 @@ export interface LuaScript {
   /**
    * The script of `file`, run once per item of a batch in one call (standalone and Sentinel, where
    * every key is on one server): each item is `keys` KEYS and `args` ARGV, in order; the reply is
-   * one entry per item, what the script answers for it alone (nil as false). The script's body runs
+   * one entry per item, what the script answers for it alone (nil as false; an error reply in the
+   * place of an item whose own call failed, so it fails that item only). The script's body runs
    * unchanged as a function of (KEYS, ARGV), so the batch does exactly what the calls would one by
    * one. Such a script is registered with 'counted' keys.
    */
@@ -66,7 +67,8 @@ function perItemBody(body: string, item: { keys: number; args: number }): string
     '  local k, a = {}, {}',
     `  for j = 1, ${item.keys} do k[j] = KEYS[(i - 1) * ${item.keys} + j] end`,
     `  for j = 1, ${item.args} do a[j] = ARGV[(i - 1) * ${item.args} + j] end`,
-    '  local r = one(k, a)',
+    '  local ok, r = pcall(one, k, a)',
+    "  if not ok then r = type(r) == 'table' and r.err and r or {err = tostring(r)} end",
     '  if r == nil then r = false end',
     '  n = n + 1',
     '  out[n] = r',
