@@ -1,7 +1,8 @@
 /**
  * The online list (`GET /monitor/online`): a page of a login type's live sessions, oldest first,
- * optionally only one user's (`username`, exact in any case: through the per-user index, so the
- * cost is that user's sessions, whatever the total), only one client IP (`ip`, exact) and only
+ * optionally only one user's (`username`, exact in any case: through the per-user index, paged by
+ * the store, SessionStore.listUserPage, so the cost is that user's page, whatever the total; with an
+ * `ip` too, that user's sessions), only one client IP (`ip`, exact) and only
  * one device type (`deviceType`, exact): a bounded scan of the online index, SCAN_LIMIT entries at
  * most. Deep pages are bounded too: page × size may not pass DEEP_PAGE_LIMIT (narrow the list with
  * a filter instead). What `total` counts, and
