@@ -323,15 +323,19 @@ export class SessionManager {
     return this.store.update(this.loginType, tokenHash, { ...record, principal }, retentionUntil(record.expiresAt, this.clock.now()));
   }
 
-  /** Replaces the principal snapshot (roles, permissions) of every live session of a user. */
+  /** Replaces the principal snapshot (roles, permissions) of every live session of a user (in chunks, the loop yielded between). */
   async updatePrincipal(userId: string, principal: Principal): Promise<number> {
     const now = this.clock.now();
     const sessions = await this.store.listByUser(this.loginType, userId, now);
     let n = 0;
-    for (const s of sessions) {
-      const left = retentionUntil(s.record.expiresAt, now);
-      if (await this.store.update(this.loginType, s.tokenHash, { ...s.record, principal }, left)) n++;
-    }
+    await inChunks(sessions, async (chunk) => {
+      const done = await Promise.all(
+        chunk.map((s) =>
+          this.store.update(this.loginType, s.tokenHash, { ...s.record, principal }, retentionUntil(s.record.expiresAt, now)),
+        ),
+      );
+      n += done.filter(Boolean).length;
+    });
     return n;
   }
 }
