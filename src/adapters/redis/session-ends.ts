@@ -10,13 +10,13 @@
  *   auto-pipelined by the client;
  * - the index removals of one tick are grouped: one ZREM per online bucket, one unindex script per
  *   user (u and um), the token-id drops as one script (standalone) or one command each (cluster);
- * - a bulk end works through its sessions CHUNK at a time and yields the event loop (setImmediate)
- *   between chunks, so other requests are served while 10,000 sessions end.
+ * - a bulk end works through its sessions END_CHUNK at a time (two chunks in flight) and yields the
+ *   event loop (setImmediate) between rounds, so other requests are served while 10,000 sessions end.
  *
  * The order stays that of one session: its marker (tombstone, or removal) before its index entries.
  */
 import type { EndedSession } from '../../application/ports/session-store';
-import type { SessionRecord, TombstoneState } from '../../domain/session';
+import type { TombstoneState } from '../../domain/session';
 import { CommandPerTick } from './command-per-tick';
 import type { RedisKeys } from './key-layout';
 import type { ScriptRunner } from './lua-scripts';
@@ -31,6 +31,21 @@ export type EndScripts = 'agSessionTombstone' | 'agSessionTombstoneMany' | 'agSe
 
 /** Lets the event loop run what waits (I/O, timers) before the next chunk. */
 export const yieldLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Chunks of END_CHUNK sent at once (the server works on one while the other's reply is read). */
+const IN_FLIGHT = 2;
+
+/** `each` over `items` END_CHUNK at a time, IN_FLIGHT chunks at once, the loop yielded between rounds; the results in order. */
+async function inRounds<T, R>(items: readonly T[], each: (chunk: readonly T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += END_CHUNK * IN_FLIGHT) {
+    if (i > 0) await yieldLoop();
+    const chunks: Array<readonly T[]> = [];
+    for (let j = i; j < Math.min(items.length, i + END_CHUNK * IN_FLIGHT); j += END_CHUNK) chunks.push(items.slice(j, j + END_CHUNK));
+    for (const r of await Promise.all(chunks.map(each))) out.push(...r);
+  }
+  return out;
+}
 
 type TombstoneArgs = readonly [s: string, a: string, state: string, now: string, pending: string, ret: string];
 type TombstoneReply = readonly [string, string?];
@@ -98,7 +113,7 @@ export class SessionEnds {
   }
 
   /**
-   * Tombstones each session with its state, END_CHUNK at a time (the loop yielded between chunks);
+   * Tombstones each session with its state, END_CHUNK at a time (two in flight, the loop yielded between rounds);
    * `unindex` then removes their index entries (the marker first: a revocation interrupted half
    * way has already revoked). With `now` (an end at login, with the new session's retention `ret`)
    * only sessions not past expiresAt change, and a record still being written gets the tombstone
@@ -113,29 +128,31 @@ export class SessionEnds {
     const k = this.keys;
     const nowArg = opts.now === undefined ? '' : String(opts.now);
     const pending = opts.ret === undefined ? '0' : '1';
-    const gone: Array<{ h: string; outcome: string; record: SessionRecord | null }> = [];
-    for (let i = 0; i < targets.length; i += END_CHUNK) {
-      if (i > 0) await yieldLoop();
-      const chunk = targets.slice(i, i + END_CHUNK);
-      const replies = await Promise.all(
-        chunk.map(({ hash: h, state }) =>
-          this.tombstones([k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? '']),
-        ),
-      );
-      replies.forEach(([outcome, previous], j) => {
-        if (outcome === 'kept') return;
-        gone.push({ h: (chunk[j] as { hash: string }).hash, outcome, record: previous === undefined ? null : parseRecord(previous) });
-      });
-    }
+    const gone = (
+      await inRounds(targets, async (chunk) => {
+        const replies = await Promise.all(
+          chunk.map(({ hash: h, state }) =>
+            this.tombstones([k.session(type, h), k.lastActive(type, h), state, nowArg, pending, opts.ret ?? '']),
+          ),
+        );
+        return replies.map(([outcome, previous], j) => ({
+          h: (chunk[j] as { hash: string }).hash,
+          outcome,
+          record: outcome === 'kept' || previous === undefined ? null : parseRecord(previous),
+        }));
+      })
+    ).filter((o) => o.outcome !== 'kept');
     return {
       sessions: gone.filter((o) => o.outcome !== 'dead').map((o) => ({ tokenHash: o.h, record: o.record })),
       changed: gone.filter((o) => o.outcome === 'changed').length,
       unindex: async () => {
-        for (let i = 0; i < gone.length; i += END_CHUNK) {
-          if (i > 0) await yieldLoop();
-          const chunk = gone.slice(i, i + END_CHUNK).map((o) => ({ hash: o.h, record: o.record, userId: opts.userId }));
-          await this.indexes.removeMany(type, chunk);
-        }
+        await inRounds(gone, async (chunk) => {
+          await this.indexes.removeMany(
+            type,
+            chunk.map((o) => ({ hash: o.h, record: o.record, userId: opts.userId })),
+          );
+          return [];
+        });
       },
     };
   }

@@ -3,10 +3,19 @@
 /** Sessions a bulk end (logout-all, kick-all) hands the store at once; the event loop is yielded between chunks. */
 export const BULK_CHUNK = 500;
 
-/** Runs `each` over `items` BULK_CHUNK at a time, in order, yielding the event loop (setImmediate) between chunks. */
+/** Chunks in flight at once: the store works on one while the next is sent and the previous one's reply is read. */
+export const CHUNKS_IN_FLIGHT = 2;
+
+/**
+ * Runs `each` over `items` BULK_CHUNK at a time, CHUNKS_IN_FLIGHT chunks at once, yielding the event
+ * loop (setImmediate) between rounds.
+ */
 export async function inChunks<T>(items: readonly T[], each: (chunk: readonly T[]) => Promise<void>, size = BULK_CHUNK): Promise<void> {
-  for (let i = 0; i < items.length; i += size) {
+  const round = size * CHUNKS_IN_FLIGHT;
+  for (let i = 0; i < items.length; i += round) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    await each(items.slice(i, i + size));
+    const chunks: Array<readonly T[]> = [];
+    for (let j = i; j < Math.min(items.length, i + round); j += size) chunks.push(items.slice(j, j + size));
+    await Promise.all(chunks.map(each));
   }
 }
