@@ -254,11 +254,13 @@ export class SessionManager {
     const sessions = await this.listSessions(userId, deviceType);
     let n = 0;
     await inChunks(sessions, async (chunk) => {
-      n += await this.store.mark(
+      // Chunks run two at a time: the count is added after the await (never `n += await`, which reads n before it).
+      const kicked = await this.store.mark(
         this.loginType,
         chunk.map((s) => s.tokenHash),
         'kicked-out',
       );
+      n += kicked;
     });
     this.debug({ userId, count: n }, 'kickout user');
     return n;
