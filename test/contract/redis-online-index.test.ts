@@ -122,7 +122,7 @@ for (const layout of ['plain', 'tagged'] as KeyLayoutKind[]) {
       assert.ok(first.examined <= 4, `examined ${first.examined}`);
       // A few buckets a tick: a full pass over every login type's 16 buckets takes a few ticks.
       const sweeper = store.indexSweeper({ now: () => now, batch: 1000 });
-      for (let i = 0; i < 16; i++) await sweeper.tick();
+      for (let i = 0; i < 24; i++) await sweeper.tick();
       assert.equal(await entries(), live.length);
       assert.deepEqual(await page(0, 20, now), live);
       assert.ok(expired.length > 0);

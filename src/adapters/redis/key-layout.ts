@@ -28,7 +28,7 @@
  *                                                            (replaced range, exit mode, the cap) is one
  *                                                            script over one slot
  *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       the short token id -> token hash
- *   <p>all:<type>:<n>          <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
+ *   <p>all:<type>:<n>          <p>all:{<type>:<n>}           one of PLAIN_BUCKETS / ALL_BUCKETS (n from the
  *                                                            hash): the per-type online index (score
  *                                                            = createdAt), spread over the masters on
  *                                                            a cluster and bounded in size everywhere
@@ -64,8 +64,14 @@
  * revoked). Never KEYS or SCAN.
  */
 
-/** Buckets of the per-type online index (both layouts). */
+/** Buckets of the per-type online index in the tagged layout (as the releases on a cluster wrote them). */
 export const ALL_BUCKETS = 16;
+/**
+ * Buckets of the per-type online index in the plain layout (new with it: its releases before had one
+ * index). 32, so that a bucket holds about 31,000 entries (6 MB) at 1,000,000 sessions; 16 buckets
+ * would be 12 MB each there.
+ */
+export const PLAIN_BUCKETS = 32;
 
 export type KeyLayoutKind = 'plain' | 'tagged';
 
@@ -93,7 +99,7 @@ export class RedisKeys {
     this.tagged = kind === 'tagged';
     if (this.tagged && /[{}]/.test(prefix))
       throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
-    this.buckets = ALL_BUCKETS;
+    this.buckets = this.tagged ? ALL_BUCKETS : PLAIN_BUCKETS;
   }
 
   /** `<p><space>:<part>`, with the part as the hash tag in the tagged layout. */
