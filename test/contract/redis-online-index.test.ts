@@ -95,6 +95,8 @@ for (const layout of ['plain', 'tagged'] as KeyLayoutKind[]) {
         order.slice(5, 15),
       );
       assert.equal(got.total, 30);
+      const countOnly = await store.listUserPage('admin', 'pager', T0, { offset: 0, limit: 0 });
+      assert.deepEqual(countOnly, { sessions: [], total: 30 });
       const apps = await store.listUserPage('admin', 'pager', T0, { offset: 0, limit: 100, deviceType: 'APP' });
       assert.equal(apps.total, 10);
       await store.mark('admin', [order[0] as string], 'kicked-out');

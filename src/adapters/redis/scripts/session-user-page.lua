@@ -19,7 +19,7 @@ local keys, created, total = {}, {}, 0
 local function keep(c, h)
   total = total + 1
   local n = #keys
-  if bounded and n >= want and c > created[n] then return end
+  if bounded and n >= want and (n == 0 or c > created[n]) then return end
   local key = string.format('%016d', c) .. h
   if not bounded then keys[n + 1] = key return end
   if n >= want and key >= keys[n] then return end
