@@ -1,13 +1,13 @@
 /**
  * The online index at scale on Redis (issue 30), in both key layouts on one server: pages merged
  * across the buckets from a start found by the pivot search (every offset, ties of createdAt
- * included), the legacy unbucketed index of earlier releases listed and drained by the background
- * sweeper, the sweeper's bounded pruning of ended and expired sessions, and bulk ends of one user's
+ * included), the legacy unbucketed index of earlier releases (plain) and the entries of a release
+ * with 16 buckets (tagged) listed, removed, and drained or moved by the background sweeper, the sweeper's bounded pruning of ended and expired sessions, and bulk ends of one user's
  * many sessions (more than one chunk) leaving no index entry behind.
  */
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
-import { type KeyLayoutKind, RedisKeys } from '../../src/adapters/redis/key-layout';
+import { bucketOf, type KeyLayoutKind, PREVIOUS_TAGGED_BUCKETS, RedisKeys } from '../../src/adapters/redis/key-layout';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { END_CHUNK } from '../../src/adapters/redis/session-ends';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store';
@@ -129,6 +129,37 @@ for (const layout of ['plain', 'tagged'] as KeyLayoutKind[]) {
       assert.deepEqual(await page(0, 20, now), live);
       assert.ok(expired.length > 0);
     });
+
+    if (layout === 'tagged') {
+      it('upgrade: entries a release with 16 buckets wrote are listed, removed and moved to their bucket by the sweeper', async () => {
+        const made: Array<{ hash: string; at: number }> = [];
+        for (let i = 0; i < 24; i++) {
+          const at = T0 - 500 + i * 3;
+          made.push({ hash: await login(makeRecord({ createdAt: at, expiresAt: T0 + HOUR })), at });
+        }
+        // As that release left them: in bucket n mod 16.
+        const moved = made.filter((m) => keys.previousBucket('admin', m.hash) !== null);
+        assert.ok(moved.length > 0);
+        for (const m of moved) {
+          await redis().zrem(keys.all('admin', m.hash), m.hash);
+          await redis().zadd(keys.allBucket('admin', bucketOf(m.hash, PREVIOUS_TAGGED_BUCKETS)), m.at, m.hash);
+        }
+        const order = byAge(made);
+        assert.deepEqual(await page(0, 30), order);
+        const ended = moved[0] as { hash: string };
+        await store.mark('admin', [ended.hash], 'kicked-out');
+        assert.equal(await entries(), made.length - 1);
+        const sweeper = store.indexSweeper({ now: () => T0 });
+        let total = 0;
+        for (let i = 0; i < 24; i++) total += (await sweeper.tick()).moved;
+        assert.equal(total, moved.length - 1);
+        for (const m of moved.slice(1)) assert.notEqual(await redis().zscore(keys.all('admin', m.hash), m.hash), null);
+        assert.deepEqual(
+          await page(0, 30),
+          order.filter((h) => h !== ended.hash),
+        );
+      });
+    }
 
     if (layout === 'plain') {
       it('upgrade: the one online index of the previous release is listed, then drained into the buckets by the sweeper', async () => {

@@ -28,7 +28,7 @@
  *                                                            (replaced range, exit mode, the cap) is one
  *                                                            script over one slot
  *   <p>t:<type>:<tokenId>      <p>t:{<type>:<tokenId>}       the short token id -> token hash
- *   <p>all:<type>:<n>          <p>all:{<type>:<n>}           one of PLAIN_BUCKETS / ALL_BUCKETS (n from the
+ *   <p>all:<type>:<n>          <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
  *                                                            hash): the per-type online index (score
  *                                                            = createdAt), spread over the masters on
  *                                                            a cluster and bounded in size everywhere
@@ -38,7 +38,10 @@
  *                                                            before the buckets (plain layout only):
  *                                                            still listed as one more bucket, drained
  *                                                            into the buckets by the index sweeper,
- *                                                            its entries removed with their session
+ *                                                            its entries removed with their session;
+ *                                                            in the tagged layout, an entry of a release
+ *                                                            with 16 buckets sits in bucket n mod 16
+ *                                                            (previousBucket) until the sweeper moves it
  *   <p>kv:<ns>:<subject>       <p>kv:<ns>:{<subject>}        the subject: the key-value records about
  *                                                            one thing share a slot (rt:<type>:<h>
  *                                                            and rtused:<type>:<h>: consuming a
@@ -64,21 +67,23 @@
  * revoked). Never KEYS or SCAN.
  */
 
-/** Buckets of the per-type online index in the tagged layout (as the releases on a cluster wrote them). */
-export const ALL_BUCKETS = 16;
 /**
- * Buckets of the per-type online index in the plain layout (new with it: its releases before had one
- * index). 32, so that a bucket holds about 31,000 entries (6 MB) at 1,000,000 sessions; 16 buckets
- * would be 12 MB each there.
+ * Buckets of the per-type online index, in both layouts: about 31,000 entries (6 MB) each at
+ * 1,000,000 sessions (16 would be 12 MB each there).
  */
-export const PLAIN_BUCKETS = 32;
+export const ALL_BUCKETS = 32;
+/**
+ * The tagged layout's bucket count in the releases before ALL_BUCKETS: an entry they wrote sits in
+ * bucket `n mod 16` of its bucket `n` now (previousBucket), until the index sweeper moves it.
+ */
+export const PREVIOUS_TAGGED_BUCKETS = 16;
 
 export type KeyLayoutKind = 'plain' | 'tagged';
 
 const escapeTag = (s: string): string => (/[%{}]/.test(s) ? s.replace(/%/g, '%25').replace(/\{/g, '%7B').replace(/\}/g, '%7D') : s);
 
 /** FNV-1a over the UTF-16 code units: a stable, cheap spread of token hashes over the buckets. */
-function bucketOf(hash: string, buckets: number): number {
+export function bucketOf(hash: string, buckets: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < hash.length; i++) {
     h ^= hash.charCodeAt(i);
@@ -99,7 +104,7 @@ export class RedisKeys {
     this.tagged = kind === 'tagged';
     if (this.tagged && /[{}]/.test(prefix))
       throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
-    this.buckets = this.tagged ? ALL_BUCKETS : PLAIN_BUCKETS;
+    this.buckets = ALL_BUCKETS;
   }
 
   /** `<p><space>:<part>`, with the part as the hash tag in the tagged layout. */
@@ -142,9 +147,29 @@ export class RedisKeys {
     return this.allBucket(type, bucketOf(hash, this.buckets));
   }
 
+  /**
+   * Where a release with PREVIOUS_TAGGED_BUCKETS put the session's online entry, when that is not its
+   * bucket now (tagged layout only; the plain layout's buckets are new): its removal looks there too.
+   */
+  previousBucket(type: string, hash: string): string | null {
+    if (!this.tagged) return null;
+    const n = bucketOf(hash, this.buckets);
+    return n < PREVIOUS_TAGGED_BUCKETS ? null : this.allBucket(type, n % PREVIOUS_TAGGED_BUCKETS);
+  }
+
   /** The one online index of the releases before the buckets (plain layout; null in the tagged one, which never had it). */
   legacyAll(type: string): string | null {
     return this.tagged ? null : `${this.prefix}all:${type}`;
+  }
+
+  /** Every online-index key a session's entry may be in: its bucket, where a previous release put it, the legacy index. */
+  onlineKeysOf(type: string, hash: string): string[] {
+    const keys = [this.all(type, hash)];
+    const previous = this.previousBucket(type, hash);
+    if (previous !== null) keys.push(previous);
+    const legacy = this.legacyAll(type);
+    if (legacy !== null) keys.push(legacy);
+    return keys;
   }
 
   /** Every key of the per-type online index: the buckets, then the legacy index where the layout had one. */

@@ -266,16 +266,11 @@ export class OnlineListing {
     return { sessions, total: matches, totalExact: complete };
   }
 
-  /** Removes hashes from their online buckets (one ZREM per bucket) and from the legacy index (plain layout). */
+  /** Removes hashes from their online buckets (one ZREM per bucket) and where earlier releases put them (onlineKeysOf). */
   async prune(type: string, hashes: readonly string[]): Promise<void> {
     if (hashes.length === 0) return;
     const byBucket = new Map<string, string[]>();
-    for (const h of hashes) {
-      const key = this.keys.all(type, h);
-      byBucket.set(key, [...(byBucket.get(key) ?? []), h]);
-    }
-    const legacy = this.keys.legacyAll(type);
-    if (legacy !== null) byBucket.set(legacy, [...hashes]);
+    for (const h of hashes) for (const key of this.keys.onlineKeysOf(type, h)) byBucket.set(key, [...(byBucket.get(key) ?? []), h]);
     await Promise.all([...byBucket].map(([key, members]) => this.client.zrem(key, ...members)));
   }
 }

@@ -10,7 +10,9 @@
  *    (a legacy index found empty is looked at again every LEGACY_RECHECK_TICKS ticks only);
  * 2. then the buckets, walked in turn from a cursor (a rank, moved past what was kept; back to the
  *    head at a bucket's end; at most BUCKETS_PER_TICK buckets a tick): each entry's session is read (one MGET per 500 on one server, one per
- *    session on a cluster) and the entries whose session ended, or is past its expiry, are removed.
+ *    session on a cluster) and the entries whose session ended, or is past its expiry, are removed;
+ *    a live entry found in a bucket that is not its own (a release with 16 buckets wrote it) moves
+ *    to its bucket.
  * A full pass over N entries takes N / batch ticks. Several instances each run their own sweeper:
  * their work overlaps but stays correct (a removal is a ZREM of what is offline). A missing record
  * younger than PENDING_GRACE_MS may be a login still being written: kept (offline()).
@@ -107,13 +109,19 @@ export class OnlineIndexSweeper {
       const entries = pairs(await this.d.client.zrange(key, this.rank, this.rank + want - 1, 'WITHSCORES'));
       const dead = await this.offlineOf(type, entries, now);
       await this.d.listing.prune(type, dead);
-      [examined, removed] = [examined + entries.length, removed + dead.length];
+      const gone = new Set(dead);
+      const misplaced = await this.moveHome(
+        type,
+        key,
+        entries.filter((e) => !gone.has(e.hash)),
+      );
+      [examined, removed, moved] = [examined + entries.length, removed + dead.length, moved + misplaced];
       if (entries.length < want) {
         this.bucket = (this.bucket + 1) % buckets;
         this.rank = 0;
         visited++;
       } else {
-        this.rank += entries.length - dead.length;
+        this.rank += entries.length - dead.length - misplaced;
       }
     }
     return { examined, removed, moved };
@@ -142,6 +150,23 @@ export class OnlineIndexSweeper {
     await Promise.all([...byBucket].map(([key, args]) => this.d.client.zadd(key, ...args)));
     await this.d.client.zrem(legacy, ...entries.map((e) => e.hash));
     return { examined: entries.length, removed: dead.size, moved: live.length };
+  }
+
+  /**
+   * Moves live entries found in a bucket that is not theirs (written by a release with fewer buckets,
+   * key-layout.ts previousBucket) to their bucket: ZADD there first, then ZREM here. How many moved.
+   */
+  private async moveHome(type: string, key: string, entries: readonly IndexEntry[]): Promise<number> {
+    const away = entries.filter((e) => this.d.keys.all(type, e.hash) !== key);
+    if (away.length === 0) return 0;
+    const byBucket = new Map<string, Array<string | number>>();
+    for (const e of away) {
+      const home = this.d.keys.all(type, e.hash);
+      byBucket.set(home, [...(byBucket.get(home) ?? []), e.score, e.hash]);
+    }
+    await Promise.all([...byBucket].map(([home, args]) => this.d.client.zadd(home, ...args)));
+    await this.d.client.zrem(key, ...away.map((e) => e.hash));
+    return away.length;
   }
 
   /** The hashes among `entries` whose session ended or expired. */

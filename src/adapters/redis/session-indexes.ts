@@ -124,7 +124,7 @@ export class SessionIndexes {
 
   /**
    * Removes the index entries of many sessions, grouped by index key: one ZREM per online bucket
-   * (and the legacy index, plain layout), one unindex script per user, the token-id drops as one
+   * (and where earlier releases put the entries: the legacy index, a previous bucket; onlineKeysOf), one unindex script per user, the token-id drops as one
    * script per REMOVE_CHUNK on one server, else one command each (each its own slot).
    */
   async removeMany(type: string, items: readonly IndexRemoval[]): Promise<void> {
@@ -134,18 +134,11 @@ export class SessionIndexes {
     const users = new Map<string, string[]>();
     const tokens: string[] = [];
     for (const { hash, record, userId } of items) {
-      const bucket = k.all(type, hash);
-      buckets.set(bucket, [...(buckets.get(bucket) ?? []), hash]);
+      for (const key of k.onlineKeysOf(type, hash)) buckets.set(key, [...(buckets.get(key) ?? []), hash]);
       const user = record?.principal.userId ?? userId;
       if (user !== undefined) users.set(user, [...(users.get(user) ?? []), hash]);
       if (record !== null) tokens.push(k.tokenId(type, record.tokenId), hash);
     }
-    const legacy = k.legacyAll(type);
-    if (legacy !== null)
-      buckets.set(
-        legacy,
-        items.map((i) => i.hash),
-      );
     const work: Array<Promise<unknown>> = [];
     for (const [key, hashes] of buckets) for (const c of chunks(hashes)) work.push(this.client.zrem(key, ...c));
     for (const [user, hashes] of users) for (const c of chunks(hashes)) work.push(this.unindexUser(type, user, c));
