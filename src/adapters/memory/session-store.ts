@@ -113,6 +113,12 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return true;
   }
 
+  async deleteMany(loginType: LoginType, tokenHashes: readonly string[]): Promise<number> {
+    let removed = 0;
+    for (const hash of tokenHashes) if (await this.deleteSession(loginType, hash)) removed++;
+    return removed;
+  }
+
   async mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     let changed = 0;
     for (const hash of tokenHashes) {

@@ -21,7 +21,7 @@ import { CommandPerTick } from './command-per-tick';
 import type { RedisKeys } from './key-layout';
 import type { ScriptRunner } from './lua-scripts';
 import { parseRecord } from './session-codec';
-import type { IndexRemoval, SessionIndexes } from './session-indexes';
+import { activeRecord, type IndexRemoval, type SessionIndexes } from './session-indexes';
 
 /** Sessions ended per chunk of a bulk end (the loop is yielded between chunks). */
 export const END_CHUNK = 500;
@@ -105,6 +105,21 @@ export class SessionEnds {
   async remove(type: string, hash: string): Promise<string | null> {
     const v = await this.removes([this.keys.session(type, hash), this.keys.lastActive(type, hash)]);
     return typeof v === 'string' ? v : null;
+  }
+
+  /** Removes many sessions, END_CHUNK at a time (two in flight), then each chunk's index entries; how many were removed. */
+  async removeMany(type: string, hashes: readonly string[]): Promise<number> {
+    const k = this.keys;
+    const removed = await inRounds(hashes, async (chunk) => {
+      const values = await Promise.all(chunk.map((h) => this.removes([k.session(type, h), k.lastActive(type, h)])));
+      const gone = chunk.flatMap((hash, i) => {
+        const v = values[i];
+        return typeof v === 'string' ? [{ hash, record: activeRecord(v) }] : [];
+      });
+      await this.indexes.removeMany(type, gone);
+      return gone;
+    });
+    return removed.length;
   }
 
   /** Removes index entries; the removals of one tick are grouped by index key. */

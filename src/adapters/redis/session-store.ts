@@ -237,6 +237,11 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     return true;
   }
 
+  /** In rounds of chunks (session-ends.ts): the removals of a chunk as one script on one server, their index entries grouped. */
+  async deleteMany(type: string, tokenHashes: readonly string[]): Promise<number> {
+    return this.ends.removeMany(type, tokenHashes);
+  }
+
   async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     if (tokenHashes.length === 0) return 0;
     const ended = await this.endMany(

@@ -3,10 +3,14 @@ import { DeviceCookies } from './device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { inChunks } from '../session/in-chunks';
 import { SessionManagers } from '../session/session-manager';
+import { BackgroundWork } from '../shared/background-work';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
 
-/** Refresh families revoked in parallel at most (each a few round trips); the loop is yielded between chunks. */
+/**
+ * Refresh families revoked in parallel at most (each a few round trips); the loop is yielded between
+ * chunks. A logout-all of more sessions than this revokes them in the background (BackgroundWork).
+ */
 const FAMILY_CHUNK = 250;
 
 @injectable()
@@ -18,6 +22,7 @@ export class LogoutAll {
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(BackgroundWork) private readonly background: BackgroundWork,
   ) {}
 
   /**
@@ -47,21 +52,28 @@ export class LogoutAll {
     // The sessions end in bulk (SessionManager.logoutSessions: chunks, the loop yielded between
     // them) while their families are revoked in bounded parallel chunks (the refresh token and
     // family records go; the listed session itself is left to the bulk end). The cut-off above
-    // already refuses every family of theirs, so neither order lets one refresh.
+    // already refuses every family of theirs, so neither order lets one refresh, and with more than
+    // FAMILY_CHUNK sessions the revocations (a cleanup by then) run in the background, after the answer.
     const sessions = await manager.listSessions(userId, deviceType);
-    const revokeFamilies = inChunks(
-      sessions,
-      async (chunk) => {
-        await Promise.all(
-          chunk.map(async (s) => {
-            const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
-            if (family !== null) await this.registry.revokeFamily(loginType, family, s.tokenHash);
-          }),
-        );
-      },
-      FAMILY_CHUNK,
-    );
-    await Promise.all([manager.logoutSessions(sessions), revokeFamilies]);
+    const revokeFamilies = () =>
+      inChunks(
+        sessions,
+        async (chunk) => {
+          await Promise.all(
+            chunk.map(async (s) => {
+              const family = await this.registry.familyOfSession(loginType, s.tokenHash, s.record.attrs.rtFamily);
+              if (family !== null) await this.registry.revokeFamily(loginType, family, s.tokenHash);
+            }),
+          );
+        },
+        FAMILY_CHUNK,
+      );
+    if (sessions.length > FAMILY_CHUNK) {
+      await manager.logoutSessions(sessions);
+      this.background.run('logout-all: revoke the refresh families', revokeFamilies);
+    } else {
+      await Promise.all([manager.logoutSessions(sessions), revokeFamilies()]);
+    }
     return sessions.length;
   }
 }

@@ -236,15 +236,15 @@ export class SessionManager {
   }
 
   /**
-   * Ends these sessions (their tokens become invalid), BULK_CHUNK at a time: the removals of a chunk
-   * are asked for together (a store batches them: one script per chunk on Redis) and the event loop
-   * is yielded between chunks, so thousands of sessions never hold it. Returns how many were removed.
+   * Ends these sessions (their tokens become invalid), BULK_CHUNK at a time (SessionStore.deleteMany), the event
+   * loop yielded between chunks, so thousands of sessions never hold it. Returns how many were removed.
    */
   async logoutSessions(sessions: readonly ListedSession[]): Promise<number> {
     let n = 0;
     await inChunks(sessions, async (chunk) => {
-      const removed = await Promise.all(chunk.map((s) => this.store.deleteSession(this.loginType, s.tokenHash)));
-      n += removed.filter(Boolean).length;
+      const hashes = chunk.map((s) => s.tokenHash);
+      const removed = await this.store.deleteMany(this.loginType, hashes);
+      n += removed;
     });
     return n;
   }

@@ -53,6 +53,10 @@ export class FencedSessionStore implements SessionStore {
     return this.fenced(await this.inner.deleteSession(type, hash), (removed) => removed);
   }
 
+  async deleteMany(type: LoginType, tokenHashes: readonly string[]): Promise<number> {
+    return this.fenced(await this.inner.deleteMany(type, tokenHashes), (n) => n > 0);
+  }
+
   async mark(type: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     return this.fenced(await this.inner.mark(type, tokenHashes, state), (n) => n > 0);
   }
