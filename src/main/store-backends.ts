@@ -229,12 +229,19 @@ function redisMode(
         { tombstoneRetentionMs: settings.session.tombstoneRetention * 1000 },
       );
       const { sessions, kv, lists, rateLimits, captchas, audit, webhooks } = stores;
+      // The online index's background sweeper (online-sweeper.ts), in the service's processes only (not the CLI's).
+      const sweep = r.indexSweepMs > 0 && opts.sessionReaders !== 'tools';
+      const onError = (err: unknown) => opts.log.warn({ err: { message: (err as Error).message } }, 'online index sweep failed');
+      const sweeper = sweep ? sessions.indexSweeper({ now: () => opts.clock.now(), onError }).start(r.indexSweepMs) : null;
       return {
         ports: { sessions, kv, lists, rateLimits, captchas, audit, webhooks },
         health: stores.health,
         client,
         connect,
-        close: () => stores.health.close(),
+        close: async () => {
+          await sweeper?.stop();
+          await stores.health.close();
+        },
       };
     },
   };

@@ -43,6 +43,7 @@ const SESSION_METHODS = allMethods<SessionStore>()([
   'update',
   'patch',
   'deleteSession',
+  'deleteMany',
   'mark',
   'listByUser',
   'listUserPage',
@@ -63,7 +64,7 @@ const KV_METHODS = allMethods<KeyValueStore>()([
   'increment',
 ]);
 /** The session writes a client is told succeeded: a login, a logout or kickout tombstone, a session change. */
-export const SESSION_WRITES = ['create', 'deleteSession', 'mark', 'update', 'patch'] as const;
+export const SESSION_WRITES = ['create', 'deleteSession', 'deleteMany', 'mark', 'update', 'patch'] as const;
 /** Every key-value call but the plain read: nonces, idempotency results, refresh and one-time tokens. */
 export const KV_WRITES = KV_METHODS.filter((m) => m !== 'get');
 const LIST_METHODS = allMethods<ListStore>()(['append', 'list']);
@@ -196,6 +197,8 @@ export interface RedisConnectionSettings {
   readonly waitReplicas: number;
   readonly keyPrefix: string;
   readonly commandTimeoutMs: number;
+  /** Ms between ticks of the online index sweeper (svc.redis.index-sweep-ms); 0 = none. */
+  readonly indexSweepMs: number;
 }
 
 /** The per-process session cache of the Redis store (session.local-cache.*). */

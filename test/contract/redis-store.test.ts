@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type Redis from 'ioredis';
+import { RedisKeys } from '../../src/adapters/redis/key-layout';
 import { createRedisClient } from '../../src/adapters/redis/redis-client';
 import { createRedisStores, type RedisStores } from '../../src/adapters/redis/redis-stores';
 import { PENDING_GRACE_MS } from '../../src/adapters/redis/session-indexes';
@@ -40,6 +41,12 @@ describe('Redis store specifics', function () {
     if (client === undefined) throw new Error('redis client not ready');
     return client;
   };
+  /** The online bucket of a session, and the entries of every bucket (and of the legacy index). */
+  const bucketOf = (hash: string): string => new RedisKeys(prefix).all('admin', hash);
+  const onlineEntries = async (): Promise<number> => {
+    const counts = await Promise.all(new RedisKeys(prefix).allKeys('admin').map((k) => redis().zcard(k)));
+    return counts.reduce((a, b) => a + b, 0);
+  };
 
   async function login(userId = 'u1', retentionMs: number | null = HOUR): Promise<{ hash: string; tokenId: string }> {
     const now = Date.now();
@@ -64,7 +71,8 @@ describe('Redis store specifics', function () {
     assert.equal(await c.exists(`${prefix}s:admin:${hash}`, `${prefix}a:admin:${hash}`, `${prefix}t:admin:${tokenId}`), 0);
     assert.equal(await stores.sessions.findByTokenId('admin', tokenId), hash);
     assert.ok((await c.zscore(`${prefix}u:admin:u1`, hash)) !== null);
-    assert.ok((await c.zscore(`${prefix}all:admin`, hash)) !== null);
+    assert.ok((await c.zscore(bucketOf(hash), hash)) !== null);
+    assert.match(bucketOf(hash), new RegExp(`^${prefix}all:admin:\\d+$`));
     for (const key of [`s:admin:${hash.slice(0, 32)}`, 'u:admin:u1']) {
       const ttl = await c.pttl(prefix + key);
       assert.ok(ttl > HOUR - 5_000 && ttl <= HOUR, `${key} ttl ${ttl}`);
@@ -91,7 +99,7 @@ describe('Redis store specifics', function () {
     const cut = await c.pttl(sk(long.hash));
     assert.ok(cut > 0 && cut <= 2_000, `ttl ${cut}`);
     assert.equal(await c.zscore(`${prefix}u:admin:u1`, hash), null);
-    assert.equal(await c.zscore(`${prefix}all:admin`, hash), null);
+    assert.equal(await c.zscore(bucketOf(hash), hash), null);
   });
 
   it('a session without retention and its user index have no TTL', async () => {
@@ -139,6 +147,18 @@ describe('Redis store specifics', function () {
     }
   });
 
+  it('a session key of the wrong type fails its own removal only, also among removals of one tick (one batched script)', async () => {
+    const [a, b, c] = [await login(), await login(), await login()];
+    await redis().del(sk(b.hash));
+    await redis().hset(sk(b.hash), 'f', 'v'); // WRONGTYPE for GET
+    const results = await Promise.allSettled([a, b, c].map((s) => stores.sessions.deleteSession('admin', s.hash)));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.equal(await redis().exists(sk(a.hash), sk(c.hash)), 0);
+  });
+
   it('listByUser and listAll prune entries whose session expired by TTL', async () => {
     const a = await login('u1', 30);
     const b = await login('u1', HOUR);
@@ -155,13 +175,13 @@ describe('Redis store specifics', function () {
     );
     // The online index only knows createdAt: a missing record younger than PENDING_GRACE_MS may be
     // a login still being written, so it is skipped but kept; later it is pruned.
-    assert.equal(await redis().zcard(`${prefix}all:admin`), 2);
+    assert.equal(await onlineEntries(), 2);
     const later = now + PENDING_GRACE_MS + 1;
     assert.deepEqual(
       (await listAll(stores.sessions, 'admin', later, 10)).map((s) => s.tokenHash),
       [b.hash],
     );
-    assert.equal(await redis().zcard(`${prefix}all:admin`), 1);
+    assert.equal(await onlineEntries(), 1);
   });
 
   it('create garbage-collects user-index entries whose retention deadline passed', async () => {

@@ -255,6 +255,22 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
         assert.equal(await store.deleteSession('admin', hash), true);
         assert.equal(await store.getSession('admin', hash, clock.now(), null), null);
       });
+
+      it('deleteMany removes many sessions and their index entries, counting what it removed', async () => {
+        const { store, clock } = fx();
+        const made = await Promise.all(Array.from({ length: 7 }, () => login()));
+        const kept = await login({ userId: 'other' });
+        const hashes = [...made.map((m) => m.hash), newHash()];
+        assert.equal(await store.deleteMany('admin', hashes), 7);
+        assert.equal(await store.deleteMany('admin', hashes), 0);
+        for (const m of made) assert.equal(await store.getSession('admin', m.hash, clock.now(), null), null);
+        assert.deepEqual(await store.listByUser('admin', 'u1', clock.now()), []);
+        assert.deepEqual(
+          (await listAll(store, 'admin', clock.now(), 10)).map((s) => s.tokenHash),
+          [kept.hash],
+        );
+        assert.equal(await store.findByTokenId('admin', (made[0] as { record: { tokenId: string } }).record.tokenId), null);
+      });
     });
 
     describe('mark (tombstones)', () => {

@@ -144,6 +144,8 @@ for (const [name, start] of DEPLOYMENTS) {
           'session.active-timeout': activeTimeout,
           'svc.redis.command-timeout-ms': 2000,
           'svc.crypto.worker-threads': 1,
+          // The online index sweeper's background ticks are no request's commands.
+          'svc.redis.index-sweep-ms': 0,
         });
         const infra = createInfrastructure(config, { log: silentLogger });
         opened.push(infra);

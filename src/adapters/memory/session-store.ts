@@ -149,6 +149,12 @@ export class InMemorySessionStore implements SessionStore, Sweepable {
     return true;
   }
 
+  async deleteMany(loginType: LoginType, tokenHashes: readonly string[]): Promise<number> {
+    let removed = 0;
+    for (const hash of tokenHashes) if (await this.deleteSession(loginType, hash)) removed++;
+    return removed;
+  }
+
   /** Effective at once for all; their index entries go BULK_STEP per loop turn (BulkEnds). */
   async mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     const wait = this.pacer.pace();

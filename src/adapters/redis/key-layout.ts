@@ -35,10 +35,20 @@
  *                                                            counter '#seq'), so the admission of a login
  *                                                            (replaced range, exit mode, the cap) is one
  *                                                            script over one slot
- *   <p>all:<type>              <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
+ *   <p>all:<type>:<n>          <p>all:{<type>:<n>}           one of ALL_BUCKETS buckets (n from the
  *                                                            hash): the per-type online index (score
- *                                                            = createdAt) is spread over the masters;
- *                                                            GET /monitor/online merges the buckets
+ *                                                            = createdAt), spread over the masters on
+ *                                                            a cluster and bounded in size everywhere
+ *                                                            (no key over a few MB at 1M sessions);
+ *                                                            GET /monitor/online merges the buckets.
+ *   <p>all:<type>              (none)                        the ONE online index of the releases
+ *                                                            before the buckets (plain layout only):
+ *                                                            still listed as one more bucket, drained
+ *                                                            into the buckets by the index sweeper,
+ *                                                            its entries removed with their session;
+ *                                                            in the tagged layout, an entry of a release
+ *                                                            with 16 buckets sits in bucket n mod 16
+ *                                                            (previousBucket) until the sweeper moves it
  *   <p>kv:<ns>:<subject>       <p>kv:<ns>:{<subject>}        the subject: the key-value records about
  *                                                            one thing share a slot (rt:<type>:<h>
  *                                                            and rtused:<type>:<h>: consuming a
@@ -69,15 +79,23 @@ import { SESSION_ID_HEX } from './session-pack';
 
 export { SESSION_ID_HEX };
 
-/** Buckets of the per-type online index in the tagged layout (one in the plain layout). */
-export const ALL_BUCKETS = 16;
+/**
+ * Buckets of the per-type online index, in both layouts: about 31,000 entries (6 MB) each at
+ * 1,000,000 sessions (16 would be 12 MB each there).
+ */
+export const ALL_BUCKETS = 32;
+/**
+ * The tagged layout's bucket count in the releases before ALL_BUCKETS: an entry they wrote sits in
+ * bucket `n mod 16` of its bucket `n` now (previousBucket), until the index sweeper moves it.
+ */
+export const PREVIOUS_TAGGED_BUCKETS = 16;
 
 export type KeyLayoutKind = 'plain' | 'tagged';
 
 const escapeTag = (s: string): string => (/[%{}]/.test(s) ? s.replace(/%/g, '%25').replace(/\{/g, '%7B').replace(/\}/g, '%7D') : s);
 
 /** FNV-1a over the UTF-16 code units: a stable, cheap spread of token hashes over the buckets. */
-function bucketOf(hash: string, buckets: number): number {
+export function bucketOf(hash: string, buckets: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < hash.length; i++) {
     h ^= hash.charCodeAt(i);
@@ -98,7 +116,7 @@ export class RedisKeys {
     this.tagged = kind === 'tagged';
     if (this.tagged && /[{}]/.test(prefix))
       throw new Error('the Redis key prefix must not contain { or } (it would pin every key to one cluster slot)');
-    this.buckets = this.tagged ? ALL_BUCKETS : 1;
+    this.buckets = ALL_BUCKETS;
   }
 
   /** `<p><space>:<part>`, with the part as the hash tag in the tagged layout. */
@@ -149,14 +167,46 @@ export class RedisKeys {
     return this.key('t', `${type}:${tokenId}`);
   }
 
-  /** Bucket `n` of the per-type online index (plain layout: the one index `all:<type>`). */
+  /** Bucket `n` of the per-type online index. */
   allBucket(type: string, n: number): string {
-    return this.tagged ? this.key('all', `${type}:${n}`) : `${this.prefix}all:${type}`;
+    return this.key('all', `${type}:${n}`);
   }
 
   /** The bucket of the per-type online index a session belongs in. */
   all(type: string, hash: string): string {
-    return this.allBucket(type, this.buckets === 1 ? 0 : bucketOf(hash, this.buckets));
+    return this.allBucket(type, bucketOf(hash, this.buckets));
+  }
+
+  /**
+   * Where a release with PREVIOUS_TAGGED_BUCKETS put the session's online entry, when that is not its
+   * bucket now (tagged layout only; the plain layout's buckets are new): its removal looks there too.
+   */
+  previousBucket(type: string, hash: string): string | null {
+    if (!this.tagged) return null;
+    const n = bucketOf(hash, this.buckets);
+    return n < PREVIOUS_TAGGED_BUCKETS ? null : this.allBucket(type, n % PREVIOUS_TAGGED_BUCKETS);
+  }
+
+  /** The one online index of the releases before the buckets (plain layout; null in the tagged one, which never had it). */
+  legacyAll(type: string): string | null {
+    return this.tagged ? null : `${this.prefix}all:${type}`;
+  }
+
+  /** Every online-index key a session's entry may be in: its bucket, where a previous release put it, the legacy index. */
+  onlineKeysOf(type: string, hash: string): string[] {
+    const keys = [this.all(type, hash)];
+    const previous = this.previousBucket(type, hash);
+    if (previous !== null) keys.push(previous);
+    const legacy = this.legacyAll(type);
+    if (legacy !== null) keys.push(legacy);
+    return keys;
+  }
+
+  /** Every key of the per-type online index: the buckets, then the legacy index where the layout had one. */
+  allKeys(type: string): string[] {
+    const keys = Array.from({ length: this.buckets }, (_, n) => this.allBucket(type, n));
+    const legacy = this.legacyAll(type);
+    return legacy === null ? keys : [...keys, legacy];
   }
 
   /** A key-value key: its subject (after the first ':') decides the slot. */

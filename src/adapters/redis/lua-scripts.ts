@@ -23,6 +23,15 @@ export interface LuaScript {
   readonly keys: number | 'counted';
   /** Prepend the session helpers. */
   readonly sessionLib?: boolean;
+  /**
+   * The script of `file`, run once per item of a batch in one call (standalone and Sentinel, where
+   * every key is on one server): each item is `keys` KEYS and `args` ARGV, in order; the reply is
+   * one entry per item, what the script answers for it alone (nil as false; an error reply in the
+   * place of an item whose own call failed, so it fails that item only). The script's body runs
+   * unchanged as a function of (KEYS, ARGV), so the batch does exactly what the calls would one by
+   * one. Such a script is registered with 'counted' keys.
+   */
+  readonly perItem?: { readonly keys: number; readonly args: number };
 }
 
 /** Runs one of the scripts a store registered: KEYS first, then ARGV. */
@@ -43,8 +52,29 @@ function readScript(file: string): string {
 
 /** The script's source as sent to Redis: the session helpers (if used), then the script. */
 function luaSource(script: LuaScript): string {
-  const body = readScript(script.file);
+  const body = script.perItem === undefined ? readScript(script.file) : perItemBody(readScript(script.file), script.perItem);
   return script.sessionLib === true ? `${readScript(SESSION_LIB)}\n${body}` : body;
+}
+
+/** The script's body as a function called once per item of the batch (LuaScript.perItem). */
+function perItemBody(body: string, item: { keys: number; args: number }): string {
+  return [
+    'local function one(KEYS, ARGV)',
+    body,
+    'end',
+    'local out, n = {}, 0',
+    `for i = 1, #KEYS / ${item.keys} do`,
+    '  local k, a = {}, {}',
+    `  for j = 1, ${item.keys} do k[j] = KEYS[(i - 1) * ${item.keys} + j] end`,
+    `  for j = 1, ${item.args} do a[j] = ARGV[(i - 1) * ${item.args} + j] end`,
+    '  local ok, r = pcall(one, k, a)',
+    "  if not ok then r = type(r) == 'table' and r.err and r or {err = tostring(r)} end",
+    '  if r == nil then r = false end',
+    '  n = n + 1',
+    '  out[n] = r',
+    'end',
+    'return out',
+  ].join('\n');
 }
 
 /**
@@ -55,7 +85,10 @@ export function scriptRunner<N extends string>(client: RedisClient, scripts: Rea
   const commands = client as unknown as Record<string, ScriptFn | undefined>;
   for (const [name, script] of Object.entries<LuaScript>(scripts)) {
     if (typeof commands[name] !== 'function')
-      client.defineCommand(name, { numberOfKeys: script.keys === 'counted' ? undefined : script.keys, lua: luaSource(script) });
+      client.defineCommand(name, {
+        numberOfKeys: script.keys === 'counted' || script.perItem !== undefined ? undefined : script.keys,
+        lua: luaSource(script),
+      });
   }
   return (name, ...args) => {
     const fn = commands[name];

@@ -1,17 +1,22 @@
 /**
  * GET /monitor/online on Redis: a page of the per-type online index (its buckets merged oldest
  * first, by createdAt then hash), the page's sessions read, the dead and expired entries met pruned.
+ * The buckets (key-layout.ts, both layouts) and, on a plain layout upgraded from a release before
+ * them, the one legacy index `all:<type>` (one more bucket, until the index sweeper drained it).
  *
  * Cost of a page: ZCARD of each bucket (the total), then
- * - standalone / Sentinel (one bucket): one ZRANGE by rank from `offset` (O(log N + page), however
- *   deep), one MGET for the page's sessions;
- * - cluster (16 buckets): the skipped entries are merged from the buckets (index entries only,
- *   never their records, read in chunks of up to 1000 per bucket: O(offset)), then the page.
+ * - the page's start found without reading past it: a pivot search over scores (a pivot entry
+ *   read by rank in the bucket with the most entries left in the interval, at the rank the offset
+ *   interpolates to, then ZCOUNT of every bucket below and up to the pivot; a few rounds of two
+ *   round trips, O(buckets × log N) each, however deep the page);
+ * - from that score, at most `limit` (plus the entries sharing the start score) entries of each
+ *   bucket, merged; one MGET for the page's sessions.
  * Dead entries met on the way are pruned (ZREM per bucket) and the page filled past them, at most
- * MAX_DEAD_PER_PAGE of them per call. An IP filter, or an index of at most `exactCountUpTo`
- * entries, reads entries from the head (500 sessions per MGET) to count its matches exactly, at
- * most `scanLimit` of them for an IP filter; a record whose raw value does not hold the IP is not
- * even parsed.
+ * MAX_DEAD_PER_PAGE of them per call (the index sweeper prunes the rest in the background, so no
+ * listing pays for a login peak). An IP or device-type filter, or an index of at most
+ * `exactCountUpTo` entries, reads entries from the head (500 sessions per MGET) to count its
+ * matches exactly, at most `scanLimit` of them for a filter; a record whose raw value does not hold
+ * the IP is not even parsed.
  */
 import type { ListedSession, OnlinePage, OnlineQuery } from '../../application/ports/session-store';
 import { DEFAULT_DEVICE_TYPE, sessionDeviceType } from '../../domain/device-type';
@@ -23,8 +28,16 @@ import { foundOf, type IndexEntry, pairs, type SessionReads } from './session-re
 
 /** Dead or expired entries a page call prunes at most (the rest waits for the next listing). */
 export const MAX_DEAD_PER_PAGE = 1000;
-/** Entries read per round of a scan. */
+/** Entries a filter script takes at once. */
 const SCAN_BATCH = 500;
+/** Records a scan reads at once (its MGETs of 500 sent together). */
+const SCAN_WAVE = 2000;
+
+function batchesOf<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
 
 /**
  * Text every matching stored value holds (a cheap pre-check, no parse): the IP as a JSON string, and
@@ -58,12 +71,23 @@ class BucketCursor {
   private atLastScore = 0;
   private done = false;
 
+  /** `from`: the first chunk starts at this score (inclusive; '-inf': the head). */
   constructor(
     private readonly client: RedisClient,
     readonly key: string,
     private readonly chunk: number,
-    private startRank = 0,
+    private readonly from = '-inf',
   ) {}
+
+  /** Whether the next entry needs a read (peek) before `head` shows it. */
+  get dry(): boolean {
+    return this.page.length === 0 && !this.done;
+  }
+
+  /** The next entry as read so far (null: none read, see `dry`). */
+  get head(): IndexEntry | null {
+    return this.page[0] ?? null;
+  }
 
   /** The next entry without taking it (null once the bucket is exhausted). */
   async peek(): Promise<IndexEntry | null> {
@@ -72,17 +96,9 @@ class BucketCursor {
   }
 
   private async fill(): Promise<void> {
-    if (this.startRank > 0) {
-      const from = this.startRank;
-      this.startRank = 0;
-      const flat = await this.client.zrange(this.key, from, from + this.chunk - 1, 'WITHSCORES');
-      this.page = pairs(flat);
-      if (this.page.length < this.chunk) this.done = true;
-      return;
-    }
     const last = this.last;
     const count = this.chunk + this.atLastScore;
-    const min = last === null ? '-inf' : String(last.score);
+    const min = last === null ? this.from : String(last.score);
     const flat = await this.client.zrange(this.key, min, '+inf', 'BYSCORE', 'LIMIT', 0, count, 'WITHSCORES');
     if (flat.length < 2 * count) this.done = true;
     for (const e of pairs(flat)) if (last === null || byScoreThenMember(e, last) > 0) this.page.push(e);
@@ -97,34 +113,61 @@ class BucketCursor {
   }
 }
 
-/** Up to `n` entries taken from the cursors in (score, member) order. */
+/** Up to `n` entries taken from the cursors in (score, member) order (a cursor's chunk is read when it runs dry). */
 async function nextInOrder(cursors: readonly BucketCursor[], n: number): Promise<IndexEntry[]> {
   const taken: IndexEntry[] = [];
+  await Promise.all(cursors.filter((c) => c.dry).map((c) => c.peek()));
   while (taken.length < n) {
-    const heads = cursors.length === 1 ? [await (cursors[0] as BucketCursor).peek()] : await Promise.all(cursors.map((c) => c.peek()));
-    let best = -1;
-    heads.forEach((h, i) => {
-      if (h !== null && (best < 0 || byScoreThenMember(h, heads[best] as IndexEntry) < 0)) best = i;
-    });
-    if (best < 0) break;
-    taken.push(heads[best] as IndexEntry);
-    (cursors[best] as BucketCursor).take();
+    let best: BucketCursor | null = null;
+    let head: IndexEntry | null = null;
+    for (const c of cursors) {
+      const h = c.head;
+      if (h !== null && (head === null || byScoreThenMember(h, head) < 0)) [best, head] = [c, h];
+    }
+    if (best === null || head === null) break;
+    taken.push(head);
+    best.take();
+    if (best.dry) await best.peek();
   }
   return taken;
 }
+
+/** Where a page starts: the first score to read from (inclusive) and how many entries from there to skip. */
+interface PageStart {
+  readonly from: string;
+  readonly skip: number;
+}
+
+/** Rounds of the pivot search at most (it converges in a few; past this, the rest is skipped by merging). */
+const PIVOT_ROUNDS = 24;
+
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/**
+ * The entries among `entries` whose record may hold every needle, decided in Redis (session-filter.lua,
+ * standalone and Sentinel): only those records are read. Absent (a cluster), every record is read.
+ */
+export type CandidateFilter = (type: string, entries: readonly IndexEntry[], needles: readonly string[]) => Promise<IndexEntry[]>;
 
 export class OnlineListing {
   constructor(
     private readonly client: RedisClient,
     private readonly keys: RedisKeys,
     private readonly reads: SessionReads,
+    private readonly filter?: CandidateFilter,
   ) {}
 
   async page(type: string, now: number, q: OnlineQuery): Promise<OnlinePage> {
-    const count = await this.count(type);
+    const keys = this.keys.allKeys(type);
+    const sizes = await Promise.all(keys.map((key) => this.client.zcard(key)));
+    const count = sum(sizes);
     const filtered = q.ip !== undefined || q.deviceType !== undefined;
-    if (filtered || count <= q.exactCountUpTo) return this.scan(type, now, q, filtered ? q.scanLimit : count);
-    const cursors = await this.cursorsAt(type, q.offset, q.limit);
+    if (filtered || count <= q.exactCountUpTo) return this.scan(type, keys, now, q, filtered ? q.scanLimit : count);
+    if (q.offset >= count) return { sessions: [], total: count, totalExact: false };
+    const start = q.offset === 0 ? { from: '-inf', skip: 0 } : await this.startOf(keys, sizes, q.offset);
+    const chunk = Math.min(1000, q.limit + start.skip + 5);
+    const cursors = keys.map((key) => new BucketCursor(this.client, key, chunk, start.from));
+    if (start.skip > 0) await nextInOrder(cursors, start.skip);
     const sessions: ListedSession[] = [];
     let pruned = 0;
     while (sessions.length < q.limit && pruned < MAX_DEAD_PER_PAGE) {
@@ -147,28 +190,71 @@ export class OnlineListing {
     return { sessions, total: Math.max(sessions.length, count - pruned), totalExact: false };
   }
 
-  /** Reads entries from the head, at most `maxRead`, keeping the matches' page and counting them. */
-  private async scan(type: string, now: number, q: OnlineQuery, maxRead: number): Promise<OnlinePage> {
-    const cursors = await this.cursorsAt(type, 0, SCAN_BATCH);
+  /**
+   * The score the entry at `offset` (0-based, over every bucket) has, and its place among the
+   * entries of that score: a search over scores between an exclusive lower bound `lo` (entries at
+   * or below it: `below`, per bucket) and an exclusive upper bound `hi` (entries under it: `under`).
+   * Each round takes a pivot entry inside (lo, hi) from the bucket with the most entries there, at
+   * the rank the offset interpolates to, and counts every bucket's entries under and up to it.
+   * Entries logged in or out meanwhile can move the page by as many (as any offset paging would).
+   */
+  private async startOf(keys: readonly string[], sizes: readonly number[], offset: number): Promise<PageStart> {
+    let lo = '-inf';
+    let hi = '+inf';
+    let below = keys.map(() => 0);
+    let under = [...sizes];
+    const exclusive = (bound: string): string => (bound.endsWith('inf') ? bound : `(${bound}`);
+    for (let round = 0; round < PIVOT_ROUNDS; round++) {
+      const [cLo, cHi] = [sum(below), sum(under)];
+      let b = 0;
+      for (let i = 1; i < keys.length; i++)
+        if ((under[i] as number) - (below[i] as number) > (under[b] as number) - (below[b] as number)) b = i;
+      const n = (under[b] as number) - (below[b] as number);
+      if (n <= 0 || cHi <= cLo) break;
+      const rank = Math.min(n - 1, Math.max(0, Math.floor(((offset - cLo) / (cHi - cLo)) * n)));
+      const pivot = await this.client.zrange(keys[b] as string, exclusive(lo), exclusive(hi), 'BYSCORE', 'LIMIT', rank, 1, 'WITHSCORES');
+      const p = pivot[1];
+      if (p === undefined) break;
+      const [lt, le] = await Promise.all([
+        Promise.all(keys.map((key) => this.client.zcount(key, '-inf', `(${p}`))),
+        Promise.all(keys.map((key) => this.client.zcount(key, '-inf', p))),
+      ]);
+      const [LT, LE] = [sum(lt), sum(le)];
+      if (LT <= offset && offset < LE) return { from: p, skip: offset - LT };
+      if (LE <= offset) [lo, below] = [p, le];
+      else [hi, under] = [p, lt];
+    }
+    return { from: exclusive(lo), skip: Math.max(0, offset - sum(below)) };
+  }
+
+  /**
+   * Reads entries from the head, at most `maxRead`, keeping the matches' page and counting them. The
+   * entries are merged first, then filtered (session-filter.lua, all batches at once) and read
+   * (SCAN_WAVE records at a time, each wave's MGETs at once): a few round trips, not one per batch.
+   */
+  private async scan(type: string, keys: readonly string[], now: number, q: OnlineQuery, maxRead: number): Promise<OnlinePage> {
+    const chunk = Math.max(100, Math.min(2000, Math.ceil((maxRead / keys.length) * 1.3) + 50));
+    const cursors = keys.map((key) => new BucketCursor(this.client, key, chunk));
+    const entries = await nextInOrder(cursors, maxRead);
+    const complete = entries.length < maxRead || (await nextInOrder(cursors, 1)).length === 0;
     const needles = needlesOf(q);
+    const filter = this.filter;
+    const candidates =
+      needles.length > 0 && filter !== undefined
+        ? (await Promise.all(batchesOf(entries, SCAN_BATCH).map((b) => filter(type, b, needles)))).flat()
+        : entries;
     const sessions: ListedSession[] = [];
-    let [matches, read, complete] = [0, 0, true];
-    for (;;) {
-      const batch = await nextInOrder(cursors, Math.min(SCAN_BATCH, maxRead - read));
-      if (batch.length === 0) {
-        complete = (await nextInOrder(cursors, 1)).length === 0;
-        break;
-      }
-      read += batch.length;
+    let matches = 0;
+    for (const wave of batchesOf(candidates, SCAN_WAVE)) {
       const raw = await this.reads.raw(
         type,
-        batch.map((e) => e.hash),
+        wave.map((e) => e.hash),
       );
       const dead: string[] = [];
       raw.forEach(([value, last], i) => {
         // Not this IP or device type: not even parsed (nor pruned: the next unfiltered listing does that).
         if (needles.length > 0 && (value === null || needles.some((n) => !value.includes(n)))) return;
-        const e = batch[i] as IndexEntry;
+        const e = wave[i] as IndexEntry;
         const found = foundOf(e.hash, value, last);
         if (offline(found, e.score, now)) dead.push(e.hash);
         else if (found.kind === 'active' && selected(found.session.record, q)) {
@@ -181,35 +267,11 @@ export class OnlineListing {
     return { sessions, total: matches, totalExact: complete };
   }
 
-  /** How many entries the online index holds (every bucket). */
-  private async count(type: string): Promise<number> {
-    const k = this.keys;
-    const sizes = await Promise.all(Array.from({ length: k.buckets }, (_, n) => this.client.zcard(k.allBucket(type, n))));
-    return sizes.reduce((a, b) => a + b, 0);
-  }
-
-  /** Cursors over the buckets, positioned after `offset` entries (one bucket: by rank; several: merged and skipped). */
-  private async cursorsAt(type: string, offset: number, limit: number): Promise<BucketCursor[]> {
-    const k = this.keys;
-    if (k.buckets === 1) return [new BucketCursor(this.client, k.allBucket(type, 0), Math.max(100, Math.min(1000, limit)), offset)];
-    const chunk = Math.max(100, Math.min(1000, Math.ceil((offset + limit) / k.buckets) + 10));
-    const cursors = Array.from({ length: k.buckets }, (_, n) => new BucketCursor(this.client, k.allBucket(type, n), chunk));
-    for (let left = offset; left > 0;) {
-      const skipped = await nextInOrder(cursors, Math.min(left, 10_000));
-      if (skipped.length === 0) break;
-      left -= skipped.length;
-    }
-    return cursors;
-  }
-
-  /** Removes hashes from their online buckets (one ZREM per bucket). */
-  private async prune(type: string, hashes: readonly string[]): Promise<void> {
+  /** Removes hashes from their online buckets (one ZREM per bucket) and where earlier releases put them (onlineKeysOf). */
+  async prune(type: string, hashes: readonly string[]): Promise<void> {
     if (hashes.length === 0) return;
     const byBucket = new Map<string, string[]>();
-    for (const h of hashes) {
-      const key = this.keys.all(type, h);
-      byBucket.set(key, [...(byBucket.get(key) ?? []), h]);
-    }
+    for (const h of hashes) for (const key of this.keys.onlineKeysOf(type, h)) byBucket.set(key, [...(byBucket.get(key) ?? []), h]);
     await Promise.all([...byBucket].map(([key, members]) => this.client.zrem(key, ...members)));
   }
 }

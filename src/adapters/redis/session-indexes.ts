@@ -5,7 +5,7 @@
  * steps around the session's own (single-slot) script: index before a record is written, marker
  * before an index entry is removed.
  */
-import type { Admission, ListedSession } from '../../application/ports/session-store';
+import type { Admission, ListedSession, UserSessionPage, UserSessionQuery } from '../../application/ports/session-store';
 import { DEFAULT_DEVICE_TYPE, sessionDeviceType } from '../../domain/device-type';
 import type { SessionRecord, TombstoneState } from '../../domain/session';
 import { type RedisKeys, SESSION_ID_HEX } from './key-layout';
@@ -54,12 +54,28 @@ function admitArgs(hash: string, record: SessionRecord, ret: string, now: number
   ];
 }
 
+/** An index entry to remove: the session's hash, its record when known, else its user when known. */
+export interface IndexRemoval {
+  readonly hash: string;
+  readonly record: SessionRecord | null;
+  readonly userId?: string | undefined;
+}
+
+/** Hashes per unindex script or ZREM, token-id drops per script. */
+const REMOVE_CHUNK = 1000;
+
+/** The scripts the indexes run (session-store.ts registers them). */
+export type IndexScripts =
+  'agSessionIndexUser' | 'agSessionUnindexUser' | 'agSessionDropToken' | 'agSessionDropTokenMany' | 'agSessionUserPage';
+
 export class SessionIndexes {
+  /** `oneConnection`: every key is on one server (standalone, Sentinel): the token-id drops of a batch are one script. */
   constructor(
     private readonly client: RedisClient,
     private readonly keys: RedisKeys,
-    private readonly run: ScriptRunner<'agSessionIndexUser' | 'agSessionUnindexUser' | 'agSessionDropToken'>,
+    private readonly run: ScriptRunner<IndexScripts>,
     private readonly reads: SessionReads,
+    private readonly oneConnection = false,
   ) {}
 
   /**
@@ -111,13 +127,35 @@ export class SessionIndexes {
 
   /** Removes the entries of a session whose record is `record` (or, without one, what can be found by hash). */
   async remove(type: string, hash: string, record: SessionRecord | null, userId?: string): Promise<void> {
+    await this.removeMany(type, [{ hash, record, userId }]);
+  }
+
+  /**
+   * Removes the index entries of many sessions, grouped by index key: one ZREM per online bucket
+   * (and where earlier releases put the entries: the legacy index, a previous bucket; onlineKeysOf), one unindex script per user, the token-id drops as one
+   * script per REMOVE_CHUNK on one server, else one command each (each its own slot).
+   */
+  async removeMany(type: string, items: readonly IndexRemoval[]): Promise<void> {
+    if (items.length === 0) return;
     const k = this.keys;
-    const user = record?.principal.userId ?? userId;
-    await Promise.all([
-      this.client.zrem(k.all(type, hash), hash),
-      user === undefined ? null : this.unindexUser(type, user, [hash]),
-      record === null || !hasTokenKey(hash, record) ? null : this.run('agSessionDropToken', k.tokenId(type, record.tokenId), hash),
-    ]);
+    const buckets = new Map<string, string[]>();
+    const users = new Map<string, string[]>();
+    const tokens: string[] = [];
+    for (const { hash, record, userId } of items) {
+      for (const key of k.onlineKeysOf(type, hash)) buckets.set(key, [...(buckets.get(key) ?? []), hash]);
+      const user = record?.principal.userId ?? userId;
+      if (user !== undefined) users.set(user, [...(users.get(user) ?? []), hash]);
+      if (record !== null && hasTokenKey(hash, record)) tokens.push(k.tokenId(type, record.tokenId), hash);
+    }
+    const work: Array<Promise<unknown>> = [];
+    for (const [key, hashes] of buckets) for (const c of chunks(hashes)) work.push(this.client.zrem(key, ...c));
+    for (const [user, hashes] of users) for (const c of chunks(hashes)) work.push(this.unindexUser(type, user, c));
+    if (this.oneConnection) {
+      for (const c of chunks(tokens, 2 * REMOVE_CHUNK)) work.push(this.run('agSessionDropTokenMany', c.length / 2, ...keysThenArgs(c)));
+    } else {
+      for (let i = 0; i < tokens.length; i += 2) work.push(this.run('agSessionDropToken', tokens[i] as string, tokens[i + 1] as string));
+    }
+    await Promise.all(work);
   }
 
   /** After an update moved the session to another user or token id: removes the old entries. */
@@ -135,7 +173,10 @@ export class SessionIndexes {
     const found = await this.reads.find(type, hashes);
     const dead = hashes.filter((_, i) => found[i]?.kind !== 'active');
     if (dead.length === 0) return;
-    await Promise.all([this.unindexUser(type, userId, dead), ...dead.map((h) => this.client.zrem(this.keys.all(type, h), h))]);
+    await this.removeMany(
+      type,
+      dead.map((hash) => ({ hash, record: null, userId })),
+    );
   }
 
   /**
@@ -159,6 +200,27 @@ export class SessionIndexes {
     return found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
   }
 
+  /**
+   * A page of the user's current sessions (oldest first) and their count: the index decides the
+   * page in one script (session-user-page.lua, over the user's index and its metadata), then only
+   * the page's records are read. An entry on the page found ended meanwhile is left out (and
+   * pruned) and not counted; one ended elsewhere counts until a listing meets it.
+   */
+  async userPage(type: string, userId: string, now: number, q: UserSessionQuery): Promise<UserSessionPage> {
+    const k = this.keys;
+    const [offset, limit] = [Math.max(0, Math.floor(q.offset)), Math.max(0, Math.floor(q.limit))];
+    const args = [String(now), String(offset), String(limit), q.deviceType ?? '', DEFAULT_DEVICE_TYPE];
+    const [total, ...hashes] = (await this.run('agSessionUserPage', k.user(type, userId), k.userMeta(type, userId), ...args)) as [
+      number,
+      ...string[],
+    ];
+    const found = await this.reads.find(type, hashes);
+    const sessions = found.flatMap((f) => (f.kind === 'active' && current(f.session.record, now) ? [f.session] : []));
+    const dead = hashes.filter((_, i) => (found[i] as Found).kind === 'dead');
+    await this.unindexUser(type, userId, dead);
+    return { sessions, total: Math.max(sessions.length, Number(total) - (hashes.length - sessions.length)) };
+  }
+
   /** A bounded random sample of the session's online bucket: entries whose session is gone or past its expiry are dropped. */
   async sampleBucket(type: string, hash: string, now: number): Promise<void> {
     const bucket = this.keys.all(type, hash);
@@ -180,4 +242,22 @@ export class SessionIndexes {
  */
 export function offline(f: Found, score: number, now: number): boolean {
   return f.kind === 'active' ? !current(f.session.record, now) : isDead(f, score < now - PENDING_GRACE_MS);
+}
+
+/** `list` in chunks of `size`. */
+function chunks<T>(list: readonly T[], size = REMOVE_CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** [k1, v1, k2, v2, ...] as [k1, k2, ..., v1, v2, ...] (a per-item script's KEYS, then its ARGV). */
+function keysThenArgs(pairs: readonly string[]): string[] {
+  const keys: string[] = [];
+  const args: string[] = [];
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    keys.push(pairs[i] as string);
+    args.push(pairs[i + 1] as string);
+  }
+  return [...keys, ...args];
 }

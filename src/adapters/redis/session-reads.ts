@@ -93,9 +93,22 @@ export class SessionReads {
     return out;
   }
 
-  /** Each hash's session as found: active (listed), missing, or dead (tombstone, corrupt). */
+  /**
+   * Each hash's session as found: active (listed), missing, or dead (tombstone, corrupt). Many
+   * (one user's 10,000 sessions) are decoded MGET_SESSIONS at a time, the event loop yielded
+   * between chunks.
+   */
   async find(type: string, hashes: readonly string[]): Promise<Found[]> {
-    return (await this.raw(type, hashes)).map(([value, last], i) => foundOf(hashes[i] as string, value, last));
+    const raw = await this.raw(type, hashes);
+    const out: Found[] = [];
+    for (let i = 0; i < raw.length; i += MGET_SESSIONS) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let j = i; j < Math.min(raw.length, i + MGET_SESSIONS); j++) {
+        const [value, last] = raw[j] as readonly [string | null, string | null];
+        out.push(foundOf(hashes[j] as string, value, last));
+      }
+    }
+    return out;
   }
 }
 

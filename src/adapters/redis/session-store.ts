@@ -35,7 +35,6 @@ import type {
   Admission,
   CreateSessionInput,
   CreateSessionResult,
-  EndedSession,
   ListedSession,
   OnlinePage,
   UserSessionPage,
@@ -45,14 +44,16 @@ import type {
 } from '../../application/ports/session-store';
 import type { SessionRecord, StoredSession, TombstoneState } from '../../domain/session';
 import type { SessionPatch } from '../../domain/session-patch';
-import { bySessionAge, normTtl, pageOfSessions } from '../store-common';
+import { bySessionAge, normTtl } from '../store-common';
 import type { KeyLayoutKind } from './key-layout';
 import type { LuaScript } from './lua-scripts';
 import { isCluster, type RedisClient } from './redis-client';
 import { ScriptedRedisStore } from './scripted-store';
-import { OnlineListing } from './online-listing';
+import { type CandidateFilter, OnlineListing } from './online-listing';
+import { OnlineIndexSweeper, type SweeperDeps } from './online-sweeper';
 import { activeRecord, current, PENDING_GRACE_MS, SessionIndexes } from './session-indexes';
-import { SessionReads } from './session-reads';
+import { type IndexEntry, SessionReads } from './session-reads';
+import { type EndOptions, SessionEnds } from './session-ends';
 import { SESSION_VALUE_SCRIPTS, SessionValues } from './session-values';
 
 const SCRIPTS = {
@@ -60,6 +61,11 @@ const SCRIPTS = {
   agSessionIndexUser: { file: 'session-index-user.lua', keys: 2, sessionLib: true },
   agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
+  agSessionTombstoneMany: { file: 'session-tombstone.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 5 } },
+  agSessionRemoveMany: { file: 'session-remove.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 0 } },
+  agSessionUserPage: { file: 'session-user-page.lua', keys: 2 },
+  agSessionFilter: { file: 'session-filter.lua', keys: 'counted' },
+  agSessionDropTokenMany: { file: 'kv-delete-if-equals.lua', keys: 'counted', perItem: { keys: 1, args: 1 } },
 } satisfies Record<string, LuaScript>;
 
 /** Retention as the scripts take it: whole ms, or '' for none. */
@@ -80,16 +86,31 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   private readonly online: OnlineListing;
   /** The session's own key (and the previous layout's): read, touch, write, tombstone (session-values.ts). */
   private readonly values: SessionValues;
+  private readonly ends: SessionEnds;
+  private readonly reads: SessionReads;
 
   constructor(client: RedisClient, keyPrefix: string, layout?: KeyLayoutKind, options: RedisSessionStoreOptions = {}) {
     super(client, keyPrefix, SCRIPTS, layout);
     const oneConnection = !isCluster(client) && this.keys.kind === 'plain';
     const sessionReads = new SessionReads(client, this.keys, oneConnection);
-    this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads);
-    this.online = new OnlineListing(client, this.keys, sessionReads);
+    this.reads = sessionReads;
+    this.indexes = new SessionIndexes(client, this.keys, this.run, sessionReads, oneConnection);
+    this.online = new OnlineListing(client, this.keys, sessionReads, oneConnection ? this.candidates : undefined);
     const tombstoneRetention = options.tombstoneRetentionMs === undefined ? DEFAULT_TOMBSTONE_RETENTION_MS : options.tombstoneRetentionMs;
     this.values = new SessionValues(client, this.keys, this.run, oneConnection, tombstoneRetention);
+    const tombRet = tombstoneRetention === null ? '' : String(tombstoneRetention);
+    this.ends = new SessionEnds(this.keys, this.run, this.indexes, oneConnection, this.values, tombRet);
   }
+
+  /**
+   * The online list's filter in Redis (session-filter.lua): which entries' records may hold the needles. A session
+   * whose one key is missing (one of the previous layout, or gone) is a candidate: the listing reads and checks it.
+   */
+  private readonly candidates: CandidateFilter = async (type, entries, needles) => {
+    const keys = entries.map((e) => this.keys.session(type, e.hash));
+    const hits = (await this.run('agSessionFilter', keys.length, ...keys, ...needles)) as number[];
+    return hits.map((i) => entries[i - 1] as IndexEntry);
+  };
 
   async create(input: CreateSessionInput): Promise<CreateSessionResult> {
     const { loginType: type, tokenHash: hash, record, now } = input;
@@ -153,11 +174,17 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     return this.values.patch(type, hash, change);
   }
 
+  /** The removals of one tick share one script (standalone, Sentinel) and their index removals are grouped (session-ends.ts). */
   async deleteSession(type: string, hash: string): Promise<boolean> {
-    const v = await this.values.remove(type, hash);
+    const v = await this.ends.remove(type, hash);
     if (v === null) return false;
-    await this.indexes.remove(type, hash, activeRecord(v));
+    await this.ends.unindex(type, { hash, record: activeRecord(v) });
     return true;
+  }
+
+  /** In rounds of chunks (session-ends.ts): the removals of a chunk as one script on one server, their index entries grouped. */
+  async deleteMany(type: string, tokenHashes: readonly string[]): Promise<number> {
+    return this.ends.removeMany(type, tokenHashes);
   }
 
   async mark(type: string, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
@@ -174,8 +201,10 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
   async listByUser(type: string, userId: string, now: number): Promise<ListedSession[]> {
     return (await this.indexes.listUser(type, userId, now)).sort(bySessionAge);
   }
+
+  /** Paged in Redis: the user's index decides the page, only its records are read (session-indexes.ts userPage). */
   async listUserPage(type: string, userId: string, now: number, query: UserSessionQuery): Promise<UserSessionPage> {
-    return pageOfSessions(await this.listByUser(type, userId, now), query);
+    return this.indexes.userPage(type, userId, now, query);
   }
 
   async listPage(type: string, now: number, query: OnlineQuery): Promise<OnlinePage> {
@@ -185,37 +214,16 @@ export class RedisSessionStore extends ScriptedRedisStore<keyof typeof SCRIPTS> 
     return this.online.page(type, now, { ...query, limit, offset });
   }
 
+  /** The online index's background sweeper (online-sweeper.ts): the composition root starts it and stops it on close. */
+  indexSweeper(deps: Pick<SweeperDeps, 'now' | 'onError' | 'batch'>): OnlineIndexSweeper {
+    return new OnlineIndexSweeper({ ...deps, client: this.client, keys: this.keys, reads: this.reads, listing: this.online });
+  }
+
   async findByTokenId(type: string, tokenId: string): Promise<string | null> {
     return this.values.findByTokenId(type, tokenId);
   }
 
-  /**
-   * Tombstones each session with its state (in parallel); `unindex` then removes their index entries
-   * (the marker first: a revocation interrupted half way has already revoked). With `now` (an end
-   * at login, with the new session's retention `ret`) only sessions not past expiresAt change, and a
-   * record still being written gets the tombstone ahead of it, kept for `ret` (the retention that
-   * record would have had: same login type, same settings). `changed`: how many active sessions
-   * ended; `sessions`: those and the records still being written.
-   */
-  private async endMany(
-    type: string,
-    targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>,
-    opts: { now?: number; userId?: string; ret?: string },
-  ): Promise<{ sessions: EndedSession[]; changed: number; unindex: () => Promise<void> }> {
-    const nowArg = opts.now === undefined ? '' : String(opts.now);
-    const outcomes = await Promise.all(
-      targets.map(async ({ hash: h, state }) => {
-        const [outcome, previous] = await this.values.tombstone(type, h, state, nowArg, opts.ret);
-        return { h, outcome, record: previous === undefined ? null : activeRecord(previous) };
-      }),
-    );
-    const gone = outcomes.filter((o) => o.outcome !== 'kept');
-    return {
-      sessions: gone.filter((o) => o.outcome !== 'dead').map((o) => ({ tokenHash: o.h, record: o.record })),
-      changed: gone.filter((o) => o.outcome === 'changed').length,
-      unindex: async () => {
-        await Promise.all(gone.map((o) => this.indexes.remove(type, o.h, o.record, opts.userId)));
-      },
-    };
+  private endMany(type: string, targets: ReadonlyArray<{ readonly hash: string; readonly state: TombstoneState }>, opts: EndOptions) {
+    return this.ends.endMany(type, targets, opts);
   }
 }

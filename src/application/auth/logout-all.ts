@@ -2,8 +2,15 @@ import { inject, injectable } from 'inversify';
 import { DeviceCookies } from './device-cookies';
 import { RefreshTokenRegistry } from '../session/refresh-token-registry';
 import { SessionManagers } from '../session/session-manager';
+import { BackgroundWork } from '../shared/background-work';
 import type { Reason } from '../../domain/errors';
 import type { LoginType } from '../../domain/login-type';
+
+/**
+ * Refresh families revoked in parallel at most (each a few round trips); the loop is yielded between
+ * chunks. A logout-all of more sessions than this revokes them in the background (BackgroundWork).
+ */
+const FAMILY_CHUNK = 250;
 
 @injectable()
 export class LogoutAll {
@@ -14,6 +21,7 @@ export class LogoutAll {
     @inject(SessionManagers) private readonly managers: SessionManagers,
     @inject(RefreshTokenRegistry) private readonly registry: RefreshTokenRegistry,
     @inject(DeviceCookies) private readonly devices: DeviceCookies,
+    @inject(BackgroundWork) private readonly background: BackgroundWork,
   ) {}
 
   /**
@@ -40,11 +48,19 @@ export class LogoutAll {
     } else {
       await this.registry.revokeDeviceOfUser(loginType, userId, deviceType);
     }
+    // The sessions end in bulk (SessionManager.logoutSessions: chunks, the loop yielded between
+    // them) while their families are revoked in bounded parallel chunks (the refresh token and
+    // family records go; the listed session itself is left to the bulk end). The cut-off above
+    // already refuses every family of theirs, so neither order lets one refresh, and with more than
+    // FAMILY_CHUNK sessions the revocations (a cleanup by then) run in the background, after the answer.
     const sessions = await manager.listSessions(userId, deviceType);
-    // Their family records deleted, in parallel batches (a family whose refresh raced this call has
-    // its new access token logged out there); the listed sessions themselves end just below.
-    await this.registry.revokeFamiliesOfSessions(loginType, sessions);
-    await manager.logoutAll(userId, deviceType);
+    const revokeFamilies = () => this.registry.revokeFamiliesOfSessions(loginType, sessions);
+    if (sessions.length > FAMILY_CHUNK) {
+      await manager.logoutSessions(sessions);
+      this.background.run('logout-all: revoke the refresh families', revokeFamilies);
+    } else {
+      await Promise.all([manager.logoutSessions(sessions), revokeFamilies()]);
+    }
     return sessions.length;
   }
 }

@@ -139,6 +139,11 @@ export interface SessionStore {
   patch(loginType: LoginType, tokenHash: string, change: (current: SessionRecord) => SessionPatch): Promise<SessionRecord | null>;
   /** Removes a session and its index entries; true if something was removed. */
   deleteSession(loginType: LoginType, tokenHash: string): Promise<boolean>;
+  /**
+   * Removes many sessions and their index entries, as deleteSession does each, in bulk (logout-all: a
+   * few hundred at a time, not one call per session); returns how many were removed.
+   */
+  deleteMany(loginType: LoginType, tokenHashes: readonly string[]): Promise<number>;
   /** Turns active sessions into tombstones that keep their TTL; returns how many changed. */
   mark(loginType: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number>;
   /** The user's active (not expired, not tombstoned) sessions; prunes dead index entries. */

@@ -32,6 +32,7 @@ import type { Logger } from '../ports/logger';
 import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
 import type { UserSessionPage, UserSessionQuery } from '../ports/session-store';
 import { TOKENS } from '../tokens';
+import { inChunks } from './in-chunks';
 import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, TOKEN_ID_PATTERN, tokenIdOf } from './session-token';
 import type { LoginType } from '../../domain/login-type';
@@ -233,21 +234,38 @@ export class SessionManager {
 
   /** Ends every session of the user ("log out everywhere"), or those of one device type; their tokens become invalid. */
   async logoutAll(userId: string, deviceType?: string): Promise<number> {
-    const sessions = await this.listSessions(userId, deviceType);
-    let n = 0;
-    for (const s of sessions) if (await this.store.deleteSession(this.loginType, s.tokenHash)) n++;
+    const n = await this.logoutSessions(await this.listSessions(userId, deviceType));
     this.debug({ userId, count: n }, 'logout all');
+    return n;
+  }
+
+  /**
+   * Ends these sessions (their tokens become invalid), BULK_CHUNK at a time (SessionStore.deleteMany), the event
+   * loop yielded between chunks, so thousands of sessions never hold it. Returns how many were removed.
+   */
+  async logoutSessions(sessions: readonly ListedSession[]): Promise<number> {
+    let n = 0;
+    await inChunks(sessions, async (chunk) => {
+      const hashes = chunk.map((s) => s.tokenHash);
+      const removed = await this.store.deleteMany(this.loginType, hashes);
+      n += removed;
+    });
     return n;
   }
 
   /** Kicks every session of the user out (or those of one device type); their tokens then report "kicked out". */
   async kickoutUser(userId: string, deviceType?: string): Promise<number> {
     const sessions = await this.listSessions(userId, deviceType);
-    const n = await this.store.mark(
-      this.loginType,
-      sessions.map((s) => s.tokenHash),
-      'kicked-out',
-    );
+    let n = 0;
+    await inChunks(sessions, async (chunk) => {
+      // Chunks run two at a time: the count is added after the await (never `n += await`, which reads n before it).
+      const kicked = await this.store.mark(
+        this.loginType,
+        chunk.map((s) => s.tokenHash),
+        'kicked-out',
+      );
+      n += kicked;
+    });
     this.debug({ userId, count: n }, 'kickout user');
     return n;
   }
@@ -279,16 +297,22 @@ export class SessionManager {
   /** The user's live session of short token id `tokenId`, else null: two lookups, whatever the user's session count. */
   async findOwnSession(userId: string, tokenId: string): Promise<ListedSession | null> {
     const hash = await this.findByTokenId(tokenId);
-    if (hash === null || tokenIdOf(hash) !== tokenId) return null;
+    if (hash === null) return null;
     const now = this.clock.now();
     const stored = await this.store.getSession(this.loginType, hash, now, null);
-    if (stored?.state !== 'active' || stored.record.principal.userId !== userId) return null;
+    // The record's own token id: 32 hex (the key id), or the 16 hex of a session of the previous release.
+    if (stored?.state !== 'active' || stored.record.tokenId !== tokenId || stored.record.principal.userId !== userId) return null;
     if (stored.record.expiresAt !== null && stored.record.expiresAt <= now) return null;
     return { tokenHash: hash, record: stored.record, lastActiveAt: stored.lastActiveAt };
   }
 
   /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: O(page)). */
   listSessionPage(userId: string, query: UserSessionQuery): Promise<UserSessionPage> {
+    return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
+  }
+
+  /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: bounded by the page). */
+  listUserPage(userId: string, query: Parameters<SessionStore['listUserPage']>[3]): ReturnType<SessionStore['listUserPage']> {
     return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
   }
 
@@ -322,15 +346,19 @@ export class SessionManager {
     return this.store.update(this.loginType, tokenHash, { ...record, principal }, retentionUntil(record.expiresAt, this.clock.now()));
   }
 
-  /** Replaces the principal snapshot (roles, permissions) of every live session of a user. */
+  /** Replaces the principal snapshot (roles, permissions) of every live session of a user (in chunks, the loop yielded between). */
   async updatePrincipal(userId: string, principal: Principal): Promise<number> {
     const now = this.clock.now();
     const sessions = await this.store.listByUser(this.loginType, userId, now);
     let n = 0;
-    for (const s of sessions) {
-      const left = retentionUntil(s.record.expiresAt, now);
-      if (await this.store.update(this.loginType, s.tokenHash, { ...s.record, principal }, left)) n++;
-    }
+    await inChunks(sessions, async (chunk) => {
+      const done = await Promise.all(
+        chunk.map((s) =>
+          this.store.update(this.loginType, s.tokenHash, { ...s.record, principal }, retentionUntil(s.record.expiresAt, now)),
+        ),
+      );
+      n += done.filter(Boolean).length;
+    });
     return n;
   }
 }

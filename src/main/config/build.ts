@@ -93,6 +93,7 @@ function redisOf(s: Read): RedisSettings {
     waitReplicas: s('svc.redis.wait-replicas'),
     keyPrefix: s('svc.redis.key-prefix'),
     commandTimeoutMs: s('svc.redis.command-timeout-ms'),
+    indexSweepMs: s('svc.redis.index-sweep-ms'),
   };
 }
 

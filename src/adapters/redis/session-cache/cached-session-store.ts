@@ -203,6 +203,12 @@ export class CachedSessionStore implements SessionStore {
     return removed;
   }
 
+  async deleteMany(type: LoginType, tokenHashes: readonly string[]): Promise<number> {
+    const removed = await this.d.inner.deleteMany(type, tokenHashes);
+    this.forget(type, tokenHashes);
+    return removed;
+  }
+
   async mark(type: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
     const n = await this.d.inner.mark(type, tokenHashes, state);
     this.forget(type, tokenHashes);

@@ -8,7 +8,8 @@
  *
  * Applied on standalone and Sentinel, cache on or off, so an instance without the cache (a rolling
  * change of session.local-cache.enabled, the command-line tool) does not outrun the caches of the
- * others. A failed fence is ignored: the write is done, and a Redis that cannot answer a PING
+ * others. The writes that finish in one tick share one PING (a bulk end is not one PING per session).
+ * A failed fence is ignored: the write is done, and a Redis that cannot answer a PING
  * closes the caches' tracking links too. Not on a Redis Cluster (store-backends.ts): the cache is
  * refused there, so no instance has tracking clients to fence against, and a keyless PING through
  * the cluster client reaches a random node, not the master that took the write.
@@ -28,6 +29,8 @@ import type { SessionPatch } from '../../../domain/session-patch';
 import type { LoginType } from '../../../domain/login-type';
 
 export class FencedSessionStore implements SessionStore {
+  private pending: Promise<void> | null = null;
+
   constructor(
     private readonly inner: SessionStore,
     /** A round trip on the connection the writes use. */
@@ -48,6 +51,10 @@ export class FencedSessionStore implements SessionStore {
 
   async deleteSession(type: LoginType, hash: string): Promise<boolean> {
     return this.fenced(await this.inner.deleteSession(type, hash), (removed) => removed);
+  }
+
+  async deleteMany(type: LoginType, tokenHashes: readonly string[]): Promise<number> {
+    return this.fenced(await this.inner.deleteMany(type, tokenHashes), (n) => n > 0);
   }
 
   async mark(type: LoginType, tokenHashes: readonly string[], state: TombstoneState): Promise<number> {
@@ -74,7 +81,26 @@ export class FencedSessionStore implements SessionStore {
   }
 
   private async fenced<T>(result: T, changed: (r: T) => boolean): Promise<T> {
-    if (changed(result)) await this.fence().catch(() => undefined);
+    if (changed(result)) await this.sharedFence();
     return result;
+  }
+
+  /**
+   * One PING for the writes that finish in one tick (a bulk end's thousands of removals, a chunk at
+   * a time): every caller asks after its own write's reply, and the PING leaves after all of them
+   * (next tick), so it still follows each of those writes on the connection. A caller that comes
+   * after it left waits for the next one.
+   */
+  private sharedFence(): Promise<void> {
+    this.pending ??= new Promise<void>((resolve) =>
+      process.nextTick(() => {
+        this.pending = null;
+        this.fence().then(
+          () => resolve(),
+          () => resolve(),
+        );
+      }),
+    );
+    return this.pending;
   }
 }

@@ -33,6 +33,14 @@ export const STORE_KEYS = {
     default: 2000,
     doc: 'a Redis command fails (503) instead of hanging after this',
   }),
+  'svc.redis.index-sweep-ms': setting({
+    schema: int(0, 3_600_000),
+    default: 1000,
+    doc:
+      'every this many ms the online index sweeper examines up to 1,000 index entries and removes those of ended or ' +
+      'expired sessions (and drains the unbucketed index of releases before 0.x); `0` turns it off (listings then prune ' +
+      'what they meet). See [sessions](sessions.md#the-online-index-at-scale)',
+  }),
   'svc.redis.mode': setting({
     schema: z.enum(REDIS_MODE_NAMES),
     default: DEFAULT_REDIS_MODE,
