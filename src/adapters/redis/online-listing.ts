@@ -9,8 +9,8 @@
  *   read by rank in the bucket with the most entries left in the interval, at the rank the offset
  *   interpolates to, then ZCOUNT of every bucket below and up to the pivot; a few rounds of two
  *   round trips, O(buckets × log N) each, however deep the page);
- * - from that score, at most `limit` (plus the entries sharing the start score) entries of each
- *   bucket, merged; one MGET for the page's sessions.
+ * - from that score, about 3 × (limit + the start score's ties) / buckets + 5 entries of each bucket
+ *   (a bucket that runs dry reads on), merged; one MGET for the page's sessions.
  * Dead entries met on the way are pruned (ZREM per bucket) and the page filled past them, at most
  * MAX_DEAD_PER_PAGE of them per call (the index sweeper prunes the rest in the background, so no
  * listing pays for a login peak). An IP or device-type filter, or an index of at most
@@ -165,7 +165,8 @@ export class OnlineListing {
     if (filtered || count <= q.exactCountUpTo) return this.scan(type, keys, now, q, filtered ? q.scanLimit : count);
     if (q.offset >= count) return { sessions: [], total: count, totalExact: false };
     const start = q.offset === 0 ? { from: '-inf', skip: 0 } : await this.startOf(keys, sizes, q.offset);
-    const chunk = Math.min(1000, q.limit + start.skip + 5);
+    // A bucket holds about 1/buckets of the page: a few times that per bucket (a bucket that runs dry reads on).
+    const chunk = Math.min(1000, Math.ceil((3 * (q.limit + start.skip)) / keys.length) + 5);
     const cursors = keys.map((key) => new BucketCursor(this.client, key, chunk, start.from));
     if (start.skip > 0) await nextInOrder(cursors, start.skip);
     const sessions: ListedSession[] = [];

@@ -37,8 +37,8 @@ export const STORE_KEYS = {
     schema: int(0, 3_600_000),
     default: 1000,
     doc:
-      'every this many ms the online index sweeper examines up to 1,000 index entries and removes those of ended or ' +
-      'expired sessions (and drains the unbucketed index of releases before 0.x); `0` turns it off (listings then prune ' +
+      'every this many ms the online index sweeper examines up to 1,000 index entries, removes those of ended or ' +
+      'expired sessions and moves what earlier releases wrote into the buckets; `0` turns it off (listings then prune ' +
       'what they meet). See [sessions](sessions.md#the-online-index-at-scale)',
   }),
   'svc.redis.mode': setting({
