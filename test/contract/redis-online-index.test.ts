@@ -2,7 +2,8 @@
  * The online index at scale on Redis (issue 30), in both key layouts on one server: pages merged
  * across the buckets from a start found by the pivot search (every offset, ties of createdAt
  * included), the legacy unbucketed index of earlier releases (plain) and the entries of a release
- * with 16 buckets (tagged) listed, removed, and drained or moved by the background sweeper, the sweeper's bounded pruning of ended and expired sessions, and bulk ends of one user's
+ * with 16 buckets (tagged) listed, removed, and drained or moved by the background sweeper, the sweeper's bounded
+ * pruning of ended and expired sessions, and bulk ends of one user's
  * many sessions (more than one chunk) leaving no index entry behind.
  */
 import assert from 'node:assert/strict';
@@ -190,7 +191,7 @@ for (const layout of ['plain', 'tagged'] as KeyLayoutKind[]) {
       });
     }
 
-    it(`ends one user's ${END_CHUNK * 2 + 100} sessions in bulk (kick-all, logout-all, a replacing login): no index entry left`, async () => {
+    it(`ends one user's ${END_CHUNK * 2 + 100} sessions in bulk (kick-all, logout-all, replacement): no index entry left`, async () => {
       const n = END_CHUNK * 2 + 100;
       const fill = () => Promise.all(Array.from({ length: n }, (_, i) => login(makeRecord({ userId: 'bulk', createdAt: T0 - n + i }))));
       const user = keys.user('admin', 'bulk');

@@ -67,7 +67,7 @@ for (const kind of STORE_KINDS) {
       assert.equal((await http().get('/auth/sessions').set(bearer(phone.accessToken)).expect(200)).body.data.length, 1);
     });
 
-    it('pages with ?page=&size= (oldest first, exact total); without either, the bare array and X-Total-Count; bad paging: 400', async () => {
+    it('pages with ?page=&size= (oldest first, exact total); without either, the bare array, X-Total-Count; bad paging: 400', async () => {
       for (let i = 0; i < 3; i++) await login('viewer', 'viewer123', `192.0.2.4${i}`, FIREFOX);
       const me = await login('viewer', 'viewer123', '192.0.2.49', IPHONE);
       const bare = await http().get('/auth/sessions').set(bearer(me.accessToken)).expect(200);

@@ -38,6 +38,10 @@ describe('session values of one key per session', () => {
     };
     roundTrip(hash, full);
     roundTrip(hash, base);
+    // The session's own device type: the client's (written as 1), another one, or none.
+    assert.ok(roundTrip(hash, { ...full, deviceType: 'APP' }).endsWith(',0,1]'));
+    roundTrip(hash, { ...full, deviceType: 'H5' });
+    assert.ok(!roundTrip(hash, { ...base, deviceType: 'PC' }).includes('"deviceType"'));
     roundTrip(hash, { ...base, client: {}, attrs: {} });
     roundTrip(hash, { ...base, principal: { ...base.principal, roles: [], permissions: [] } });
   });

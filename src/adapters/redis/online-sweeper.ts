@@ -9,7 +9,8 @@
  *    and all of them leave the legacy index, which thus drains and disappears;
  *    (a legacy index found empty is looked at again every LEGACY_RECHECK_TICKS ticks only);
  * 2. then the buckets, walked in turn from a cursor (a rank, moved past what was kept; back to the
- *    head at a bucket's end; at most BUCKETS_PER_TICK buckets a tick): each entry's session is read (one MGET per 500 on one server, one per
+ *    head at a bucket's end; at most BUCKETS_PER_TICK buckets a tick): each entry's session is read (one MGET per
+ *    500 on one server, one per
  *    session on a cluster) and the entries whose session ended, or is past its expiry, are removed;
  *    a live entry found in a bucket that is not its own (a release with 16 buckets wrote it) moves
  *    to its bucket.

@@ -132,7 +132,8 @@ export class SessionIndexes {
 
   /**
    * Removes the index entries of many sessions, grouped by index key: one ZREM per online bucket
-   * (and where earlier releases put the entries: the legacy index, a previous bucket; onlineKeysOf), one unindex script per user, the token-id drops as one
+   * (and where earlier releases put the entries: the legacy index, a previous bucket; onlineKeysOf), one unindex
+   * script per user, the token-id drops as one
    * script per REMOVE_CHUNK on one server, else one command each (each its own slot).
    */
   async removeMany(type: string, items: readonly IndexRemoval[]): Promise<void> {

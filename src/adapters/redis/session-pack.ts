@@ -3,7 +3,8 @@
  * record's fields by position, so no field name is stored per session and one JSON.parse decodes it.
  *
  *   [1, loginType, tokenId, createdAt, expiresAt, userId, username, nickname, avatar, roles, permissions,
- *    ip, userAgent, device, os, browser, deviceType, attrs, requiredActions, authTime, amr, rememberMe]
+ *    ip, userAgent, device, os, browser, deviceType, attrs, requiredActions, authTime, amr, rememberMe,
+ *    the session's own deviceType (1: the same as the client's, as every login writes it)]
  *
  * An absent optional field is null (trailing nulls are left out); tokenId is null when it is the
  * session's key id (the first 32 hex digits of its token hash, as every login since this layout
@@ -31,6 +32,7 @@ const RECORD_KEYS = new Set([
   'authTime',
   'amr',
   'rememberMe',
+  'deviceType',
 ]);
 const PRINCIPAL_KEYS = new Set(['userId', 'username', 'nickname', 'avatar', 'roles', 'permissions']);
 const CLIENT_KEYS = new Set(['ip', 'userAgent', 'device', 'os', 'browser', 'deviceType']);
@@ -93,6 +95,8 @@ export function encodeRecord(hash: string, record: SessionRecord): string {
     opt(record.authTime),
     opt(record.amr),
     record.rememberMe === false ? 0 : null,
+    // The session's own device type: 1 when it is the client's (every login since device types writes both).
+    record.deviceType === undefined ? null : record.deviceType === c.deviceType ? 1 : record.deviceType,
   ];
   let n = out.length;
   while (n > 0 && out[n - 1] === null) n--;
@@ -138,5 +142,7 @@ export function unpackRecord(a: unknown, hash: string): SessionRecord | null {
   put(record, 'authTime', a[19]);
   put(record, 'amr', a[20]);
   if (a[21] === 0) record.rememberMe = false;
+  if (a[22] === 1) put(record, 'deviceType', a[16]);
+  else if (typeof a[22] === 'string') record.deviceType = a[22];
   return record as unknown as SessionRecord;
 }

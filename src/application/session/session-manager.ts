@@ -19,7 +19,6 @@ import {
   tokenLooksValid,
   type ClientInfo,
   type Principal,
-  type ResolveFailure,
   type AuthMethod,
   type RequiredAction,
   type SessionPolicy,
@@ -29,7 +28,7 @@ import {
 import type { SessionPatch } from '../../domain/session-patch';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { Admission, EndedSession, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
+import type { Admission, ListedSession, OnlinePage, OnlineQuery, SessionStore } from '../ports/session-store';
 import type { UserSessionPage, UserSessionQuery } from '../ports/session-store';
 import { TOKENS } from '../tokens';
 import { inChunks } from './in-chunks';
@@ -37,29 +36,8 @@ import type { SessionSettings } from './session-settings';
 import { formatToken, generateToken, hashToken, sameTokenHash, TOKEN_ID_PATTERN, tokenIdOf } from './session-token';
 import type { LoginType } from '../../domain/login-type';
 
-export interface ResolvedSession {
-  readonly tokenHash: string;
-  readonly record: SessionRecord;
-}
-
-export type ResolveResult = { ok: true; session: ResolvedSession } | { ok: false; reason: ResolveFailure; tokenPresented: boolean };
-
-export interface LoginResult {
-  readonly token: string;
-  /** SHA-256 of the token: the only form the store keeps. */
-  readonly tokenHash: string;
-  readonly tokenId: string;
-  readonly record: SessionRecord;
-  /** True when is-share handed out an existing token instead of creating one. */
-  readonly reused: boolean;
-  /** The user's other sessions this login ended (replaced, or over session.max-login-count). */
-  readonly ended: readonly EndedSession[];
-  /**
-   * A concurrent login ended this one before its record was written (it replaced it, or pushed it
-   * over the cap): the token answers as that login left it.
-   */
-  readonly endedBeforeWritten: boolean;
-}
+export type { LoginResult, ResolvedSession, ResolveResult } from './session-results';
+import type { LoginResult, ResolvedSession, ResolveResult } from './session-results';
 
 export class SessionManager {
   private readonly idleMs: number | null;
@@ -308,11 +286,6 @@ export class SessionManager {
 
   /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: O(page)). */
   listSessionPage(userId: string, query: UserSessionQuery): Promise<UserSessionPage> {
-    return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
-  }
-
-  /** A page of the user's live sessions, oldest first, with their exact count (SessionStore.listUserPage: bounded by the page). */
-  listUserPage(userId: string, query: Parameters<SessionStore['listUserPage']>[3]): ReturnType<SessionStore['listUserPage']> {
     return this.store.listUserPage(this.loginType, userId, this.clock.now(), query);
   }
 
