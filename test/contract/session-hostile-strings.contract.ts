@@ -70,6 +70,19 @@ export function describeHostileStringsContract(fx: () => StoreFixture<SessionSto
       });
     }
 
+    it("a token hash sharing another session's first 32 hex digits (its key id) reads nothing, before and after that session is read", async () => {
+      const { store, clock } = fx();
+      const { hash } = await login({}, {}, 'u-hostile-5');
+      const twin = hash.slice(0, 32) + [...hash.slice(32)].map((c) => (c === '0' ? '1' : '0')).join('');
+      assert.equal(await store.getSession('admin', twin, clock.now(), null), null);
+      assert.equal((await store.getSession('admin', hash, clock.now(), null))?.state, 'active');
+      assert.equal((await store.getSession('admin', hash, clock.now(), HOUR))?.state, 'active');
+      assert.equal(await store.getSession('admin', twin, clock.now(), null), null, 'not from a cached read of the other');
+      assert.equal(await store.getSession('admin', twin, clock.now(), HOUR), null, 'not from a cached read of the other (idle limit)');
+      assert.equal(await store.deleteSession('admin', twin), false, 'a logout of the twin leaves the session');
+      assert.equal((await store.getSession('admin', hash, clock.now(), null))?.state, 'active');
+    });
+
     it('a replacing login (is-concurrent=false) ends a session with a lone surrogate', async () => {
       const { store, clock } = fx();
       const { hash } = await login({ nickname: 'eve\ud800' }, {}, 'u-hostile-4');
