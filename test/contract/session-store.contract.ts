@@ -11,6 +11,7 @@ import { describeOnlinePageContract } from './online-page.contract';
 import { describeSessionPatchContract } from './session-patch.contract';
 import { describeUserPageContract } from './user-page.contract';
 import { describeSessionAdmissionContract } from './session-admission.contract';
+import { describeHostileStringsContract } from './session-hostile-strings.contract';
 import { makeRecord, newHash } from './session-records';
 import type { LoginType } from '../../src/domain/login-type';
 import { listAll } from '../support/online-page';
@@ -483,5 +484,6 @@ export function describeSessionStoreContract(name: string, makeFixture: MakeFixt
     });
 
     describeSessionAdmissionContract(fx);
+    describeHostileStringsContract(fx);
   });
 }

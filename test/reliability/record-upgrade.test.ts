@@ -95,6 +95,18 @@ for (const kind of STORE_KINDS) {
       assert.equal((await refresh(old.refresh).expect(401)).body.code, 40111);
     });
 
+    it('a family the previous release marked revoked (rtrev: its session ended over the cap) stays refused', async () => {
+      const old = await legacyFamily();
+      // That release ended the session over session.max-login-count ('logged-out' tombstone, since expired) and only
+      // marked its family revoked: its `rt` stayed, refused by the marker.
+      await apps.admin.container.get(SessionManagers).get('admin').logoutByHash(hashToken(old.access));
+      await infra.kv.set(`rtrev:admin:${old.family}`, '1', TTL);
+      assert.equal((await refresh(old.refresh).expect(401)).body.code, 40111);
+      for (const key of [`rt:admin:${sha256(old.refresh)}`, `rtfam:admin:${old.family}`, `rf:admin:${old.family}`]) {
+        assert.equal(await infra.kv.get(key), null, `${key} removed`);
+      }
+    });
+
     it('an account lock of the previous format still locks', async () => {
       await infra.kv.set('loginfail:web:alice', JSON.stringify({ n: 10, until: clock.now() + 60_000 }), 60_000);
       // a spent shared budget: a client without a device cookie must now solve a captcha (428)

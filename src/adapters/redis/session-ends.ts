@@ -70,7 +70,7 @@ export interface Ended {
 
 export class SessionEnds {
   private readonly tombstones: (args: TombstoneArgs) => Promise<TombstoneReply>;
-  private readonly removes: (keys: readonly [string, string]) => Promise<unknown>;
+  private readonly removes: (item: readonly [n: string, n2: string, hash: string]) => Promise<unknown>;
   private readonly unindexes: CommandPerTick<{ readonly type: string; readonly item: IndexRemoval }, null>;
 
   constructor(
@@ -91,7 +91,7 @@ export class SessionEnds {
     }, END_CHUNK);
     if (!oneConnection) {
       this.tombstones = (args) => run('agSessionTombstone', ...args) as Promise<TombstoneReply>;
-      this.removes = (keys) => run('agSessionRemove', ...keys);
+      this.removes = (item) => run('agSessionRemove', ...item);
       return;
     }
     const tombstones = new CommandPerTick<TombstoneArgs, TombstoneReply>((items) => {
@@ -99,9 +99,9 @@ export class SessionEnds {
       const args = items.flatMap(([, , ...rest]) => rest);
       return run('agSessionTombstoneMany', keys.length, ...keys, ...args) as Promise<TombstoneReply[]>;
     });
-    const removes = new CommandPerTick<readonly [string, string], unknown>((items) => {
-      const keys = items.flat();
-      return run('agSessionRemoveMany', keys.length, ...keys) as Promise<unknown[]>;
+    const removes = new CommandPerTick<readonly [string, string, string], unknown>((items) => {
+      const keys = items.flatMap(([n, n2]) => [n, n2]);
+      return run('agSessionRemoveMany', keys.length, ...keys, ...items.map(([, , hash]) => hash)) as Promise<unknown[]>;
     });
     this.tombstones = (args) => tombstones.run(args);
     this.removes = (keys) => removes.run(keys);
@@ -113,7 +113,7 @@ export class SessionEnds {
    */
   async remove(type: string, hash: string): Promise<string | null> {
     const key = this.keys.session(type, hash);
-    const v = await this.removes([key, key]);
+    const v = await this.removes([key, key, hash]);
     return typeof v === 'string' ? v : this.values.remove(type, hash);
   }
 

@@ -62,7 +62,7 @@ const SCRIPTS = {
   agSessionUnindexUser: { file: 'session-unindex-user.lua', keys: 2 },
   agSessionDropToken: { file: 'kv-delete-if-equals.lua', keys: 1 },
   agSessionTombstoneMany: { file: 'session-tombstone.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 5 } },
-  agSessionRemoveMany: { file: 'session-remove.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 0 } },
+  agSessionRemoveMany: { file: 'session-remove.lua', keys: 'counted', sessionLib: true, perItem: { keys: 2, args: 1 } },
   agSessionUserPage: { file: 'session-user-page.lua', keys: 2 },
   agSessionFilter: { file: 'session-filter.lua', keys: 'counted' },
   agSessionDropTokenMany: { file: 'kv-delete-if-equals.lua', keys: 'counted', perItem: { keys: 1, args: 1 } },

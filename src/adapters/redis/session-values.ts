@@ -178,7 +178,7 @@ export class SessionValues {
   /** Removes the session or tombstone (either layout); what was stored, or null. */
   async remove(type: string, hash: string): Promise<string | null> {
     const [n, s, a] = this.keysOf(type, hash);
-    const v = await this.run('agSessionRemove', n, n);
+    const v = await this.run('agSessionRemove', n, n, hash);
     if (typeof v === 'string') return v;
     const legacy = await this.run('agSessionRemove', s, a);
     return typeof legacy === 'string' ? legacy : null;

@@ -6,8 +6,10 @@
  *   rtused:<type>:<sha256(token)>  -> {family, usedAt}                          (or `{f, t}`)
  *   rtfam:<type>:<family>          -> {refreshHash, accessHash}                 (or `{r, a}`)
  *   rtacc:<type>:<access hash>     -> family
- *
- * (`rtrev` markers of earlier releases are no longer read: a revoked family had its `rt` deleted.)
+ *   rtrev:<type>:<family>          -> "1": the family was revoked. That release's revocation by a login
+ *                                   (sessions replaced, or over session.max-login-count) wrote only this
+ *                                   marker and left the family's `rt`: a token of a marked family is
+ *                                   refused and its keys removed (a cap has no cut-off to refuse it).
  *
  * Consuming one migrates its family: the token is taken with its `rtused` marker (one atomic step,
  * as before: presenting it again is still reuse), the family's record is written in the new layout
@@ -108,6 +110,12 @@ export class LegacyRefreshTokens {
       if (record === null || now >= this.endOf(record.family)) {
         await this.kv.deleteIfEquals(key, raw);
         return record === null ? { kind: 'invalid' } : { kind: 'expired', family: record.family };
+      }
+      if ((await this.kv.get(`rtrev:${loginType}:${record.family}`)) !== null) {
+        await this.kv.deleteIfEquals(key, raw);
+        await this.drop(loginType, record.family);
+        await this.kv.delete(`rtrev:${loginType}:${record.family}`);
+        return { kind: 'invalid' };
       }
       const used = {
         key: `rtused:${loginType}:${hash}`,

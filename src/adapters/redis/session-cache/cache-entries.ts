@@ -9,6 +9,8 @@ export function entryDeadline(now: number, ttlMs: number, pttl: number): number 
 }
 
 export interface CacheEntry {
+  /** The token hash it was read for: another hash of the same key id (the first 32 hex digits) is not answered from it. */
+  readonly hash: string;
   readonly value: StoredValue;
   /** The stored last-active as this instance last read or wrote it: a lower bound of what Redis holds. */
   knownLastActive: number;

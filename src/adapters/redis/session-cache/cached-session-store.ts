@@ -167,6 +167,8 @@ export class CachedSessionStore implements SessionStore {
       return this.readThrough(type, hash, key, now, idleMs);
     }
     const entry = this.entries.lookup(key, this.d.clock.now());
+    // Another token whose hash has the same first 32 hex digits: the Redis store checks the whole hash.
+    if (entry !== undefined && entry.hash !== hash) return this.d.inner.getSession(type, hash, now, idleMs);
     if (entry !== undefined) {
       if (this.hitOrdering !== 'caller') await this.turn();
       if (this.coherent && this.entries.peek(key) === entry) return this.answer(type, hash, key, entry, now, idleMs, false);
@@ -247,6 +249,7 @@ export class CachedSessionStore implements SessionStore {
     const stored = storedSessionOf(hash, raw, lastRaw);
     if (stored === null) return null;
     const entry: CacheEntry = {
+      hash,
       value: stored.state === 'active' ? { state: 'active', record: stored.record } : stored,
       knownLastActive: stored.state === 'active' ? stored.lastActiveAt : 0,
       localLastActive: this.touches.peek(key)?.at ?? 0,

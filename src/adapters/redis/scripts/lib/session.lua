@@ -22,6 +22,17 @@ local function active(v)
     body = string.sub(v, bar + 1)
   end
   local ok, rec = pcall(cjson.decode, body)
+  if not ok then
+    -- cjson refuses a lone UTF-16 surrogate escape ('\ud800'), which JSON.stringify writes for a
+    -- user's string (a nickname) and JavaScript reads back: the session would be active to every
+    -- reader yet 'dead' to the kickout. Only createdAt and expiresAt are needed here: every
+    -- surrogate escape (an odd run of backslashes before 'u', so not an escaped backslash) becomes '?'.
+    local plain = string.gsub(body, '(\\+)u[dD][89a-fA-F]%x%x', function(bs)
+      if #bs % 2 == 0 then return nil end
+      return string.sub(bs, 2) .. '?'
+    end)
+    ok, rec = pcall(cjson.decode, plain)
+  end
   if not ok or type(rec) ~= 'table' then return nil end
   if rec[1] ~= nil then
     if rec[1] ~= 1 then return nil end
