@@ -70,7 +70,7 @@ export function describeHostileStringsContract(fx: () => StoreFixture<SessionSto
       });
     }
 
-    it("a token hash sharing another session's first 32 hex digits (its key id) reads nothing, before and after that session is read", async () => {
+    it("a token hash sharing another's first 32 hex digits (its key id) reads nothing, before and after that one is read", async () => {
       const { store, clock } = fx();
       const { hash } = await login({}, {}, 'u-hostile-5');
       const twin = hash.slice(0, 32) + [...hash.slice(32)].map((c) => (c === '0' ? '1' : '0')).join('');
