@@ -92,7 +92,8 @@ describe('local session cache on Redis Sentinel: the tracking link follows a fai
       onPromoted.disconnect();
     }
     await until('the session read on the new master', 10_000, async () => (await cached.sessions.resolveToken(token)).ok);
-    assert.equal((await cached.sessions.resolveToken(token)).ok, true, 'cached again');
+    // Read again (from the cache once it tracks): the client may still drop one command while the failover settles.
+    await until('cached again', 5_000, async () => (await cached.sessions.resolveToken(token)).ok);
 
     // Another instance (no cache) logs the token out on the new master: the cached one refuses it at once.
     const other = infraOf(prefix, {});
