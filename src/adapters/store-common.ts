@@ -1,6 +1,5 @@
 /** Rules both store backends (memory and Redis) apply the same way, so they behave alike. */
-import type { ListedSession, UserSessionPage, UserSessionQuery } from '../application/ports/session-store';
-import { sessionDeviceType } from '../domain/device-type';
+import type { ListedSession } from '../application/ports/session-store';
 
 /** Store TTLs are whole milliseconds, at least 1 (Redis PX rejects 0). */
 export function normTtl(ttlMs: number): number {
@@ -11,11 +10,4 @@ export function normTtl(ttlMs: number): number {
 export function bySessionAge(a: ListedSession, b: ListedSession): number {
   if (a.record.createdAt !== b.record.createdAt) return a.record.createdAt - b.record.createdAt;
   return a.tokenHash < b.tokenHash ? -1 : a.tokenHash > b.tokenHash ? 1 : 0;
-}
-
-/** A page of a user's sessions cut from the whole list (oldest first): filter by device type, then offset and limit. */
-export function pageOfSessions(all: readonly ListedSession[], query: UserSessionQuery): UserSessionPage {
-  const matching = query.deviceType === undefined ? all : all.filter((s) => sessionDeviceType(s.record) === query.deviceType);
-  const offset = Math.max(0, Math.floor(query.offset));
-  return { sessions: matching.slice(offset, offset + Math.max(0, Math.floor(query.limit))), total: matching.length };
 }

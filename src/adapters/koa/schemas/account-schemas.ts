@@ -244,20 +244,23 @@ export const OwnSession = z
     example: { ...ONLINE_SESSION_EXAMPLE, current: true },
   });
 
+/** A member's session as the web app lists it (GET /user/sessions), for the schemas' examples. */
+export const MEMBER_SESSION_EXAMPLE = {
+  tokenId: '3f9a1c0d5e7b2a48',
+  loginTime: '2025/01/31 14:05:09',
+  lastActiveTime: '2025/01/31 14:20:00',
+  expires: null,
+  ipaddr: '203.0.113.7',
+  userAgent: 'Mozilla/5.0',
+  deviceType: 'PC',
+  current: true,
+};
+
 export const MemberSession = z
   .object({ ...SESSION_FIELDS, current: z.boolean().openapi({ description: "Whether this is the caller's own session" }) })
   .openapi('MemberSession', {
     description: 'One of the member\'s live sessions ("devices")',
-    example: {
-      tokenId: '3f9a1c0d5e7b2a48',
-      loginTime: '2025/01/31 14:05:09',
-      lastActiveTime: '2025/01/31 14:20:00',
-      expires: null,
-      ipaddr: '203.0.113.7',
-      userAgent: 'Mozilla/5.0',
-      deviceType: 'PC',
-      current: true,
-    },
+    example: MEMBER_SESSION_EXAMPLE,
   });
 
 export const KickedOutSession = z.object({ tokenId: TOKEN_ID, kickedOut: z.literal(true) }).openapi('KickedOutSession', {

@@ -7,7 +7,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../application/auth/list-sessions';
-import { MemberSession, ONLINE_SESSION_EXAMPLE, OwnSession } from './account-schemas';
+import { MEMBER_SESSION_EXAMPLE, MemberSession, ONLINE_SESSION_EXAMPLE, OwnSession } from './account-schemas';
 
 extendZodWithOpenApi(z);
 
@@ -55,18 +55,7 @@ export const OwnSessionsAnswer = z.union([OwnSessionPage, z.array(OwnSession).op
 export const MemberSessionPage = z.object({ list: z.array(MemberSession), ...PAGE_FIELDS }).openapi('MemberSessionPage', {
   description: 'One page of the member\'s live sessions ("devices"), oldest first',
   example: {
-    list: [
-      {
-        tokenId: '3f9a1c0d5e7b2a48',
-        loginTime: '2025/01/31 14:05:09',
-        lastActiveTime: '2025/01/31 14:20:00',
-        expires: null,
-        ipaddr: '203.0.113.7',
-        userAgent: 'Mozilla/5.0',
-        deviceType: 'PC',
-        current: true,
-      },
-    ],
+    list: [MEMBER_SESSION_EXAMPLE],
     total: 1,
     page: 1,
     size: 20,
