@@ -4,8 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { STORE_KINDS } from '../support/apps';
-import { policyApp, reasonOf, type PolicyApp } from '../support/policy-apps';
-import { requireRedis } from '../support/services';
+import { policyAppPerTest, reasonOf } from '../support/policy-apps';
 
 const HOUR = 3_600_000;
 
@@ -13,19 +12,7 @@ for (const kind of STORE_KINDS) {
   for (const type of ['admin', 'web'] as const) {
     describe(`session policy attacks: ${type} app (${kind} store)`, function () {
       this.timeout(30_000);
-      let app: PolicyApp | undefined;
-      const use = async (overrides: Parameters<typeof policyApp>[2] = {}) => {
-        app = await policyApp(type, kind, overrides, `attack-${type}`);
-        return app;
-      };
-      before(async function () {
-        if (kind === 'redis') await requireRedis(this);
-      });
-      afterEach(async () => {
-        await app?.close();
-        app = undefined;
-      });
-      const reason = async (a: PolicyApp, token: string) => reasonOf(type, await a.use(token));
+      const { use, reason } = policyAppPerTest(type, kind, `attack-${type}`);
 
       for (const deviceType of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
         it(`is-concurrent=false: a lapsed "${deviceType}" login's refresh token is refused after a newer login of its type`, async () => {

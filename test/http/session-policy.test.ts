@@ -7,8 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { STORE_KINDS } from '../support/apps';
-import { policyApp, reasonOf, type PolicyApp } from '../support/policy-apps';
-import { requireRedis } from '../support/services';
+import { policyAppPerTest, reasonOf } from '../support/policy-apps';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
 const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -17,19 +16,7 @@ for (const kind of STORE_KINDS) {
   for (const type of ['admin', 'web'] as const) {
     describe(`session policy over HTTP: ${type} app (${kind} store)`, function () {
       this.timeout(30_000);
-      let app: PolicyApp | undefined;
-      const use = async (overrides: Parameters<typeof policyApp>[2] = {}) => {
-        app = await policyApp(type, kind, overrides, `policy-${type}`);
-        return app;
-      };
-      before(async function () {
-        if (kind === 'redis') await requireRedis(this);
-      });
-      afterEach(async () => {
-        await app?.close();
-        app = undefined;
-      });
-      const reason = async (a: PolicyApp, token: string) => reasonOf(type, await a.use(token));
+      const { use, reason } = policyAppPerTest(type, kind, `policy-${type}`);
 
       it("a login keeps its device type: the body's, else the User-Agent's; listings show it", async () => {
         const a = await use({ 'session.max-login-count': -1 });

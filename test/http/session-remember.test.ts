@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import { formatDateTime } from '../../src/application/shared/date-time';
 import { STORE_KINDS } from '../support/apps';
-import { policyApp, reasonOf, type PolicyApp } from '../support/policy-apps';
-import { requireRedis } from '../support/services';
+import { policyAppPerTest, reasonOf } from '../support/policy-apps';
 
 const DAY = 86_400_000;
 
@@ -17,19 +16,7 @@ for (const kind of STORE_KINDS) {
   for (const type of ['admin', 'web'] as const) {
     describe(`remember-me and ends by device over HTTP: ${type} app (${kind} store)`, function () {
       this.timeout(30_000);
-      let app: PolicyApp | undefined;
-      const use = async (overrides: Parameters<typeof policyApp>[2] = {}, realClock = false) => {
-        app = await policyApp(type, kind, overrides, `remember-${type}`, { realClock });
-        return app;
-      };
-      before(async function () {
-        if (kind === 'redis') await requireRedis(this);
-      });
-      afterEach(async () => {
-        await app?.close();
-        app = undefined;
-      });
-      const reason = async (a: PolicyApp, token: string) => reasonOf(type, await a.use(token));
+      const { use, reason } = policyAppPerTest(type, kind, `remember-${type}`);
 
       it('rememberMe false: no refresh token, a session of session.no-remember-timeout (a day), then token-expired', async () => {
         const a = await use();

@@ -13,6 +13,7 @@ import type { LoginType } from '../../src/domain/login-type';
 import type { ConfigKey } from '../../src/main/config';
 import { buildBoth, testConfig, testInfra, type StoreKind, type TestInfra } from './apps';
 import { FakeClock } from './fake-clock';
+import { requireRedis } from './services';
 
 export interface LoginChoices {
   readonly deviceType?: string;
@@ -113,4 +114,27 @@ export async function policyApp(
     close: () => infra.dispose(),
   };
   return face;
+}
+
+/**
+ * The hooks every session-policy describe needs: Redis required for the Redis store, each test's app
+ * closed after it. `use` builds the test's app (its settings; `realClock` for TTL-driven ends) and
+ * `reason` reads the refusal an authenticated request gets.
+ */
+export function policyAppPerTest(type: LoginType, kind: StoreKind, label: string) {
+  let app: PolicyApp | undefined;
+  before(async function () {
+    if (kind === 'redis') await requireRedis(this);
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+  return {
+    use: async (overrides: Partial<Record<ConfigKey, unknown>> = {}, realClock = false): Promise<PolicyApp> => {
+      app = await policyApp(type, kind, overrides, label, { realClock });
+      return app;
+    },
+    reason: async (a: PolicyApp, token: string) => reasonOf(type, await a.use(token)),
+  };
 }
